@@ -1,0 +1,91 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Constellation: signed QR tokens become connections; connections become constellations.
+let package = Package(
+    name: "Constellation",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "constellation", targets: ["constellation"]),
+        .executable(name: "constellation-server", targets: ["constellation-server"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
+    ],
+    targets: [
+        // C libraries, each wrapped once by a small Swift type in the module that owns it.
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"])]),
+        .systemLibrary(name: "CQREncode", pkgConfig: "libqrencode", providers: [.apt(["libqrencode-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+
+        // Wire types shared by server and client.
+        .target(name: "ConstellationModel"),
+        // PASETO v4.public tokens over libsodium Ed25519, key ring, PASERK ids.
+        .target(name: "Tokens", dependencies: ["CSodium"]),
+        // QR: encode (libqrencode), render (text, SVG, PNG via libpng), decode (zbar, libpng, libjpeg-turbo).
+        .target(name: "QR", dependencies: ["CQREncode", "CPNG", "CZBar", "CTurboJPEG"]),
+        // Pure graph engine: layouts and statistics. No I/O.
+        .target(name: "Graph"),
+        // PostgreSQL through libpq: connection, pool, migrations, embedded server, repositories.
+        .target(
+            name: "Store",
+            dependencies: [
+                "CLibPQ",
+                "ConstellationModel",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+        // HTTP API: routes, middleware, application assembly.
+        .target(
+            name: "Server",
+            dependencies: [
+                "ConstellationModel", "Tokens", "QR", "Graph", "Store",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // Typed HTTP client for the API, shared by the CLI and the tests.
+        .target(
+            name: "Client",
+            dependencies: [
+                "ConstellationModel",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ]
+        ),
+        .executableTarget(
+            name: "constellation",
+            dependencies: [
+                "Client", "ConstellationModel", "Tokens", "QR", "Graph",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "constellation-server",
+            dependencies: [
+                "Server", "Store",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // Test support: a fresh database per suite on the PostgreSQL that Tools/test started.
+        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
+        .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "QRTests", dependencies: ["QR"]),
+        .testTarget(name: "GraphTests", dependencies: ["Graph"]),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "Tokens", "Store", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "TestSupport"]),
+    ]
+)

@@ -1,0 +1,163 @@
+import ConstellationModel
+import Foundation
+
+/// A verified token being redeemed by a scanner.
+public struct RedemptionRequest: Sendable {
+    public let tokenId: String
+    public let ownerId: UUID
+    public let scannerId: UUID
+    public let eventId: UUID?
+    public let expiresAt: Date
+    public let scannedAt: Date
+    public let clientNonce: String?
+    /// How many different people may redeem one token.
+    public let maximumUses: Int
+
+    public init(
+        tokenId: String, ownerId: UUID, scannerId: UUID, eventId: UUID?, expiresAt: Date,
+        scannedAt: Date, clientNonce: String?, maximumUses: Int
+    ) {
+        self.tokenId = tokenId
+        self.ownerId = ownerId
+        self.scannerId = scannerId
+        self.eventId = eventId
+        self.expiresAt = expiresAt
+        self.scannedAt = scannedAt
+        self.clientNonce = clientNonce
+        self.maximumUses = maximumUses
+    }
+}
+
+/// Why a redemption was refused by the database's rules.
+public enum RedemptionError: Error, Equatable, Sendable {
+    /// The token has been redeemed by as many people as it may be.
+    case tokenUsedUp
+    /// The token's owner no longer exists.
+    case unknownOwner
+    /// A profile cannot connect to itself.
+    case selfConnection
+}
+
+/// Connections between profiles and the redemptions that made them.
+public struct ConnectionRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Redeems a token: one transaction that counts the use, inserts the edge (if new) and the
+    /// redemption. Idempotent per (token, scanner); unique constraints, not checks, decide races.
+    public func redeem(_ request: RedemptionRequest) async throws -> Redemption {
+        guard request.ownerId != request.scannerId else { throw RedemptionError.selfConnection }
+        for _ in 0..<3 {
+            do {
+                return try await database.withTransaction { try Self.redeem(request, on: $0) }
+            } catch is ConcurrentRedemption {
+                // The same scanner's concurrent redemption committed first; the next pass answers with it.
+            }
+        }
+        throw PostgresError(.server, message: "redemption did not settle after concurrent retries")
+    }
+
+    /// Throws `ConcurrentRedemption` when the same scanner's concurrent redemption committed first.
+    private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
+        if let existing = try connection.query(
+            "SELECT connection_id FROM redemptions WHERE token_id = $1 AND scanner_id = $2::uuid",
+            [request.tokenId, request.scannerId]
+        ).first {
+            return Redemption(
+                connection: try loadConnection(id: existing.int("connection_id"), peer: request.ownerId, on: connection),
+                created: false, clientNonce: request.clientNonce)
+        }
+        do {
+            let uses = try connection.query("""
+                INSERT INTO token_uses (token_id, owner_id, uses, expires_at) VALUES ($1, $2::uuid, 1, $3::timestamptz)
+                ON CONFLICT (token_id) DO UPDATE SET uses = token_uses.uses + 1
+                WHERE token_uses.uses < $4::integer AND token_uses.owner_id = EXCLUDED.owner_id
+                RETURNING uses
+                """, [request.tokenId, request.ownerId, request.expiresAt, request.maximumUses])
+            guard !uses.isEmpty else { throw RedemptionError.tokenUsedUp }
+            var created = true
+            var edge = try connection.query("""
+                INSERT INTO connections (profile_a, profile_b, token_id, event_id)
+                VALUES (LEAST($1::uuid, $2::uuid), GREATEST($1::uuid, $2::uuid), $3, $4::uuid)
+                ON CONFLICT (profile_a, profile_b) DO NOTHING RETURNING id
+                """, [request.ownerId, request.scannerId, request.tokenId, request.eventId])
+            if edge.isEmpty {
+                created = false
+                edge = try connection.query("""
+                    SELECT id FROM connections WHERE profile_a = LEAST($1::uuid, $2::uuid) AND profile_b = GREATEST($1::uuid, $2::uuid)
+                    """, [request.ownerId, request.scannerId])
+            }
+            let connectionId = try edge[0].int("id")
+            let inserted = try connection.query("""
+                INSERT INTO redemptions (token_id, scanner_id, connection_id, created, scanned_at, client_nonce)
+                VALUES ($1, $2::uuid, $3::bigint, $4::boolean, $5::timestamptz, $6)
+                ON CONFLICT (token_id, scanner_id) DO NOTHING RETURNING token_id
+                """, [request.tokenId, request.scannerId, connectionId, created, request.scannedAt, request.clientNonce])
+            guard !inserted.isEmpty else { throw ConcurrentRedemption() }
+            return Redemption(
+                connection: try loadConnection(id: connectionId, peer: request.ownerId, on: connection),
+                created: created, clientNonce: request.clientNonce)
+        } catch let error as PostgresError where error.sqlState == "23503" {
+            throw RedemptionError.unknownOwner
+        }
+    }
+
+    private static func loadConnection(id: Int64, peer: UUID, on connection: PostgresConnection) throws -> Connection {
+        let rows = try connection.query("""
+            SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
+            FROM connections c JOIN profiles p ON p.id = $2::uuid WHERE c.id = $1::bigint
+            """, [id, peer])
+        guard let row = rows.first else { throw PostgresError(.decoding, message: "connection \(id) vanished") }
+        return try Connection(row: row)
+    }
+
+    /// A page of `profile`'s connections, newest first, strictly older than `before` (a connection id).
+    public func connections(of profile: UUID, before: Int64?, limit: Int) async throws -> ConnectionPage {
+        try await database.withConnection { connection in
+            let rows = try connection.query("""
+                SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
+                FROM connections c
+                JOIN profiles p ON p.id = CASE WHEN c.profile_a = $1::uuid THEN c.profile_b ELSE c.profile_a END
+                WHERE (c.profile_a = $1::uuid OR c.profile_b = $1::uuid) AND c.id < $2::bigint
+                ORDER BY c.id DESC LIMIT $3::integer
+                """, [profile, before ?? Int64.max, limit + 1])
+            let items = try rows.prefix(limit).map(Connection.init(row:))
+            return ConnectionPage(items: items, nextCursor: rows.count > limit ? items.last.map { String($0.id) } : nil)
+        }
+    }
+
+    /// `profile`, the people it is connected to, and every edge among them.
+    public func neighbourhood(of profile: UUID) async throws -> (profiles: [Profile], edges: [(UUID, UUID)]) {
+        try await database.withTransaction { connection in
+            let members = """
+                SELECT $1::uuid AS id UNION
+                SELECT CASE WHEN profile_a = $1::uuid THEN profile_b ELSE profile_a END
+                FROM connections WHERE profile_a = $1::uuid OR profile_b = $1::uuid
+                """
+            let profiles = try connection.query(
+                "SELECT \(Profile.columns) FROM profiles p WHERE p.id IN (\(members)) ORDER BY p.id", [profile]
+            ).map(Profile.init(row:))
+            let edges = try connection.query("""
+                WITH m AS (\(members))
+                SELECT profile_a, profile_b FROM connections
+                WHERE profile_a IN (SELECT id FROM m) AND profile_b IN (SELECT id FROM m) ORDER BY id
+                """, [profile]
+            ).map { row throws(PostgresError) in (try row.uuid("profile_a"), try row.uuid("profile_b")) }
+            return (profiles, edges)
+        }
+    }
+}
+
+/// The same scanner redeemed the same token in a concurrent transaction that committed first.
+private struct ConcurrentRedemption: Error {}
+
+extension Connection {
+    init(row: Row) throws(PostgresError) {
+        self.init(
+            id: try row.int("id"), peer: try Profile(row: row),
+            connectedAt: try row.date("created_at"), eventId: try row.optionalUUID("event_id"))
+    }
+}

@@ -1,0 +1,46 @@
+import Logging
+import NIOPosix
+
+/// A bounded pool of PostgreSQL connections whose blocking libpq calls run on a dedicated
+/// thread pool, never on an event loop or the cooperative pool.
+public final class Database: Sendable {
+    private let pool: ConnectionPool
+    private let threads: NIOThreadPool
+
+    /// - Parameters:
+    ///   - conninfo: a libpq connection string or URL (empty: libpq's `PG*` variables).
+    ///   - maximumConnections: the most connections open at once (and threads running queries).
+    public init(conninfo: String, maximumConnections: Int = 8, logger: Logger) {
+        threads = NIOThreadPool(numberOfThreads: maximumConnections)
+        threads.start()
+        pool = ConnectionPool(conninfo: conninfo, limit: maximumConnections, threads: threads, logger: logger)
+    }
+
+    /// Lends a connection to `body`, which runs on a pool thread and may block.
+    public func withConnection<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        let connection = try await pool.checkout()
+        do {
+            let value = try await threads.runIfActive { try body(connection) }
+            await pool.checkin(connection)
+            return value
+        } catch {
+            await pool.checkin(connection)
+            throw error
+        }
+    }
+
+    /// Runs `body` in one transaction: a returned value means the transaction committed.
+    public func withTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T {
+        try await withConnection { try $0.transaction(body) }
+    }
+
+    /// Closes every connection and stops the threads.
+    public func shutdown() async {
+        await pool.close()
+        try? await threads.shutdownGracefully()
+    }
+}

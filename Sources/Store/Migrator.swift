@@ -1,0 +1,79 @@
+import Foundation
+import Logging
+
+/// Applies the plain SQL files of a directory (`0001_init.sql`, `0002_….sql`) in order, each in
+/// its own transaction, recording them in `schema_migrations`. A session advisory lock makes
+/// servers that start at once take turns; a changed file that was already applied is an error.
+public struct Migrator: Sendable {
+    public let directory: URL
+    private let logger: Logger
+    /// An arbitrary constant that names the migration lock.
+    static let lockKey: Int64 = 0x436F_6E73_7465_6C6C
+
+    public init(directory: URL, logger: Logger) {
+        self.directory = directory
+        self.logger = logger
+    }
+
+    /// The migration files, sorted by name.
+    public func migrations() throws(PostgresError) -> [(version: String, sql: String)] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            throw PostgresError(.migration, message: "cannot list migrations in \(directory.path): \(error.localizedDescription)")
+        }
+        var migrations: [(String, String)] = []
+        for name in names.filter({ $0.hasSuffix(".sql") }).sorted() {
+            guard let sql = try? String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8) else {
+                throw PostgresError(.migration, message: "cannot read migration \(name)")
+            }
+            migrations.append((String(name.dropLast(4)), sql))
+        }
+        return migrations
+    }
+
+    /// Applies what is missing and returns the versions applied now.
+    @discardableResult
+    public func migrate(_ database: Database) async throws -> [String] {
+        let migrations = try migrations()
+        let applied = try await database.withConnection { connection in
+            try connection.query("SELECT pg_advisory_lock($1::bigint)", [Self.lockKey])
+            defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [Self.lockKey]) }
+            return try Self.apply(migrations, on: connection)
+        }
+        for version in applied { logger.info("applied migration", metadata: ["db.migration": "\(version)"]) }
+        return applied
+    }
+
+    private static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
+        try connection.execute("""
+            CREATE TABLE IF NOT EXISTS schema_migrations (
+                version text PRIMARY KEY,
+                checksum text NOT NULL,
+                applied_at timestamptz NOT NULL DEFAULT now()
+            )
+            """)
+        var done: [String: String] = [:]
+        for row in try connection.query("SELECT version, checksum FROM schema_migrations") {
+            done[try row.string("version")] = try row.string("checksum")
+        }
+        var applied: [String] = []
+        for migration in migrations {
+            if let checksum = done[migration.version] {
+                let same = try connection.query("SELECT md5($1::text) = $2::text AS same", [migration.sql, checksum])
+                guard try same.first?.bool("same") == true else {
+                    throw PostgresError(.migration, message: "migration \(migration.version) was changed after it was applied")
+                }
+                continue
+            }
+            try connection.transaction { connection in
+                try connection.execute(migration.sql)
+                try connection.query(
+                    "INSERT INTO schema_migrations (version, checksum) VALUES ($1, md5($2::text))", [migration.version, migration.sql])
+            }
+            applied.append(migration.version)
+        }
+        return applied
+    }
+}

@@ -1,0 +1,128 @@
+internal import CLibPQ
+import Glibc
+
+/// One libpq connection. The only type that touches `PGconn`/`PGresult`: results are copied
+/// into Swift values at once. Every call blocks, so connections are used on the pool's threads,
+/// never on an event loop; the pool lends a connection to one thread at a time.
+public final class PostgresConnection: @unchecked Sendable {
+    private let handle: OpaquePointer
+    /// Prepared statement names by SQL text: each statement is parsed and planned once per connection.
+    private var prepared: [String: String] = [:]
+
+    /// Connects with a libpq connection string or URL; empty uses libpq's `PG*` environment variables.
+    public init(conninfo: String) throws(PostgresError) {
+        guard let handle = PQconnectdb(conninfo) else {
+            throw PostgresError(.connectionFailed, message: "out of memory")
+        }
+        guard PQstatus(handle) == CONNECTION_OK else {
+            let message = Self.errorMessage(handle)
+            PQfinish(handle)
+            throw PostgresError(.connectionFailed, message: message)
+        }
+        self.handle = handle
+        // Text timestamps are parsed as UTC; no notices on stderr.
+        try execute("SET TimeZone = 'UTC'")
+        PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still usable; a broken one is dropped by the pool.
+    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a server answers at `conninfo` (libpq `PQping`), without logging in.
+    public static func ping(_ conninfo: String) -> Bool {
+        PQping(conninfo) == PQPING_OK
+    }
+
+    /// Runs one statement with bound parameters (prepared once per connection) and returns its rows.
+    @discardableResult
+    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws(PostgresError) -> [Row] {
+        let name = try statementName(for: sql, parameterCount: parameters.count)
+        let texts = parameters.map { $0?.postgresText }
+        let result = withCStrings(texts) { values in
+            PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
+        }
+        return try consume(result, sql: sql)
+    }
+
+    /// Runs SQL text that may hold several statements and takes no parameters (migrations, BEGIN/COMMIT).
+    public func execute(_ sql: String) throws(PostgresError) {
+        _ = try consume(PQexec(handle, sql), sql: sql)
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body(self)
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isHealthy { try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    private func statementName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count)"
+        _ = try consume(PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
+        prepared[sql] = name
+        return name
+    }
+
+    private func consume(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> [Row] {
+        guard let result else {
+            throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
+        }
+        defer { PQclear(result) }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
+            return []
+        case PGRES_TUPLES_OK:
+            return Self.rows(of: result)
+        default:
+            // The primary message only: the full one quotes the statement, which may hold data.
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+                ?? Self.errorMessage(handle)
+            let kind: PostgresError.Kind = isHealthy ? .server : .connectionFailed
+            throw PostgresError(kind, sqlState: state, message: message, query: sql)
+        }
+    }
+
+    private static func rows(of result: OpaquePointer) -> [Row] {
+        let columnCount = PQnfields(result)
+        var columns: [String: Int] = [:]
+        for column in 0..<columnCount {
+            columns[String(cString: PQfname(result, column))] = Int(column)
+        }
+        return (0..<PQntuples(result)).map { row in
+            Row(columns: columns, values: (0..<columnCount).map { column in
+                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+            })
+        }
+    }
+
+    private static func errorMessage(_ handle: OpaquePointer) -> String {
+        String(cString: PQerrorMessage(handle)).trimmingSuffixNewlines()
+    }
+}
+
+/// Lends `body` an array of C strings (NULL for nil) that lives only for the call.
+private func withCStrings<R>(
+    _ strings: [String?], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R
+) -> R {
+    let copies = strings.map { $0.flatMap { strdup($0) } }
+    defer { copies.forEach { free($0) } }
+    return copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer(body)
+}
+
+extension String {
+    fileprivate func trimmingSuffixNewlines() -> String {
+        var text = self
+        while text.last?.isNewline == true { text.removeLast() }
+        return text
+    }
+}

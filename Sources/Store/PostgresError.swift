@@ -1,0 +1,41 @@
+/// A failure talking to PostgreSQL. `description` leaks no SQL or data; `debugDescription` has the query.
+public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The server could not be reached or refused the connection.
+        case connectionFailed
+        /// The server reported an error for a statement.
+        case server
+        /// A value in a result was not of the expected type.
+        case decoding
+        /// A migration file could not be read or was changed after being applied.
+        case migration
+        /// The embedded server could not be set up or started.
+        case embeddedServer
+        /// The pool is shut down.
+        case shutdown
+    }
+
+    public let kind: Kind
+    /// The five-character SQLSTATE, for server errors.
+    public let sqlState: String?
+    public let message: String
+    let query: String?
+
+    init(_ kind: Kind, sqlState: String? = nil, message: String, query: String? = nil) {
+        self.kind = kind
+        self.sqlState = sqlState
+        self.message = message
+        self.query = query
+    }
+
+    /// SQLSTATE 23505: a unique constraint decided against this row.
+    public var isUniqueViolation: Bool { sqlState == "23505" }
+
+    public var description: String {
+        "PostgreSQL \(kind)\(sqlState.map { " [\($0)]" } ?? ""): \(message)"
+    }
+
+    public var debugDescription: String {
+        description + (query.map { "\nquery: \($0)" } ?? "")
+    }
+}

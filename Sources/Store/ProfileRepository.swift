@@ -1,0 +1,58 @@
+import ConstellationModel
+import Foundation
+
+/// Profiles and the API keys that authenticate them.
+public struct ProfileRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Creates a profile with the hash of its first API key, in one transaction.
+    public func create(displayName: String, headline: String?, apiKeyHash: [UInt8]) async throws -> Profile {
+        try await database.withTransaction { connection in
+            let rows = try connection.query("""
+                WITH p AS (INSERT INTO profiles (display_name, headline) VALUES ($1, $2) RETURNING *)
+                SELECT \(Profile.columns) FROM p
+                """, [displayName, headline])
+            let profile = try Profile(row: rows[0])
+            try connection.query(
+                "INSERT INTO api_keys (key_hash, profile_id) VALUES ($1::bytea, $2::uuid)",
+                [ByteString(apiKeyHash), profile.id])
+            return profile
+        }
+    }
+
+    /// The profile whose live API key hashes to `apiKeyHash`.
+    public func authenticate(apiKeyHash: [UInt8]) async throws -> Profile? {
+        try await database.withConnection { connection in
+            try connection.query("""
+                SELECT \(Profile.columns) FROM api_keys k JOIN profiles p ON p.id = k.profile_id
+                WHERE k.key_hash = $1::bytea AND k.revoked_at IS NULL
+                """, [ByteString(apiKeyHash)]).first.map(Profile.init(row:))
+        }
+    }
+
+    public func profile(id: UUID) async throws -> Profile? {
+        try await database.withConnection { connection in
+            try connection.query("SELECT \(Profile.columns) FROM profiles p WHERE p.id = $1::uuid", [id])
+                .first.map(Profile.init(row:))
+        }
+    }
+
+    /// Changes the given fields; `headline: .some(nil)` clears the headline.
+    public func update(id: UUID, displayName: String?, headline: String??) async throws -> Profile? {
+        try await database.withConnection { connection in
+            try connection.query("""
+                WITH p AS (
+                    UPDATE profiles SET
+                        display_name = COALESCE($2, display_name),
+                        headline = CASE WHEN $3::boolean THEN $4 ELSE headline END,
+                        updated_at = now()
+                    WHERE id = $1::uuid RETURNING *)
+                SELECT \(Profile.columns) FROM p
+                """, [id, displayName, headline != nil, headline ?? nil]).first.map(Profile.init(row:))
+        }
+    }
+}

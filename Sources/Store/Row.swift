@@ -1,0 +1,99 @@
+import Foundation
+
+/// One result row, copied out of libpq in text format, with typed accessors by column name.
+public struct Row: Sendable {
+    let columns: [String: Int]
+    let values: [String?]
+
+    public func optionalString(_ column: String) throws(PostgresError) -> String? {
+        guard let index = columns[column] else {
+            throw PostgresError(.decoding, message: "no column '\(column)' in the result")
+        }
+        return values[index]
+    }
+
+    public func string(_ column: String) throws(PostgresError) -> String {
+        guard let value = try optionalString(column) else {
+            throw PostgresError(.decoding, message: "column '\(column)' is null")
+        }
+        return value
+    }
+
+    public func int(_ column: String) throws(PostgresError) -> Int64 {
+        guard let value = Int64(try string(column)) else { throw decoding(column, as: "an integer") }
+        return value
+    }
+
+    public func bool(_ column: String) throws(PostgresError) -> Bool {
+        switch try string(column) {
+        case "t": return true
+        case "f": return false
+        default: throw decoding(column, as: "a boolean")
+        }
+    }
+
+    public func uuid(_ column: String) throws(PostgresError) -> UUID {
+        guard let value = UUID(uuidString: try string(column)) else { throw decoding(column, as: "a UUID") }
+        return value
+    }
+
+    public func optionalUUID(_ column: String) throws(PostgresError) -> UUID? {
+        guard let text = try optionalString(column) else { return nil }
+        guard let value = UUID(uuidString: text) else { throw decoding(column, as: "a UUID") }
+        return value
+    }
+
+    /// A `timestamptz` in the session's UTC time zone (`2026-11-21 21:33:47.123456+00`).
+    public func date(_ column: String) throws(PostgresError) -> Date {
+        guard let value = PostgresTimestamp.parse(try string(column)) else { throw decoding(column, as: "a timestamp") }
+        return value
+    }
+
+    private func decoding(_ column: String, as type: String) -> PostgresError {
+        PostgresError(.decoding, message: "column '\(column)' is not \(type)")
+    }
+}
+
+/// Text-format timestamps: sessions run in UTC, so the offset is always `+00`.
+enum PostgresTimestamp {
+    static func parse(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 22, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x20, bytes.suffix(3) == Array("+00".utf8) else {
+            return nil
+        }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in bytes[range] {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+        else { return nil }
+        var fraction = 0.0
+        let end = bytes.count - 3
+        if end > 19 {
+            guard bytes[19] == 0x2E, let digits = number(20..<end) else { return nil }
+            fraction = Double(digits) / pow(10, Double(end - 20))
+        }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// A bind parameter for a `timestamptz`.
+    static func format(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

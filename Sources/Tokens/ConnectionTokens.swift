@@ -1,0 +1,53 @@
+import Foundation
+
+/// Issues and verifies the signed, expiring tokens that attendees exchange as QR codes.
+public enum ConnectionTokens {
+    /// The implicit assertion that binds every token to this one purpose: a token signed for
+    /// anything else, even with the same key, does not verify as a connection token.
+    public static let implicitAssertion = "constellation:connect:v1"
+
+    /// Signs a new token for `subject` valid from `now` for `lifetime`.
+    public static func issue(
+        subject: String, eventId: String? = nil, lifetime: Duration, now: Date = Date(), keys: KeyRing
+    ) throws(TokenError) -> (token: String, claims: ConnectionClaims) {
+        let issuedAt = Date(timeIntervalSince1970: now.timeIntervalSince1970.rounded(.down))
+        let claims = ConnectionClaims(
+            subject: subject,
+            issuedAt: issuedAt,
+            expiresAt: issuedAt.addingTimeInterval(TimeInterval(lifetime.components.seconds)),
+            tokenId: Base64URL.encode(try Sodium.randomBytes(12)),
+            eventId: eventId
+        )
+        let footer = Array("{\"kid\":\"\(keys.signingKid)\"}".utf8)
+        let token = try PASETOv4Public.sign(
+            message: claims.json(), footer: footer,
+            implicitAssertion: Array(implicitAssertion.utf8), key: keys.signingKey
+        )
+        return (token, claims)
+    }
+
+    /// The key id in a token's footer, read before the signature is checked.
+    public static func keyId(of token: String) throws(TokenError) -> String {
+        let footer = try PASETOv4Public.parse(token).footer
+        guard !footer.isEmpty else { throw .malformed("the footer has no key id") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(footer))) as? [String: Any],
+              let kid = object["kid"] as? String, !kid.isEmpty
+        else { throw .malformed("the footer is not {\"kid\":…}") }
+        return kid
+    }
+
+    /// Verifies `token` against `keys` and checks that it is valid at `moment`
+    /// (now, or when an offline scan happened), allowing `leeway` of clock skew.
+    public static func verify(
+        _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), leeway: TimeInterval = 30
+    ) throws(TokenError) -> ConnectionClaims {
+        let kid = try keyId(of: token)
+        guard let key = keys[kid] else { throw .unknownKey(kid) }
+        let parts = try PASETOv4Public.verify(token, implicitAssertion: Array(implicitAssertion.utf8), key: key.publicKey)
+        let claims = try ConnectionClaims(json: parts.message)
+        if let notAfter = key.notAfter, claims.issuedAt > notAfter { throw .unknownKey(kid) }
+        guard claims.issuedAt <= moment.addingTimeInterval(leeway) else { throw .notYetValid }
+        guard claims.expiresAt > moment.addingTimeInterval(-leeway) else { throw .expired }
+        return claims
+    }
+}

@@ -1,0 +1,53 @@
+/// PASETO `v4.public`: Ed25519 signatures over PAE(header, message, footer, implicit assertion).
+public enum PASETOv4Public {
+    static let header = "v4.public."
+
+    /// Signs `message` and returns the token `v4.public.<message‖signature>[.<footer>]`.
+    public static func sign(
+        message: [UInt8], footer: [UInt8] = [], implicitAssertion: [UInt8] = [], key: SigningKey
+    ) throws(TokenError) -> String {
+        let signed = PreAuthenticationEncoding.encode([Array(header.utf8), message, footer, implicitAssertion])
+        let signature = try key.sign(signed)
+        var token = header + Base64URL.encode(message + signature)
+        if !footer.isEmpty { token += "." + Base64URL.encode(footer) }
+        return token
+    }
+
+    /// The parts of a token, decoded but not yet verified.
+    public struct Parts: Sendable {
+        public let message: [UInt8]
+        public let signature: [UInt8]
+        public let footer: [UInt8]
+    }
+
+    /// Splits and decodes a token without checking its signature (to read the key id in its footer).
+    public static func parse(_ token: String) throws(TokenError) -> Parts {
+        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count >= 3 else { throw .malformed("expected v4.public.<payload>[.<footer>]") }
+        let prefix = "\(pieces[0]).\(pieces[1])."
+        guard prefix == header else { throw .unsupportedVersion(String(prefix.dropLast())) }
+        guard pieces.count <= 4 else { throw .malformed("too many parts") }
+        let payload = try Base64URL.decode(pieces[2])
+        guard payload.count >= Sodium.signatureLength else { throw .malformed("payload shorter than a signature") }
+        var footer: [UInt8] = []
+        if pieces.count == 4 {
+            guard !pieces[3].isEmpty else { throw .malformed("empty footer part") }
+            footer = try Base64URL.decode(pieces[3])
+        }
+        return Parts(
+            message: Array(payload.dropLast(Sodium.signatureLength)),
+            signature: Array(payload.suffix(Sodium.signatureLength)),
+            footer: footer
+        )
+    }
+
+    /// Verifies `token` under `key` and returns its parts; throws `.invalidSignature` on any mismatch.
+    public static func verify(
+        _ token: String, implicitAssertion: [UInt8] = [], key: PublicKey
+    ) throws(TokenError) -> Parts {
+        let parts = try parse(token)
+        let signed = PreAuthenticationEncoding.encode([Array(header.utf8), parts.message, parts.footer, implicitAssertion])
+        guard key.isValidSignature(parts.signature, for: signed) else { throw .invalidSignature }
+        return parts
+    }
+}

@@ -1,0 +1,104 @@
+internal import CSodium
+
+/// The one place that calls libsodium. Every length is checked before a C call,
+/// every return code becomes a typed error at once, and no pointer leaves a closure.
+enum Sodium {
+    static let seedLength = Int(crypto_sign_SEEDBYTES)
+    static let publicKeyLength = Int(crypto_sign_PUBLICKEYBYTES)
+    static let secretKeyLength = Int(crypto_sign_SECRETKEYBYTES)
+    static let signatureLength = Int(crypto_sign_BYTES)
+
+    /// libsodium must be initialised once before use; `sodium_init` is idempotent and thread-safe.
+    private static let initialised: Bool = sodium_init() >= 0
+
+    static func ensureInitialised() throws(TokenError) {
+        guard initialised else { throw .cryptoFailure("sodium_init failed") }
+    }
+
+    /// Derives an Ed25519 key pair from a 32-byte seed.
+    static func keyPair(seed: [UInt8]) throws(TokenError) -> (publicKey: [UInt8], secretKey: [UInt8]) {
+        try ensureInitialised()
+        guard seed.count == seedLength else { throw .invalidKey("an Ed25519 seed is \(seedLength) bytes") }
+        var publicKey = [UInt8](repeating: 0, count: publicKeyLength)
+        var secretKey = [UInt8](repeating: 0, count: secretKeyLength)
+        let rc = publicKey.withUnsafeMutableBufferPointer { pk in
+            secretKey.withUnsafeMutableBufferPointer { sk in
+                seed.withUnsafeBufferPointer { s in
+                    crypto_sign_seed_keypair(pk.baseAddress!, sk.baseAddress!, s.baseAddress!)
+                }
+            }
+        }
+        guard rc == 0 else { throw .cryptoFailure("crypto_sign_seed_keypair failed") }
+        return (publicKey, secretKey)
+    }
+
+    /// A detached Ed25519 signature of `message` with a 64-byte libsodium secret key.
+    static func sign(_ message: [UInt8], secretKey: [UInt8]) throws(TokenError) -> [UInt8] {
+        try ensureInitialised()
+        guard secretKey.count == secretKeyLength else { throw .invalidKey("an Ed25519 secret key is \(secretKeyLength) bytes") }
+        var signature = [UInt8](repeating: 0, count: signatureLength)
+        let rc = signature.withUnsafeMutableBufferPointer { sig in
+            withNonNullPointer(message) { m, count in
+                secretKey.withUnsafeBufferPointer { sk in
+                    crypto_sign_detached(sig.baseAddress!, nil, m, UInt64(count), sk.baseAddress!)
+                }
+            }
+        }
+        guard rc == 0 else { throw .cryptoFailure("crypto_sign_detached failed") }
+        return signature
+    }
+
+    /// Whether `signature` is a valid Ed25519 signature of `message` under `publicKey`.
+    /// Wrong lengths are rejected before libsodium sees them.
+    static func verify(signature: [UInt8], message: [UInt8], publicKey: [UInt8]) -> Bool {
+        guard initialised, signature.count == signatureLength, publicKey.count == publicKeyLength else { return false }
+        let rc = signature.withUnsafeBufferPointer { sig in
+            withNonNullPointer(message) { m, count in
+                publicKey.withUnsafeBufferPointer { pk in
+                    crypto_sign_verify_detached(sig.baseAddress!, m, UInt64(count), pk.baseAddress!)
+                }
+            }
+        }
+        return rc == 0
+    }
+
+    /// BLAKE2b (libsodium `crypto_generichash`) of `input`, `length` bytes long (16…64).
+    static func blake2b(_ input: [UInt8], length: Int) throws(TokenError) -> [UInt8] {
+        try ensureInitialised()
+        guard length >= Int(crypto_generichash_BYTES_MIN), length <= Int(crypto_generichash_BYTES_MAX) else {
+            throw .cryptoFailure("BLAKE2b output length out of range")
+        }
+        var out = [UInt8](repeating: 0, count: length)
+        let rc = out.withUnsafeMutableBufferPointer { o in
+            withNonNullPointer(input) { i, count in
+                crypto_generichash(o.baseAddress!, length, i, UInt64(count), nil, 0)
+            }
+        }
+        guard rc == 0 else { throw .cryptoFailure("crypto_generichash failed") }
+        return out
+    }
+
+    /// Cryptographically secure random bytes.
+    static func randomBytes(_ count: Int) throws(TokenError) -> [UInt8] {
+        try ensureInitialised()
+        var out = [UInt8](repeating: 0, count: count)
+        out.withUnsafeMutableBytes { randombytes_buf($0.baseAddress!, $0.count) }
+        return out
+    }
+
+    /// Overwrites secret bytes in place so they do not linger in memory.
+    static func wipe(_ bytes: inout [UInt8]) {
+        bytes.withUnsafeMutableBytes { buffer in
+            if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
+        }
+    }
+
+    /// libsodium takes non-null pointers even for empty input; an empty array may have none.
+    private static func withNonNullPointer<R>(_ bytes: [UInt8], _ body: (UnsafePointer<UInt8>, Int) -> R) -> R {
+        bytes.withUnsafeBufferPointer { buffer in
+            if let base = buffer.baseAddress { return body(base, buffer.count) }
+            var placeholder: UInt8 = 0
+            return withUnsafePointer(to: &placeholder) { body($0, 0) }
+        }
+    }
+}

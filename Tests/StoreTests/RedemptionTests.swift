@@ -1,0 +1,132 @@
+import ConstellationModel
+import Foundation
+import Store
+import Testing
+
+@Suite struct RedemptionTests {
+    @Test func firstScanCreatesAndRescanIsIdempotent() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let first = try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
+        #expect(first.created)
+        #expect(first.connection.peer == ada)
+        let again = try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
+        #expect(!again.created)
+        #expect(again.connection.id == first.connection.id)
+        #expect(try await store.count("connections") == 1)
+        #expect(try await store.count("redemptions") == 1)
+    }
+
+    @Test func aPairIsStoredOnceWhicheverWayItIsScanned() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let one = try await store.connections.redeem(store.request(token: "ada-token", owner: ada, scanner: bob))
+        let other = try await store.connections.redeem(store.request(token: "bob-token", owner: bob, scanner: ada))
+        #expect(one.created && !other.created)
+        #expect(one.connection.id == other.connection.id)
+        #expect(other.connection.peer == bob)
+        #expect(try await store.count("connections") == 1)
+        // The database itself refuses a reversed or duplicated pair.
+        await #expect(throws: PostgresError.self) {
+            try await store.database.withConnection { connection in
+                try connection.query(
+                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST($1::uuid, $2::uuid), LEAST($1::uuid, $2::uuid), 'x')",
+                    [ada.id, bob.id])
+            }
+        }
+    }
+
+    @Test func selfConnectionIsRefusedAndWritesNothing() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile()
+        await #expect(throws: RedemptionError.selfConnection) {
+            try await store.connections.redeem(store.request(token: "t", owner: ada, scanner: ada))
+        }
+        #expect(try await store.count("token_uses") == 0)
+    }
+
+    @Test func unknownOwnerIsRefusedAndWritesNothing() async throws {
+        let store = try await StoreFixture.make()
+        let bob = try await store.profile("Bob")
+        let ghost = Profile(id: UUID(), displayName: "Ghost", headline: nil, createdAt: Date())
+        await #expect(throws: RedemptionError.unknownOwner) {
+            try await store.connections.redeem(store.request(token: "t", owner: ghost, scanner: bob))
+        }
+        #expect(try await store.count("token_uses") == 0)
+        #expect(try await store.count("connections") == 0)
+    }
+
+    /// 40 people scan one QR code at once; the cap is 10: exactly 10 connect, the rest are told it is used up.
+    @Test func concurrentScannersOfOneTokenRespectTheCap() async throws {
+        let store = try await StoreFixture.make()
+        let owner = try await store.profile("Owner")
+        var scanners: [Profile] = []
+        for index in 0..<40 { scanners.append(try await store.profile("Scanner \(index)")) }
+        let outcomes = await withTaskGroup(of: Bool.self) { group in
+            for scanner in scanners {
+                group.addTask {
+                    do {
+                        return try await store.connections.redeem(store.request(token: "shared", owner: owner, scanner: scanner, maximumUses: 10)).created
+                    } catch RedemptionError.tokenUsedUp {
+                        return false
+                    } catch {
+                        Issue.record("unexpected \(error)")
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(outcomes.filter { $0 }.count == 10)
+        #expect(try await store.count("connections") == 10)
+        #expect(try await store.count("redemptions") == 10)
+        let uses = try await store.database.withConnection { try $0.query("SELECT uses FROM token_uses")[0].int("uses") }
+        #expect(uses == 10)
+    }
+
+    /// One person's phone sends the same scan 20 times at once: one connection, one redemption, one use.
+    @Test func concurrentRescansByOneScannerLeaveOneRow() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let results = try await withThrowingTaskGroup(of: Redemption.self) { group in
+            for _ in 0..<20 { group.addTask { try await store.connections.redeem(store.request(token: "t", owner: ada, scanner: bob)) } }
+            return try await group.reduce(into: [Redemption]()) { $0.append($1) }
+        }
+        #expect(Set(results.map(\.connection.id)).count == 1)
+        #expect(results.filter(\.created).count == 1)
+        #expect(try await store.count("connections") == 1)
+        #expect(try await store.count("redemptions") == 1)
+        let uses = try await store.database.withConnection { try $0.query("SELECT uses FROM token_uses")[0].int("uses") }
+        #expect(uses == 1)
+    }
+
+    @Test func connectionsArePagedNewestFirst() async throws {
+        let store = try await StoreFixture.make()
+        let me = try await store.profile("Me")
+        var peers: [Profile] = []
+        for index in 0..<5 {
+            let peer = try await store.profile("Peer \(index)")
+            peers.append(peer)
+            _ = try await store.connections.redeem(store.request(token: "t\(index)", owner: peer, scanner: me))
+        }
+        let first = try await store.connections.connections(of: me.id, before: nil, limit: 3)
+        #expect(first.items.map(\.peer.displayName) == ["Peer 4", "Peer 3", "Peer 2"])
+        let cursor = try #require(first.nextCursor.flatMap { Int64($0) })
+        let second = try await store.connections.connections(of: me.id, before: cursor, limit: 3)
+        #expect(second.items.map(\.peer.displayName) == ["Peer 1", "Peer 0"])
+        #expect(second.nextCursor == nil)
+    }
+
+    @Test func neighbourhoodHoldsMyPeersAndTheEdgesAmongThem() async throws {
+        let store = try await StoreFixture.make()
+        let me = try await store.profile("Me"), a = try await store.profile("A"), b = try await store.profile("B")
+        let stranger = try await store.profile("Stranger")
+        _ = try await store.connections.redeem(store.request(token: "1", owner: a, scanner: me))
+        _ = try await store.connections.redeem(store.request(token: "2", owner: b, scanner: me))
+        _ = try await store.connections.redeem(store.request(token: "3", owner: a, scanner: b))
+        _ = try await store.connections.redeem(store.request(token: "4", owner: a, scanner: stranger))
+        let hood = try await store.connections.neighbourhood(of: me.id)
+        #expect(Set(hood.profiles.map(\.displayName)) == ["Me", "A", "B"])
+        #expect(hood.edges.count == 3)
+    }
+}

@@ -1,0 +1,32 @@
+import ConstellationModel
+import Foundation
+import Store
+import TestSupport
+
+/// A migrated database of its own and helpers to fill it.
+struct StoreFixture {
+    let database: Database
+    let profiles: ProfileRepository
+    let connections: ConnectionRepository
+
+    static func make(maximumConnections: Int = 8) async throws -> StoreFixture {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
+        return StoreFixture(
+            database: database, profiles: ProfileRepository(database: database),
+            connections: ConnectionRepository(database: database))
+    }
+
+    func profile(_ name: String = "Ada") async throws -> Profile {
+        try await profiles.create(displayName: name, headline: nil, apiKeyHash: (0..<32).map { _ in .random(in: 0...255) })
+    }
+
+    func request(token: String, owner: Profile, scanner: Profile, maximumUses: Int = 100) -> RedemptionRequest {
+        RedemptionRequest(
+            tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: nil,
+            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: maximumUses)
+    }
+
+    func count(_ table: String) async throws -> Int64 {
+        try await database.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)")[0].int("n") }
+    }
+}

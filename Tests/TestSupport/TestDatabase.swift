@@ -1,0 +1,46 @@
+import Foundation
+import Logging
+import Store
+
+/// A fresh, migrated database per test suite on the PostgreSQL server that `Tools/test` started
+/// (found through libpq's `PG*` variables or `CONSTELLATION_TEST_ADMIN_URL`). Run alone with
+/// `swift test`, the first suite starts a private embedded server instead.
+public enum TestDatabase {
+    /// The repository's root, found from this file's place in it.
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    public static let migrations = repositoryRoot.appendingPathComponent("migrations")
+
+    public static let logger: Logger = {
+        var logger = Logger(label: "constellation.tests")
+        logger.logLevel = .warning
+        return logger
+    }()
+
+    /// A connection string for a new, empty database named `test_<random>`.
+    public static func createEmpty() async throws -> String {
+        let admin = try await adminConninfo.value
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let database = Database(conninfo: admin, maximumConnections: 1, logger: logger)
+        try await database.withConnection { try $0.execute("CREATE DATABASE \(name)") }
+        await database.shutdown()
+        return admin + " dbname=\(name)"
+    }
+
+    /// A new database with every migration applied, and its connection string.
+    public static func createMigrated(maximumConnections: Int = 8) async throws -> (Database, String) {
+        let conninfo = try await createEmpty()
+        let database = Database(conninfo: conninfo, maximumConnections: maximumConnections, logger: logger)
+        try await Migrator(directory: migrations, logger: logger).migrate(database)
+        return (database, conninfo)
+    }
+
+    private static let adminConninfo = Task<String, any Error> {
+        if let url = ProcessInfo.processInfo.environment["CONSTELLATION_TEST_ADMIN_URL"] { return url }
+        if ProcessInfo.processInfo.environment["PGHOST"] != nil { return "dbname=postgres" }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-test-\(getpid())")
+        let server = EmbeddedPostgres(dataDirectory: directory, logger: logger)
+        return try server.start().replacingOccurrences(of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+@testable import Tokens
+
+@Suite struct ConnectionTokenTests {
+    let ring: KeyRing
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    init() throws {
+        ring = try KeyRing(current: SigningKey(seed: [UInt8](repeating: 7, count: 32)), since: Date(timeIntervalSince1970: 0))
+    }
+
+    func issue(lifetime: Duration = .seconds(300), event: String? = nil) throws -> String {
+        try ConnectionTokens.issue(
+            subject: "4a9e7c1e-0d7a-4a57-9d55-9f0e8c1b2a3d", eventId: event, lifetime: lifetime, now: now, keys: ring
+        ).token
+    }
+
+    @Test func roundTripCarriesEveryClaim() throws {
+        let token = try issue(event: "evt-1")
+        let claims = try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now)
+        #expect(claims.subject == "4a9e7c1e-0d7a-4a57-9d55-9f0e8c1b2a3d")
+        #expect(claims.issuedAt == now)
+        #expect(claims.expiresAt == now.addingTimeInterval(300))
+        #expect(claims.eventId == "evt-1")
+        #expect(claims.tokenId.count == 16)
+        #expect(try ConnectionTokens.keyId(of: token) == ring.signingKid)
+    }
+
+    @Test func everyTokenHasItsOwnId() throws {
+        let ids = try (0..<50).map { _ in try ConnectionTokens.verify(issue(), keys: ring.verificationKeys, at: now).tokenId }
+        #expect(Set(ids).count == 50)
+    }
+
+    /// A token must fit a QR code that an 80-column terminal can show (version 13 at ECC level M: 331 bytes).
+    @Test func tokenIsShortEnoughForATerminalQRCode() throws {
+        #expect(try issue().utf8.count <= 331)
+    }
+
+    @Test func expiredAndNotYetValidAreDistinct() throws {
+        let token = try issue(lifetime: .seconds(60))
+        #expect(throws: TokenError.expired) {
+            try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now.addingTimeInterval(120))
+        }
+        #expect(throws: TokenError.notYetValid) {
+            try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now.addingTimeInterval(-120))
+        }
+        // Within the clock-skew leeway it still verifies.
+        _ = try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now.addingTimeInterval(70))
+    }
+
+    @Test func tamperedBodyFailsTheSignature() throws {
+        let token = try issue()
+        let parts = token.split(separator: ".").map(String.init)
+        var body = try Base64URL.decode(parts[2])
+        body[10] ^= 0x01
+        let forged = [parts[0], parts[1], Base64URL.encode(body), parts[3]].joined(separator: ".")
+        #expect(throws: TokenError.invalidSignature) { try ConnectionTokens.verify(forged, keys: ring.verificationKeys, at: now) }
+    }
+
+    @Test func swappedFooterNamesAnUnknownKeyOrFailsTheSignature() throws {
+        let token = try issue()
+        let parts = token.split(separator: ".").map(String.init)
+        let otherFooter = Base64URL.encode(Array("{\"kid\":\"AAAAAAAA\"}".utf8))
+        let unknown = [parts[0], parts[1], parts[2], otherFooter].joined(separator: ".")
+        #expect(throws: TokenError.unknownKey("AAAAAAAA")) { try ConnectionTokens.verify(unknown, keys: ring.verificationKeys, at: now) }
+        // Same kid, other bytes (a space): the footer is signed, so the signature fails.
+        let respaced = Base64URL.encode(Array("{\"kid\": \"\(ring.signingKid)\"}".utf8))
+        let tampered = [parts[0], parts[1], parts[2], respaced].joined(separator: ".")
+        #expect(throws: TokenError.invalidSignature) { try ConnectionTokens.verify(tampered, keys: ring.verificationKeys, at: now) }
+    }
+
+    @Test func tokenFromAnotherKeyWithTheSameKidFails() throws {
+        let other = try KeyRing(current: SigningKey(seed: [UInt8](repeating: 9, count: 32)), since: now)
+        let token = try issue()
+        let impostor = [ring.signingKid: VerificationKey(kid: ring.signingKid, publicKey: other.signingKey.publicKey, notBefore: now)]
+        #expect(throws: TokenError.invalidSignature) { try ConnectionTokens.verify(token, keys: impostor, at: now) }
+    }
+
+    @Test func tokenSignedForAnotherPurposeFails() throws {
+        let claims = ConnectionClaims(subject: "x", issuedAt: now, expiresAt: now.addingTimeInterval(60), tokenId: "j")
+        let token = try PASETOv4Public.sign(
+            message: claims.json(), footer: Array("{\"kid\":\"\(ring.signingKid)\"}".utf8),
+            implicitAssertion: Array("other:purpose".utf8), key: ring.signingKey
+        )
+        #expect(throws: TokenError.invalidSignature) { try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now) }
+    }
+
+    @Test func nonCanonicalEncodingsAreRefused() throws {
+        let token = try issue()
+        #expect(throws: TokenError.badEncoding) { try ConnectionTokens.verify(token + "==", keys: ring.verificationKeys, at: now) }
+        var parts = token.split(separator: ".").map(String.init)
+        parts[2] += "!"
+        #expect(throws: TokenError.badEncoding) {
+            try ConnectionTokens.verify(parts.joined(separator: "."), keys: ring.verificationKeys, at: now)
+        }
+    }
+
+    @Test func flippedTrailingBitsAreRefused() throws {
+        // 2 bytes encode as 3 characters with 2 unused bits; "AAB" sets one of them.
+        #expect(try Base64URL.decode("AAA") == [0, 0])
+        #expect(throws: TokenError.badEncoding) { try Base64URL.decode("AAB") }
+        #expect(throws: TokenError.badEncoding) { try Base64URL.decode("A") }
+    }
+
+    @Test func wrongVersionsAndShapesHaveTheirOwnCodes() throws {
+        #expect(throws: TokenError.unsupportedVersion("v4.local")) {
+            try ConnectionTokens.verify("v4.local.AAAA.AAAA", keys: ring.verificationKeys, at: now)
+        }
+        #expect(throws: TokenError.unsupportedVersion("v3.public")) {
+            try ConnectionTokens.verify("v3.public.AAAA", keys: ring.verificationKeys, at: now)
+        }
+        #expect((try? ConnectionTokens.verify("hello", keys: ring.verificationKeys, at: now)) == nil)
+        #expect(throws: TokenError.self) { try ConnectionTokens.verify("", keys: ring.verificationKeys, at: now) }
+        let noFooter = try PASETOv4Public.sign(message: Array("{}".utf8), key: ring.signingKey)
+        #expect(throws: TokenError.malformed("the footer has no key id")) {
+            try ConnectionTokens.verify(noFooter, keys: ring.verificationKeys, at: now)
+        }
+    }
+
+    @Test func claimsMustBeComplete() throws {
+        let token = try PASETOv4Public.sign(
+            message: Array("{\"sub\":\"a\",\"jti\":\"b\",\"iat\":\"2027-01-15T08:00:00Z\"}".utf8),
+            footer: Array("{\"kid\":\"\(ring.signingKid)\"}".utf8),
+            implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8), key: ring.signingKey
+        )
+        #expect(throws: TokenError.invalidClaims("'exp' must be a non-empty string")) {
+            try ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now)
+        }
+    }
+
+    @Test func retiredKeyStopsVerifyingTokensIssuedAfterItsEnd() throws {
+        let old = try SigningKey(seed: [UInt8](repeating: 1, count: 32))
+        let oldRing = try KeyRing(current: old, since: now)
+        let token = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), now: now, keys: oldRing).token
+        let retired = VerificationKey(kid: oldRing.signingKid, publicKey: old.publicKey, notBefore: now, notAfter: now.addingTimeInterval(-1))
+        let newRing = try KeyRing(current: ring.signingKey, since: now, retired: [retired])
+        #expect(throws: TokenError.unknownKey(oldRing.signingKid)) {
+            try ConnectionTokens.verify(token, keys: newRing.verificationKeys, at: now)
+        }
+        let stillValid = VerificationKey(kid: oldRing.signingKid, publicKey: old.publicKey, notBefore: now, notAfter: now.addingTimeInterval(60))
+        let graceRing = try KeyRing(current: ring.signingKey, since: now, retired: [stillValid])
+        #expect(try ConnectionTokens.verify(token, keys: graceRing.verificationKeys, at: now).subject == "s")
+    }
+}
