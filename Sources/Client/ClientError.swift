@@ -1,0 +1,25 @@
+import ConstellationModel
+
+/// Why a call to the server did not give what was asked.
+public enum ClientError: Error, CustomStringConvertible, Sendable {
+    /// The server answered with an RFC 9457 problem.
+    case problem(Problem)
+    /// The server could not be reached (offline, refused, timed out).
+    case unreachable(String)
+    /// The server answered something this client does not understand.
+    case unexpectedResponse(status: Int, detail: String)
+
+    public var description: String {
+        switch self {
+        case .problem(let problem):
+            problem.title + (problem.detail.map { " (\($0))" } ?? "") + " [\(problem.code)]"
+        case .unreachable(let why): "cannot reach the server: \(why)"
+        case .unexpectedResponse(let status, let detail): "unexpected response \(status) from the server: \(detail)"
+        }
+    }
+
+    /// The problem's stable code, if the server sent one.
+    public var code: String? {
+        if case .problem(let problem) = self { problem.code } else { nil }
+    }
+}

@@ -1,0 +1,133 @@
+import AsyncHTTPClient
+import ConstellationModel
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOFoundationCompat
+
+/// A typed client for the Constellation API, used by the CLI and the tests.
+public struct ConstellationClient: Sendable {
+    public let baseURL: String
+    public let apiKey: String?
+    private let http: HTTPClient
+    private let timeout: TimeAmount
+
+    /// - Parameters:
+    ///   - baseURL: e.g. `http://127.0.0.1:8080`
+    ///   - apiKey: the key from `register`; nil for public calls only.
+    public init(baseURL: String, apiKey: String? = nil, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(10)) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.apiKey = apiKey
+        self.http = http
+        self.timeout = timeout
+    }
+
+    /// The same server with another key.
+    public func authenticated(_ apiKey: String) -> ConstellationClient {
+        ConstellationClient(baseURL: baseURL, apiKey: apiKey, http: http, timeout: timeout)
+    }
+
+    // MARK: - Calls
+
+    public func health() async throws(ClientError) -> Bool {
+        try await send(.GET, "/health").status == 200
+    }
+
+    public func register(_ profile: NewProfile) async throws(ClientError) -> RegisteredProfile {
+        try await decode(send(.POST, "/v1/profiles", body: profile))
+    }
+
+    public func me() async throws(ClientError) -> Profile {
+        try await decode(send(.GET, "/v1/me"))
+    }
+
+    public func updateMe(_ changes: ProfileChanges) async throws(ClientError) -> Profile {
+        try await decode(send(.PATCH, "/v1/me", body: changes))
+    }
+
+    public func profile(id: UUID) async throws(ClientError) -> Profile {
+        try await decode(send(.GET, "/v1/profiles/\(id.uuidString.lowercased())"))
+    }
+
+    public func keys() async throws(ClientError) -> KeySet {
+        try await decode(send(.GET, "/v1/keys"))
+    }
+
+    public func issueToken() async throws(ClientError) -> IssuedToken {
+        try await decode(send(.POST, "/v1/tokens"))
+    }
+
+    /// A fresh token as a QR image: `svg`, `png` or `txt`.
+    public func qr(format: String) async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/me/qr?format=\(format)").body
+    }
+
+    /// Redeems a scanned token; `created` in the answer tells a new connection from an existing one.
+    public func redeem(_ request: RedeemRequest) async throws(ClientError) -> Redemption {
+        try await decode(send(.POST, "/v1/connections", body: request))
+    }
+
+    public func connections(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> ConnectionPage {
+        var query: [String] = []
+        if let limit { query.append("limit=\(limit)") }
+        if let cursor { query.append("cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
+        return try await decode(send(.GET, "/v1/me/connections" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))))
+    }
+
+    public func network() async throws(ClientError) -> Network {
+        try await decode(send(.GET, "/v1/me/network"))
+    }
+
+    // MARK: - Transport
+
+    /// A raw answer: status, body and headers.
+    public struct RawResponse: Sendable {
+        public let status: Int
+        public let body: [UInt8]
+        public let contentType: String?
+    }
+
+    /// Sends a request and returns the raw answer; a problem response becomes `ClientError.problem`.
+    public func send(
+        _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<String>.none,
+        rawBody: [UInt8]? = nil, headers: [(String, String)] = []
+    ) async throws(ClientError) -> RawResponse {
+        var request = HTTPClientRequest(url: baseURL + path)
+        request.method = method
+        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
+        request.headers.add(name: "Accept", value: "application/json")
+        if let body {
+            guard let data = try? JSONEncoder.constellation.encode(body) else {
+                throw .unexpectedResponse(status: 0, detail: "cannot encode the request")
+            }
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(data: data))
+        } else if let rawBody {
+            request.body = .bytes(ByteBuffer(bytes: rawBody))
+        }
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+
+        let response: HTTPClientResponse
+        let bytes: ByteBuffer
+        do {
+            response = try await http.execute(request, timeout: timeout)
+            bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+        } catch {
+            throw .unreachable(String(describing: error))
+        }
+        let raw = RawResponse(status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"))
+        guard raw.status < 400 else {
+            if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }
+            throw .unexpectedResponse(status: raw.status, detail: String(decoding: raw.body.prefix(200), as: UTF8.self))
+        }
+        return raw
+    }
+
+    private func decode<T: Decodable>(_ response: RawResponse) throws(ClientError) -> T {
+        do {
+            return try JSONDecoder.constellation.decode(T.self, from: Data(response.body))
+        } catch {
+            throw .unexpectedResponse(status: response.status, detail: "cannot decode \(T.self): \(error)")
+        }
+    }
+}

@@ -1,0 +1,19 @@
+import Store
+import Tokens
+
+/// What the routes stand on, assembled once per server.
+public struct AppServices: Sendable {
+    public let configuration: ServerConfiguration
+    public let database: Database
+    public let keyRing: KeyRing
+    let profiles: ProfileRepository
+    let connections: ConnectionRepository
+
+    public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
+        self.configuration = configuration
+        self.database = database
+        self.keyRing = keyRing
+        profiles = ProfileRepository(database: database)
+        connections = ConnectionRepository(database: database)
+    }
+}

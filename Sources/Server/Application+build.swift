@@ -1,0 +1,34 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The router: public routes, then routes behind an API key; every error becomes problem+json.
+public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
+    let router = Router(context: AppRequestContext.self)
+    router.add(middleware: ProblemMiddleware())
+    HealthController(services: services).addRoutes(to: router)
+
+    let v1 = router.group("v1")
+    ProfileController(services: services).addPublicRoutes(to: v1)
+    TokenController(services: services).addPublicRoutes(to: v1)
+
+    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles))
+    ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
+    TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
+    ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
+    NetworkController(services: services).addAuthenticatedRoutes(to: authenticated)
+    return router
+}
+
+/// The HTTP application on `configuration.host:port`; `onServerRunning` learns the bound port.
+public func buildApplication(
+    _ services: AppServices, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+) -> some ApplicationProtocol {
+    Application(
+        router: buildRouter(services),
+        configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
+                             serverName: "constellation"),
+        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+        logger: logger
+    )
+}

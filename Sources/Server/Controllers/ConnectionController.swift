@@ -1,0 +1,68 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+import Tokens
+
+/// `POST /v1/connections` (redeem a scanned token) and `GET /v1/me/connections`.
+struct ConnectionController {
+    let services: AppServices
+    /// How far in the future an offline scan time may lie (clock skew between phone and server).
+    static let scanClockSkew: TimeInterval = 120
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("connections", use: redeem)
+        group.get("me/connections", use: list)
+    }
+
+    @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let scanner = try context.requireProfile()
+        let input = try await request.decode(as: RedeemRequest.self, context: context)
+        guard input.token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
+        if let nonce = input.clientNonce, nonce.isEmpty || nonce.utf8.count > 64 {
+            throw Problem.validation("clientNonce must be 1 to 64 characters")
+        }
+        let now = Date()
+        let scannedAt = input.scannedAt ?? now
+        guard scannedAt <= now.addingTimeInterval(Self.scanClockSkew) else {
+            throw Problem.validation("scannedAt lies in the future")
+        }
+        // The token must have been valid when it was scanned (now, or offline earlier) …
+        let claims = try ConnectionTokens.verify(input.token, keys: services.keyRing.verificationKeys, at: scannedAt)
+        // … and an offline scan must arrive within the grace window after the token expired.
+        let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
+        guard now <= claims.expiresAt.addingTimeInterval(grace) else {
+            throw Problem(status: 401, code: "offline_grace_expired",
+                          title: "This offline scan arrived too late", detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
+        }
+        guard let owner = UUID(uuidString: claims.subject) else { throw TokenError.invalidClaims("'sub' is not a profile id") }
+        let event = try claims.eventId.map { text in
+            guard let id = UUID(uuidString: text) else { throw TokenError.invalidClaims("'evt' is not an event id") }
+            return id
+        }
+        let redemption = try await services.connections.redeem(RedemptionRequest(
+            tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, expiresAt: claims.expiresAt,
+            scannedAt: scannedAt, clientNonce: input.clientNonce, maximumUses: services.configuration.maximumRedemptionsPerToken))
+        context.logger.info("token redeemed", metadata: [
+            "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
+        ])
+        return try .json(redemption, status: redemption.created ? .created : .ok)
+    }
+
+    /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`.
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let query = request.uri.queryParameters
+        let limit = try query.get("limit").map { text in
+            guard let value = Int(text), (1...200).contains(value) else {
+                throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")
+            }
+            return value
+        } ?? 50
+        let cursor = try query.get("cursor").map { text in
+            guard let value = Int64(text), value > 0 else { throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave") }
+            return value
+        }
+        return try .json(try await services.connections.connections(of: me.id, before: cursor, limit: limit))
+    }
+}

@@ -1,0 +1,57 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Tokens
+
+/// `POST /v1/profiles`, `GET /v1/profiles/{id}`, `GET /v1/me`, `PATCH /v1/me`.
+struct ProfileController {
+    let services: AppServices
+
+    func addPublicRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("profiles", use: register)
+    }
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("profiles/:id", use: show)
+        group.get("me", use: me)
+        group.patch("me", use: update)
+    }
+
+    @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let input = try await request.decode(as: NewProfile.self, context: context)
+        let name = try ProfileFields.displayName(input.displayName)
+        let headline = try input.headline.flatMap(ProfileFields.headline)
+        let apiKey = try APIKey.generate()
+        let profile = try await services.profiles.create(displayName: name, headline: headline, apiKeyHash: apiKey.hash)
+        context.logger.info("profile registered", metadata: ["profile.id": "\(profile.id)"])
+        return try .json(RegisteredProfile(profile: profile, apiKey: apiKey.key), status: .created)
+    }
+
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
+            throw Problem(status: 404, code: "not_found", title: "No such profile")
+        }
+        guard let profile = try await services.profiles.profile(id: id) else {
+            throw Problem(status: 404, code: "not_found", title: "No such profile")
+        }
+        return try .json(profile)
+    }
+
+    @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(try context.requireProfile())
+    }
+
+    @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let changes = try await request.decode(as: ProfileChanges.self, context: context)
+        guard changes.displayName != nil || changes.headline != nil else {
+            throw Problem.validation("give displayName and/or headline")
+        }
+        let name = try changes.displayName.map(ProfileFields.displayName)
+        let headline: String?? = try changes.headline.map(ProfileFields.headline)
+        guard let updated = try await services.profiles.update(id: me.id, displayName: name, headline: headline) else {
+            throw Problem.invalidCredentials
+        }
+        return try .json(updated)
+    }
+}

@@ -1,0 +1,84 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import NIOCore
+import QR
+import Store
+import Tokens
+
+extension Problem {
+    static let missingCredentials = Problem(status: 401, code: "missing_credentials", title: "An API key is required",
+                                            detail: "Send it as: Authorization: Bearer <key>")
+    static let invalidCredentials = Problem(status: 401, code: "invalid_credentials", title: "The API key is not valid")
+
+    static func validation(_ detail: String) -> Problem {
+        Problem(status: 422, code: "validation_failed", title: "A field is not valid", detail: detail)
+    }
+
+    static func badRequest(_ code: String, _ detail: String) -> Problem {
+        Problem(status: 400, code: code, title: "Bad request", detail: detail)
+    }
+
+    /// The problem a thrown error stands for: domain errors are mapped to HTTP here, at the edge only.
+    /// `nil` means an unexpected failure (a 500, logged in full, shown in nothing but a code).
+    init?(_ error: any Error) {
+        switch error {
+        case let problem as Problem:
+            self = problem
+        case let error as TokenError:
+            self.init(tokenError: error)
+        case let error as RedemptionError:
+            switch error {
+            case .tokenUsedUp:
+                self.init(status: 409, code: "token_used_up", title: "This token has been redeemed by as many people as it may be",
+                          detail: "Ask for a fresh QR code.")
+            case .selfConnection:
+                self.init(status: 422, code: "self_connection", title: "You cannot connect to yourself")
+            case .unknownOwner:
+                self.init(status: 404, code: "unknown_profile", title: "The token's owner no longer exists")
+            }
+        case let error as QRError:
+            self.init(status: 422, code: "qr_failed", title: "The QR code could not be made", detail: error.description)
+        case let error as PostgresError where error.kind == .connectionFailed || error.kind == .shutdown:
+            self.init(status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly")
+        case let error as HTTPError:
+            self.init(httpError: error)
+        case is NIOTooManyBytesError:
+            self.init(status: 413, code: "payload_too_large", title: "The request body is too large")
+        case let error as DecodingError:
+            self.init(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: "\(error)")
+        default:
+            return nil
+        }
+    }
+
+    private init(tokenError error: TokenError) {
+        switch error {
+        case .malformed, .unsupportedVersion, .badEncoding, .invalidClaims:
+            self.init(status: 400, code: error.code, title: "The token is not a Constellation token", detail: error.description)
+        case .invalidSignature, .unknownKey, .expired, .notYetValid:
+            self.init(status: 401, code: error.code, title: error.description)
+        case .invalidKey, .cryptoFailure:
+            self.init(status: 500, code: "internal_error", title: "Internal error")
+        }
+    }
+
+    private init(httpError error: HTTPError) {
+        let status = Int(error.status.code)
+        switch status {
+        case 404: self.init(status: 404, code: "not_found", title: "No such resource")
+        case 405: self.init(status: 405, code: "method_not_allowed", title: "Method not allowed on this resource")
+        case 413: self.init(status: 413, code: "payload_too_large", title: "The request body is too large")
+        case 400: self.init(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: error.body)
+        default: self.init(status: status, code: "http_\(status)", title: error.status.reasonPhrase, detail: error.body)
+        }
+    }
+
+    /// The `application/problem+json` response.
+    var response: Response {
+        var headers: HTTPFields = [.contentType: Problem.mediaType, .cacheControl: "no-store"]
+        if status == 401 { headers[.wwwAuthenticate] = "Bearer" }
+        let body = (try? JSONEncoder.constellation.encode(self)) ?? Data()
+        return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+}

@@ -1,0 +1,17 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+
+extension Response {
+    /// A JSON response encoded the way every client decodes it.
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        let body = try JSONEncoder.constellation.encode(value)
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+    }
+
+    /// Bytes of a given media type that must not be cached (a fresh token each time).
+    static func fresh(_ bytes: some Sequence<UInt8>, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

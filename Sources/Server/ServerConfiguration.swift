@@ -1,0 +1,47 @@
+import Foundation
+
+/// How the server behaves; every field has a sane default and an environment variable.
+public struct ServerConfiguration: Sendable {
+    /// Address to listen on (`CONSTELLATION_HOST`).
+    public var host = "127.0.0.1"
+    /// Port to listen on, 0 for any free one (`CONSTELLATION_PORT`).
+    public var port = 8080
+    /// Where the signing key and the embedded PostgreSQL live (`CONSTELLATION_DATA_DIR`).
+    public var dataDirectory = URL(fileURLWithPath: ".constellation")
+    /// How long a connection token stays redeemable (`CONSTELLATION_TOKEN_TTL_SECONDS`).
+    public var tokenLifetime: Duration = .seconds(300)
+    /// How many different people may redeem one token, e.g. a QR shown to a group (`CONSTELLATION_MAX_REDEMPTIONS`).
+    public var maximumRedemptionsPerToken = 50
+    /// How long after its expiry a token scanned offline (while it was valid) may still be
+    /// redeemed (`CONSTELLATION_OFFLINE_GRACE_SECONDS`).
+    public var offlineGrace: Duration = .seconds(24 * 3600)
+    /// Most database connections open at once (`CONSTELLATION_DB_POOL_SIZE`).
+    public var databasePoolSize = 8
+
+    public init() {}
+
+    /// Defaults overridden by `CONSTELLATION_*` variables; a malformed value is an error, not ignored.
+    public init(environment: [String: String]) throws(ConfigurationError) {
+        func integer(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
+            guard let text = environment[name] else { return nil }
+            guard let value = Int(text), range.contains(value) else { throw ConfigurationError(variable: name, value: text, expected: "an integer in \(range)") }
+            return value
+        }
+        if let host = environment["CONSTELLATION_HOST"] { self.host = host }
+        if let port = try integer("CONSTELLATION_PORT", in: 0...65535) { self.port = port }
+        if let directory = environment["CONSTELLATION_DATA_DIR"] { dataDirectory = URL(fileURLWithPath: directory) }
+        if let seconds = try integer("CONSTELLATION_TOKEN_TTL_SECONDS", in: 10...86_400) { tokenLifetime = .seconds(seconds) }
+        if let uses = try integer("CONSTELLATION_MAX_REDEMPTIONS", in: 1...100_000) { maximumRedemptionsPerToken = uses }
+        if let seconds = try integer("CONSTELLATION_OFFLINE_GRACE_SECONDS", in: 0...604_800) { offlineGrace = .seconds(seconds) }
+        if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
+    }
+}
+
+/// An environment variable whose value cannot be used.
+public struct ConfigurationError: Error, CustomStringConvertible {
+    public let variable: String
+    public let value: String
+    public let expected: String
+
+    public var description: String { "\(variable)=\(value) is not valid: expected \(expected)" }
+}

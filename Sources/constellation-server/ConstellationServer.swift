@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+@main
+struct ConstellationServer: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "constellation-server",
+        abstract: "The Constellation API server: signed QR tokens in, connections and constellations out.",
+        subcommands: [Serve.self, Migrate.self],
+        defaultSubcommand: Serve.self
+    )
+}
+
+/// Options every subcommand shares: where the data lives and how loudly to log.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: "Signing key and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
+    var dataDirectory: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info).")
+    var logLevel: String?
+
+    func logger() throws -> Logger {
+        let text = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+        guard let level = Logger.Level(rawValue: text) else { throw ValidationError("unknown log level '\(text)'") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        return Logger(label: "constellation")
+    }
+}

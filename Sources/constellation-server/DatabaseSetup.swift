@@ -1,0 +1,54 @@
+import Foundation
+import Logging
+import NIOPosix
+import Store
+
+/// Chooses the database: `DATABASE_URL`, else libpq's `PG*` variables, else an embedded server
+/// in the data directory; and finds the migrations.
+struct DatabaseSetup {
+    let environment: [String: String]
+    let dataDirectory: URL
+    let logger: Logger
+
+    /// The connection string and, when embedded, the server to stop at the end.
+    func connect() throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
+        if let url = environment["DATABASE_URL"], !url.isEmpty {
+            logger.info("using the PostgreSQL server in DATABASE_URL")
+            return (url, nil)
+        }
+        if ["PGHOST", "PGDATABASE", "PGSERVICE", "PGPORT"].contains(where: { environment[$0] != nil }) {
+            logger.info("using the PostgreSQL server named by PG* variables")
+            return ("", nil)
+        }
+        let embedded = EmbeddedPostgres(dataDirectory: dataDirectory, logger: logger)
+        return (try embedded.start(), embedded)
+    }
+
+    /// Closes the pool, then stops the embedded server if there is one.
+    static func shutdown(_ database: Database, _ embedded: EmbeddedPostgres?) async {
+        await database.shutdown()
+        if let embedded { try? await NIOThreadPool.singleton.runIfActive { embedded.stop() } }
+    }
+
+    /// `CONSTELLATION_MIGRATIONS_DIR`, else a `migrations` folder in the working directory or
+    /// above the executable (a checkout's `.build/<config>/constellation-server`).
+    func migrationsDirectory() throws -> URL {
+        if let path = environment["CONSTELLATION_MIGRATIONS_DIR"] { return URL(fileURLWithPath: path) }
+        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<5 {
+            candidates.append(directory)
+            directory.deleteLastPathComponent()
+        }
+        for candidate in candidates {
+            let migrations = candidate.appendingPathComponent("migrations")
+            if FileManager.default.fileExists(atPath: migrations.appendingPathComponent("0001_init.sql").path) { return migrations }
+        }
+        throw SetupError("cannot find the migrations folder; set CONSTELLATION_MIGRATIONS_DIR")
+    }
+}
+
+struct SetupError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

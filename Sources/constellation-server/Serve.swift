@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import NIOPosix
+import Server
+import Store
+
+/// Runs the HTTP API until SIGINT or SIGTERM, then shuts down in reverse order.
+struct Serve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Run the API server (migrations are applied first).")
+
+    @OptionGroup var common: CommonOptions
+
+    @Option(help: "Address to listen on (CONSTELLATION_HOST; default 127.0.0.1).")
+    var host: String?
+
+    @Option(help: "Port to listen on, 0 for any free port (CONSTELLATION_PORT; default 8080).")
+    var port: Int?
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let logger = try common.logger()
+        var configuration = try ServerConfiguration(environment: environment)
+        if let host { configuration.host = host }
+        if let port {
+            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+            configuration.port = port
+        }
+        if let directory = common.dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: directory) }
+
+        let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
+        let migrations = try setup.migrationsDirectory()
+        let keyRing = try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: configuration.dataDirectory)
+        // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
+        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try setup.connect() }
+        let database = Database(conninfo: conninfo, maximumConnections: configuration.databasePoolSize, logger: logger)
+        do {
+            try await Migrator(directory: migrations, logger: logger).migrate(database)
+            let services = AppServices(configuration: configuration, database: database, keyRing: keyRing)
+            let host = configuration.host
+            let app = buildApplication(services, logger: logger) { port in
+                // Scripts and tests read this line to learn the address.
+                FileHandle.standardOutput.write(Data("Constellation listening on http://\(host):\(port)\n".utf8))
+            }
+            try await app.runService()
+        } catch {
+            await DatabaseSetup.shutdown(database, embedded)
+            throw error
+        }
+        await DatabaseSetup.shutdown(database, embedded)
+    }
+}
