@@ -1,0 +1,109 @@
+import ArgumentParser
+import Client
+import ConstellationModel
+import Foundation
+import QR
+import Tokens
+
+struct Scan: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Connect with someone by scanning their QR code: a token, a URL holding one, or a photo.",
+        discussion: """
+            The token is checked against the server's published keys before it is sent. Without a network,
+            a valid token is kept in a local queue and sent by `constellation sync` (or your next command).
+            """
+    )
+
+    @OptionGroup var options: GlobalOptions
+
+    @Argument(help: "The token (v4.public.…) or a URL that holds one.")
+    var input: String?
+
+    @Option(help: "A PNG or JPEG photo of the QR code.")
+    var image: String?
+
+    func validate() throws {
+        guard (input == nil) != (image == nil) else { throw ValidationError("give a token or --image FILE (one of them)") }
+    }
+
+    /// What `scan --json` prints when the scan is queued offline.
+    struct Queued: Encodable { let queued: Bool; let clientNonce: String }
+
+    func run() async throws {
+        try await reportingErrors {
+            let session = try Session(options: options)
+            let token = try readToken()
+            let (keys, online) = try await session.verificationKeys()
+            let claims: ConnectionClaims
+            do throws(TokenError) {
+                claims = try ConnectionTokens.verify(token, keys: keys)
+            } catch {
+                throw CLIError.data("this code cannot be used: \(error) [\(error.code)]")
+            }
+            if claims.subject.lowercased() == session.credentials?.profileId.uuidString.lowercased() {
+                throw CLIError.data("that is your own code: show it to someone else to connect")
+            }
+            if online {
+                try await session.syncQueueIfAny()
+                let redemption: Redemption?
+                do throws(ClientError) {
+                    redemption = try await session.client.redeem(RedeemRequest(token: token))
+                } catch .unreachable {
+                    // The network went away between the key check and the redemption: keep the scan.
+                    redemption = nil
+                } catch {
+                    throw CLIError(error)
+                }
+                if let redemption { return try report(redemption) }
+            }
+            let scan = ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject)
+            try session.enqueue(scan)
+            if options.json {
+                try Terminal.printJSON(Queued(queued: true, clientNonce: scan.clientNonce))
+            } else {
+                Terminal.print("""
+                    The server cannot be reached, but the code is genuine: the scan is saved offline.
+                    It will be sent by `constellation sync` or by your next command that reaches the server.
+                    """)
+            }
+        }
+    }
+
+    private func report(_ redemption: Redemption) throws {
+        if options.json { return try Terminal.printJSON(redemption) }
+        let peer = redemption.connection.peer
+        let who = peer.displayName + (peer.headline.map { " (\($0))" } ?? "")
+        Terminal.print(redemption.created ? "Connected with \(who)." : "You were already connected with \(who).")
+    }
+
+    /// The token from the argument (itself, or inside a URL) or from the photo.
+    private func readToken() throws(CLIError) -> String {
+        if let image {
+            guard let data = FileManager.default.contents(atPath: image) else { throw .io("cannot read \(image)") }
+            let texts: [String]
+            do {
+                texts = try QRDecoder.decode(imageFile: [UInt8](data))
+            } catch {
+                throw .data("\(image): \(error)")
+            }
+            guard let token = texts.lazy.compactMap(Self.token(in:)).first else {
+                throw .data("\(image): the QR code does not hold a Constellation token")
+            }
+            return token
+        }
+        guard let token = input.flatMap(Self.token(in:)) else {
+            throw .data("that is not a Constellation token (v4.public.…) or a URL holding one")
+        }
+        return token
+    }
+
+    /// A token as given, or from a URL's `token` query item, fragment or last path component.
+    static func token(in text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.hasPrefix("v4.public.") { return trimmed }
+        guard let components = URLComponents(string: trimmed) else { return nil }
+        let candidates = [components.queryItems?.first { $0.name == "token" }?.value, components.fragment,
+                          components.path.split(separator: "/").last.map(String.init)]
+        return candidates.compactMap { $0 }.first { $0.hasPrefix("v4.public.") }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import ConstellationModel
+import Foundation
+import QR
+
+struct Show: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show a fresh QR code for others to scan.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case text, svg, png }
+
+    @OptionGroup var options: GlobalOptions
+
+    @Flag(help: "Keep showing the code, replacing it with a fresh one before it expires (Ctrl-C to stop).")
+    var watch = false
+
+    @Option(help: "text (the terminal, default), svg or png.")
+    var format: Format = .text
+
+    @Option(help: "Write the code to this file instead of the terminal (needed for png).")
+    var output: String?
+
+    @Flag(help: "Print the raw token instead of a QR code.")
+    var token = false
+
+    @Flag(help: "Draw dark modules on a light terminal background (the default suits dark backgrounds).")
+    var light = false
+
+    func validate() throws {
+        if format == .png && output == nil { throw ValidationError("--format png needs --output FILE") }
+        if watch && (output != nil || token || options.json) { throw ValidationError("--watch shows the code in the terminal only") }
+    }
+
+    func run() async throws {
+        try await reportingErrors {
+            let session = try Session(options: options)
+            try await session.syncQueueIfAny()
+            repeat {
+                let issued = try await session.client.issueToken()
+                try render(issued)
+                if watch {
+                    // Replace the code 20 seconds before it expires.
+                    let wait = max(5, issued.expiresAt.timeIntervalSinceNow - 20)
+                    try await Task.sleep(for: .seconds(wait))
+                }
+            } while watch
+        }
+    }
+
+    private func render(_ issued: IssuedToken) throws {
+        if options.json { return try Terminal.printJSON(issued) }
+        if token { return Terminal.print(issued.token) }
+        let code = try QRCode(encoding: issued.token)
+        let bytes: [UInt8]
+        switch format {
+        case .png: bytes = try code.png()
+        case .svg: bytes = Array(code.svg().utf8)
+        case .text: bytes = Array(code.terminalText(darkOnLight: light).utf8)
+        }
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+                throw CLIError.io("cannot write \(output)")
+            }
+            Terminal.note("Wrote a \(format.rawValue) QR code to \(output); it expires at \(Self.time(issued.expiresAt)).")
+            return
+        }
+        if watch && Terminal.isInteractive { Terminal.print("\u{1B}[H\u{1B}[2J") }
+        Terminal.print(String(decoding: bytes, as: UTF8.self))
+        if format == .text {
+            Terminal.print("Scan me with `constellation scan`. Valid until \(Self.time(issued.expiresAt)).")
+        }
+    }
+
+    static func time(_ date: Date) -> String {
+        date.formatted(date: .omitted, time: .standard)
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+
+struct Sync: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Send the scans saved while offline.")
+
+    @OptionGroup var options: GlobalOptions
+
+    func run() async throws {
+        try await reportingErrors {
+            let session = try Session(options: options)
+            let results = try await session.syncQueue()
+            if options.json { return try Terminal.printJSON(results) }
+            guard !results.isEmpty else { return Terminal.print("Nothing to sync.") }
+            for result in results {
+                switch result.status {
+                case "connected", "already_connected":
+                    let name = result.redemption?.connection.peer.displayName ?? "?"
+                    Terminal.print(result.status == "connected" ? "Connected with \(name)." : "Already connected with \(name).")
+                case "refused":
+                    Terminal.print("Refused: \(result.message ?? "") [\(result.code ?? "")]")
+                default:
+                    Terminal.print("Still pending: \(result.message ?? "")")
+                }
+            }
+            if results.contains(where: { $0.status == "pending" }) {
+                throw CLIError.unavailable("some scans could not be sent; they stay queued")
+            }
+        }
+    }
+}

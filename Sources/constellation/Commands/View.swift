@@ -1,0 +1,28 @@
+import ArgumentParser
+import ConstellationModel
+import Foundation
+
+struct View: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "See your constellation: you, your connections and the links among them.")
+
+    @OptionGroup var options: GlobalOptions
+
+    @Option(help: "Also write the picture as SVG to this file.")
+    var svg: String?
+
+    func run() async throws {
+        try await reportingErrors {
+            let session = try Session(options: options)
+            try await session.syncQueueIfAny()
+            let network = try await session.client.network()
+            if let svg {
+                guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
+                    throw CLIError.io("cannot write \(svg)")
+                }
+                Terminal.note("Wrote \(svg).")
+            }
+            if options.json { return try Terminal.printJSON(network) }
+            Terminal.print(NetworkDrawing.text(network))
+        }
+    }
+}

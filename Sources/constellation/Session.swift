@@ -1,0 +1,113 @@
+import Client
+import ConstellationModel
+import Foundation
+import Tokens
+
+/// A command's connection to the server: the client with this user's key, the cached keys,
+/// and the offline queue, which is sent first whenever the server answers.
+struct Session {
+    let store: ConfigStore
+    let client: ConstellationClient
+    let credentials: ConfigStore.Credentials?
+
+    static let defaultServer = "http://127.0.0.1:8080"
+
+    init(options: GlobalOptions, requireCredentials: Bool = true) throws(CLIError) {
+        store = ConfigStore()
+        credentials = try store.read(ConfigStore.Credentials.self, from: store.credentialsFile)
+        if requireCredentials && credentials == nil {
+            throw .credentials("not registered yet: run `constellation register --name \"Your Name\"` first")
+        }
+        let server = options.server ?? ProcessInfo.processInfo.environment["CONSTELLATION_SERVER"]
+            ?? credentials?.server ?? Self.defaultServer
+        guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
+            throw .data("'\(server)' is not an http(s) URL")
+        }
+        client = ConstellationClient(baseURL: server, apiKey: credentials?.apiKey, timeout: .seconds(5))
+    }
+
+    // MARK: - Keys
+
+    /// The server's public keys, refreshed when it answers and cached for offline verification.
+    func verificationKeys() async throws(CLIError) -> (keys: [String: VerificationKey], online: Bool) {
+        let keySet: KeySet
+        do throws(ClientError) {
+            keySet = try await client.keys()
+        } catch .unreachable(let why) {
+            guard let cached = try store.read(KeySet.self, from: store.keysFile) else {
+                throw .unavailable("cannot reach the server (\(why)) and no keys are cached to verify offline")
+            }
+            return (try Self.verificationKeys(cached), false)
+        } catch {
+            throw CLIError(error)
+        }
+        try store.write(keySet, to: store.keysFile)
+        return (try Self.verificationKeys(keySet), true)
+    }
+
+    static func verificationKeys(_ keySet: KeySet) throws(CLIError) -> [String: VerificationKey] {
+        var keys: [String: VerificationKey] = [:]
+        for key in keySet.keys {
+            do {
+                keys[key.kid] = VerificationKey(
+                    kid: key.kid, publicKey: try PASERK.decodePublicKey(key.publicKey), notBefore: key.notBefore, notAfter: key.notAfter)
+            } catch {
+                throw .data("the server published a key that is not a k4.public PASERK: \(error)")
+            }
+        }
+        return keys
+    }
+
+    // MARK: - Offline queue
+
+    func queuedScans() throws(CLIError) -> [ConfigStore.QueuedScan] {
+        try store.read([ConfigStore.QueuedScan].self, from: store.queueFile) ?? []
+    }
+
+    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) {
+        try store.write(try queuedScans() + [scan], to: store.queueFile)
+    }
+
+    /// One queued scan's fate.
+    struct SyncResult: Encodable {
+        let clientNonce: String
+        let status: String
+        let code: String?
+        let message: String?
+        let redemption: Redemption?
+    }
+
+    /// Sends every queued scan; those the server answered (yes or no) leave the queue,
+    /// those it could not receive stay for next time.
+    func syncQueue() async throws(CLIError) -> [SyncResult] {
+        let queue = try queuedScans()
+        guard !queue.isEmpty else { return [] }
+        var results: [SyncResult] = []
+        var remaining: [ConfigStore.QueuedScan] = []
+        for scan in queue {
+            do throws(ClientError) {
+                let redemption = try await client.redeem(RedeemRequest(token: scan.token, scannedAt: scan.scannedAt, clientNonce: scan.clientNonce))
+                results.append(SyncResult(clientNonce: scan.clientNonce, status: redemption.created ? "connected" : "already_connected",
+                                          code: nil, message: nil, redemption: redemption))
+            } catch .problem(let problem) where problem.status < 500 {
+                results.append(SyncResult(clientNonce: scan.clientNonce, status: "refused", code: problem.code, message: problem.title, redemption: nil))
+            } catch {
+                remaining.append(scan)
+                results.append(SyncResult(clientNonce: scan.clientNonce, status: "pending", code: nil, message: error.description, redemption: nil))
+            }
+        }
+        try store.write(remaining, to: store.queueFile)
+        return results
+    }
+
+    /// Sends the queue quietly before another command's work, telling the user on stderr what happened.
+    func syncQueueIfAny() async throws(CLIError) {
+        for result in try await syncQueue() where result.status != "pending" {
+            let name = result.redemption?.connection.peer.displayName ?? "someone"
+            switch result.status {
+            case "refused": Terminal.note("Offline scan \(result.clientNonce) was refused: \(result.message ?? "") [\(result.code ?? "")]")
+            default: Terminal.note("Synced an offline scan: connected with \(name).")
+            }
+        }
+    }
+}
