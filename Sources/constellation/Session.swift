@@ -100,8 +100,10 @@ struct Session {
         return results
     }
 
-    /// Sends the queue quietly before another command's work, telling the user on stderr what happened.
-    func syncQueueIfAny() async throws(CLIError) {
+    /// Before a command's own work: refreshes the cached keys (so a later scan can be verified
+    /// offline) and sends the offline queue, telling the user on stderr what happened.
+    func catchUp() async throws(CLIError) {
+        if let keySet = try? await client.keys() { try store.write(keySet, to: store.keysFile) }
         for result in try await syncQueue() where result.status != "pending" {
             let name = result.redemption?.connection.peer.displayName ?? "someone"
             switch result.status {

@@ -16,7 +16,7 @@ struct Connections: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let session = try Session(options: options)
-            try await session.syncQueueIfAny()
+            try await session.catchUp()
             var items: [Connection] = []
             var cursor: String?
             repeat {

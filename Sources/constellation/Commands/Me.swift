@@ -15,7 +15,7 @@ struct Me: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let session = try Session(options: options)
-            try await session.syncQueueIfAny()
+            try await session.catchUp()
             let profile = name == nil && headline == nil
                 ? try await session.client.me()
                 : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))

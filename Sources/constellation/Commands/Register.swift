@@ -30,6 +30,7 @@ struct Register: AsyncParsableCommand {
             try session.store.write(
                 ConfigStore.Credentials(server: session.client.baseURL, profileId: registered.profile.id, apiKey: registered.apiKey),
                 to: session.store.credentialsFile)
+            try await Session(options: options).catchUp()
             if options.json {
                 try Terminal.printJSON(Output(profileId: registered.profile.id, apiKey: registered.apiKey))
             } else {

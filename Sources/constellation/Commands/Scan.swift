@@ -44,7 +44,7 @@ struct Scan: AsyncParsableCommand {
                 throw CLIError.data("that is your own code: show it to someone else to connect")
             }
             if online {
-                try await session.syncQueueIfAny()
+                try await session.catchUp()
                 let redemption: Redemption?
                 do throws(ClientError) {
                     redemption = try await session.client.redeem(RedeemRequest(token: token))

@@ -33,7 +33,7 @@ struct Show: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let session = try Session(options: options)
-            try await session.syncQueueIfAny()
+            try await session.catchUp()
             repeat {
                 let issued = try await session.client.issueToken()
                 try render(issued)

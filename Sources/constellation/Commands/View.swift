@@ -13,7 +13,7 @@ struct View: AsyncParsableCommand {
     func run() async throws {
         try await reportingErrors {
             let session = try Session(options: options)
-            try await session.syncQueueIfAny()
+            try await session.catchUp()
             let network = try await session.client.network()
             if let svg {
                 guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {

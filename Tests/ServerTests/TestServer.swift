@@ -1,0 +1,79 @@
+import Client
+import ConstellationModel
+import Foundation
+import Logging
+import Server
+import Store
+import TestSupport
+import Tokens
+
+/// A real server on a loopback port of its own, with its own database, for one test.
+struct TestServer {
+    let services: AppServices
+    let client: ConstellationClient
+
+    /// Starts a server, runs `body` against it over HTTP, and stops it.
+    static func run(
+        configure: (inout ServerConfiguration) -> Void = { _ in },
+        _ body: @Sendable (TestServer) async throws -> Void
+    ) async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 8)
+        var configuration = ServerConfiguration()
+        configuration.port = 0
+        configure(&configuration)
+        let services = AppServices(configuration: configuration, database: database,
+                                   keyRing: try KeyRing(current: SigningKey.generate(), since: Date()))
+        let (ports, continuation) = AsyncStream<Int>.makeStream()
+        let app = buildApplication(services, logger: TestDatabase.logger) { continuation.yield($0) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next() else { throw CancellationError() }
+            let server = TestServer(services: services, client: ConstellationClient(baseURL: "http://127.0.0.1:\(port)"))
+            do {
+                try await body(server)
+            } catch {
+                group.cancelAll()
+                throw error
+            }
+            group.cancelAll()
+        }
+        await database.shutdown()
+    }
+
+    /// A registered user's client.
+    func user(_ name: String) async throws -> (profile: Profile, client: ConstellationClient) {
+        let registered = try await client.register(NewProfile(displayName: name))
+        return (registered.profile, client.authenticated(registered.apiKey))
+    }
+
+    func count(_ table: String) async throws -> Int64 {
+        try await services.database.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)")[0].int("n") }
+    }
+
+    /// A token signed by this server's key for `owner`, issued at `issuedAt`.
+    func token(for owner: Profile, issuedAt: Date = Date(), lifetime: Duration = .seconds(300)) throws -> String {
+        try ConnectionTokens.issue(subject: owner.id.uuidString.lowercased(), lifetime: lifetime, now: issuedAt, keys: services.keyRing).token
+    }
+}
+
+/// Expects `body` to fail with a problem of this status and code.
+func expectProblem(
+    _ status: Int, _ code: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () async throws -> Void
+) async {
+    do {
+        try await body()
+        Issue.record("expected \(status) \(code), but the call succeeded", sourceLocation: sourceLocation)
+    } catch let error as ClientError {
+        guard case .problem(let problem) = error else {
+            Issue.record("expected a problem, got \(error)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(problem.status == status, sourceLocation: sourceLocation)
+        #expect(problem.code == code, sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+import Testing
