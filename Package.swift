@@ -68,8 +68,9 @@ let package = Package(
         .executableTarget(
             name: "constellation",
             dependencies: [
-                "Client", "ConstellationModel", "Tokens", "QR", "Graph",
+                "Client", "ConstellationModel", "Tokens", "QR",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .executableTarget(
@@ -84,7 +85,11 @@ let package = Package(
         ),
 
         // Test support: a fresh database per suite on the PostgreSQL that Tools/test started.
-        .target(name: "TestSupport", dependencies: ["Store"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["Store", .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph"]),

@@ -7,7 +7,10 @@ import Synchronization
 /// It runs the installed binaries (`initdb`, `postgres`) as a child process in the foreground
 /// (no `pg_ctl`: a daemonised postmaster confuses `Process`), as the `postgres` user when
 /// started as root (PostgreSQL refuses root), with a parent-death signal so it never outlives
-/// us. Its methods block: call them where blocking is fine.
+/// us. Its methods block: call them where blocking is fine, and call `start()` from a thread
+/// that lives as long as the server should (Linux sends the parent-death signal when the
+/// *thread* that started the child exits; `NIOThreadPool` threads and the main thread qualify,
+/// the cooperative pool's threads do not).
 public final class EmbeddedPostgres: Sendable {
     public let dataDirectory: URL
     private let logger: Logger
@@ -102,7 +105,7 @@ public final class EmbeddedPostgres: Sendable {
                 chown(dataDirectory.path, owner.uid, owner.gid)
                 chown(clusterDirectory.path, owner.uid, owner.gid)
             }
-            FileManager.default.createFile(atPath: logFile.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             if let owner { chown(logFile.path, owner.uid, owner.gid) }
         } catch {
             throw PostgresError(.embeddedServer, message: "cannot create \(clusterDirectory.path): \(error.localizedDescription)")

@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Client
 import ConstellationModel
 import Foundation
@@ -23,8 +24,17 @@ struct Session {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .data("'\(server)' is not an http(s) URL")
         }
-        client = ConstellationClient(baseURL: server, apiKey: credentials?.apiKey, timeout: .seconds(5))
+        client = ConstellationClient(baseURL: server, apiKey: credentials?.apiKey, http: Self.http, timeout: .seconds(10))
     }
+
+    /// One HTTP client for the process. A refused connection is final (the server is down:
+    /// go offline at once) rather than retried until the deadline. It lives until the process exits.
+    private static let http: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.timeout = .init(connect: .seconds(3), read: .seconds(10))
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
 
     // MARK: - Keys
 
@@ -102,8 +112,17 @@ struct Session {
 
     /// Before a command's own work: refreshes the cached keys (so a later scan can be verified
     /// offline) and sends the offline queue, telling the user on stderr what happened.
+    /// Fails at once when the server cannot be reached, rather than waiting for every call to time out.
     func catchUp() async throws(CLIError) {
-        if let keySet = try? await client.keys() { try store.write(keySet, to: store.keysFile) }
+        let keySet: KeySet
+        do throws(ClientError) {
+            keySet = try await client.keys()
+        } catch .unreachable(let why) {
+            throw .unavailable("cannot reach the server at \(client.baseURL): \(why)")
+        } catch {
+            throw CLIError(error)
+        }
+        try store.write(keySet, to: store.keysFile)
         for result in try await syncQueue() where result.status != "pending" {
             let name = result.redemption?.connection.peer.displayName ?? "someone"
             switch result.status {

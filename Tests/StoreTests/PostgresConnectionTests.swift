@@ -17,7 +17,7 @@ import TestSupport
     @Test func serverErrorsCarryTheirStateButNotTheQuery() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
         do {
-            try await database.withConnection { try $0.query("SELECT * FROM no_such_table WHERE secret = $1", ["s3cret"]) }
+            _ = try await database.withConnection { try $0.query("SELECT * FROM no_such_table WHERE secret = $1", ["s3cret"]) }
             Issue.record("expected an error")
         } catch let error as PostgresError {
             #expect(error.sqlState == "42P01")

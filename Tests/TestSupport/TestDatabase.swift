@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOPosix
 import Store
 
 /// A fresh, migrated database per test suite on the PostgreSQL server that `Tools/test` started
@@ -41,6 +42,7 @@ public enum TestDatabase {
         if ProcessInfo.processInfo.environment["PGHOST"] != nil { return "dbname=postgres" }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-test-\(getpid())")
         let server = EmbeddedPostgres(dataDirectory: directory, logger: logger)
-        return try server.start().replacingOccurrences(of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
+        // Started from a thread that lives as long as the process: the server dies with its starting thread.
+        return try await NIOThreadPool.singleton.runIfActive { try server.start() }.replacingOccurrences(of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
     }
 }

@@ -1,0 +1,85 @@
+import Foundation
+import TestSupport
+
+/// The built `constellation` and `constellation-server` executables, run as a user would.
+enum Binaries {
+    static let directory: URL = {
+        if let path = ProcessInfo.processInfo.environment["CONSTELLATION_BIN_DIR"] { return URL(fileURLWithPath: path) }
+        return TestDatabase.repositoryRoot.appendingPathComponent(".build/debug")
+    }()
+
+    struct Output {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    /// Runs the CLI with its own config directory and server URL; waits for it to finish.
+    static func cli(_ arguments: [String], home: URL, server: String) throws -> Output {
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent("constellation")
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.path
+        environment["CONSTELLATION_SERVER"] = server
+        process.environment = environment
+        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return Output(status: process.terminationStatus,
+                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}
+
+/// The real server binary on a free loopback port, with its database given by `DATABASE_URL`.
+final class ServerProcess {
+    let process = Process()
+    let url: String
+
+    init(databaseURL: String, dataDirectory: URL) throws {
+        let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
+        try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = databaseURL
+        environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            if let match = text.firstMatch(of: /listening on (http:\/\/[0-9.]+:[0-9]+)/) {
+                url = String(match.output.1)
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        process.terminate()
+        throw ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// SIGTERM, then wait: the server shuts down gracefully.
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    struct ServerDidNotStart: Error, CustomStringConvertible {
+        let log: String
+        var description: String { "the server did not start:\n\(log)" }
+    }
+}

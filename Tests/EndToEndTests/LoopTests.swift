@@ -1,0 +1,126 @@
+import ConstellationModel
+import Foundation
+import QR
+import Testing
+import TestSupport
+
+/// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
+@Suite(.serialized) struct LoopTests {
+    let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+
+    func home(_ name: String) throws -> URL {
+        let url = workspace.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func register(_ name: String, home: URL, server: String) throws -> UUID {
+        let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)
+        #expect(output.status == 0, "\(output.stderr)")
+        struct Registered: Decodable { let profileId: UUID; let apiKey: String }
+        let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
+        #expect(registered.apiKey.hasPrefix("cst_"))
+        return registered.profileId
+    }
+
+    func network(home: URL, server: String) throws -> Network {
+        let output = try Binaries.cli(["view", "--json"], home: home, server: server)
+        #expect(output.status == 0, "\(output.stderr)")
+        return try JSONDecoder.constellation.decode(Network.self, from: Data(output.stdout.utf8))
+    }
+
+    @Test func showScanAndViewEndToEnd() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
+        let ada = try home("ada"), bob = try home("bob"), cleo = try home("cleo")
+        let adaId = try register("Ada", home: ada, server: server.url)
+        let bobId = try register("Bob", home: bob, server: server.url)
+        let cleoId = try register("Cleo", home: cleo, server: server.url)
+
+        // Ada shows her code in the terminal, as a raw token and as a PNG.
+        let shown = try Binaries.cli(["show"], home: ada, server: server.url)
+        #expect(shown.status == 0)
+        #expect(shown.stdout.contains("▀") && shown.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(token.hasPrefix("v4.public."))
+        let png = ada.appendingPathComponent("code.png")
+        #expect(try Binaries.cli(["show", "--format", "png", "--output", png.path], home: ada, server: server.url).status == 0)
+        #expect(try QRDecoder.decode(imageFile: [UInt8](Data(contentsOf: png))).first?.hasPrefix("v4.public.") == true)
+
+        // Bob scans the token; Cleo scans the PNG.
+        let bobScan = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(bobScan.status == 0, "\(bobScan.stderr)")
+        #expect(bobScan.stdout.contains("Connected with Ada"))
+        let cleoScan = try Binaries.cli(["scan", "--image", png.path], home: cleo, server: server.url)
+        #expect(cleoScan.status == 0, "\(cleoScan.stderr)")
+        #expect(cleoScan.stdout.contains("Connected with Ada"))
+        // Scanning again is harmless.
+        let again = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(again.status == 0 && again.stdout.contains("already connected"))
+
+        // Everyone sees the others.
+        let adaView = try network(home: ada, server: server.url)
+        #expect(Set(adaView.nodes.map(\.id)) == Set([adaId, bobId, cleoId].map(\.uuidString)))
+        #expect(adaView.nodes.first(where: \.isMe)?.id == adaId.uuidString)
+        #expect(adaView.edges.count == 2)
+        let bobView = try network(home: bob, server: server.url)
+        #expect(Set(bobView.nodes.map(\.label)) == ["Ada", "Bob"])
+        let drawn = try Binaries.cli(["view"], home: ada, server: server.url)
+        #expect(drawn.stdout.contains("@ you — 2 connections"))
+    }
+
+    @Test func badInputGetsClearMessagesAndExitCodes() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        defer { _ = server.stop() }
+        let ada = try home("ada"), stranger = try home("stranger")
+        _ = try register("Ada", home: ada, server: server.url)
+        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+
+        let unregistered = try Binaries.cli(["scan", token], home: stranger, server: server.url)
+        #expect(unregistered.status == 77)
+        #expect(unregistered.stderr.contains("register"))
+        let own = try Binaries.cli(["scan", token], home: ada, server: server.url)
+        #expect(own.status == 65 && own.stderr.contains("your own code"))
+        let garbage = try Binaries.cli(["scan", "not-a-token"], home: ada, server: server.url)
+        #expect(garbage.status == 65)
+        let notAnImage = ada.appendingPathComponent("note.txt")
+        try "hello".write(to: notAnImage, atomically: true, encoding: .utf8)
+        let image = try Binaries.cli(["scan", "--image", notAnImage.path], home: ada, server: server.url)
+        #expect(image.status == 65 && image.stderr.contains("not a PNG or JPEG"))
+        let usage = try Binaries.cli(["scan"], home: ada, server: server.url)
+        #expect(usage.status == 64)
+        let twice = try Binaries.cli(["register", "--name", "Again"], home: ada, server: server.url)
+        #expect(twice.status != 0 && twice.stderr.contains("--force"))
+        let nowhere = try Binaries.cli(["view"], home: ada, server: "http://127.0.0.1:9")
+        #expect(nowhere.status == 69 && nowhere.stderr.contains("cannot reach"))
+    }
+
+    /// A scan made while the server is down is verified with cached keys, queued, and synced later.
+    @Test func offlineScanIsQueuedAndSynced() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        let dataDirectory = workspace.appendingPathComponent("server")
+        var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
+        let ada = try home("ada"), bob = try home("bob")
+        _ = try register("Ada", home: ada, server: server.url)
+        _ = try register("Bob", home: bob, server: server.url)
+        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let forged = String(token.dropLast(3)) + (token.hasSuffix("AAA") ? "BBB" : "AAA")
+        #expect(server.stop() == 0)
+
+        let offline = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.contains("saved offline"))
+        // A forged token is caught offline too, by the cached keys.
+        let forgedScan = try Binaries.cli(["scan", forged], home: bob, server: server.url)
+        #expect(forgedScan.status == 65)
+
+        server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
+        defer { _ = server.stop() }
+        let sync = try Binaries.cli(["sync", "--json"], home: bob, server: server.url)
+        #expect(sync.status == 0, "\(sync.stderr)")
+        #expect(sync.stdout.contains("\"connected\""))
+        let view = try network(home: bob, server: server.url)
+        #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"])
+        #expect(try Binaries.cli(["sync"], home: bob, server: server.url).stdout.contains("Nothing to sync"))
+    }
+}
