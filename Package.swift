@@ -90,7 +90,7 @@ let package = Package(
             dependencies: ["Store", .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "TokensTests", dependencies: ["Tokens"]),
+        .testTarget(name: "TokensTests", dependencies: ["Tokens"], exclude: ["Vectors"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
