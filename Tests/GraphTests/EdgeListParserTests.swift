@@ -1,0 +1,52 @@
+import Testing
+@testable import Graph
+
+@Suite struct EdgeListParserTests {
+    @Test func edgeListsSkipCommentsAndIgnoreAThirdColumn() throws {
+        let parsed = try EdgeListParser.parse("# comment\n\na b 0.5\nb\tc\n\nc a 7\r\n", format: .edgeList)
+        #expect(parsed.graph.ids == ["a", "b", "c"])
+        #expect(parsed.graph.edgeCount == 3)
+        #expect(parsed.lines == 3)
+    }
+
+    @Test func csvHasAHeader() throws {
+        let parsed = try EdgeListParser.parse("source,target,weight\nalice, bob ,1\n\"bob\",carol,2\n", format: .csv)
+        #expect(parsed.graph.ids == ["alice", "bob", "carol"])
+        #expect(parsed.graph.edgeCount == 2)
+    }
+
+    @Test func tijAggregatesContactsAndKeepsTheFirstTime() throws {
+        let parsed = try EdgeListParser.parse("20 1 2\n40 1 2\n40 2 3\n60 2 1\n", format: .tij)
+        #expect(parsed.graph.edgeCount == 2)
+        #expect(parsed.graph.droppedDuplicates == 2)
+        #expect(parsed.firstContact == ["1 2": 20, "2 3": 40])
+    }
+
+    @Test func selfLoopsAndRepeatsAreDroppedAndCounted() throws {
+        let graph = try EdgeListParser.parse("1 1\n1 2\n2 1\n1 2\n", format: .edgeList).graph
+        #expect(graph.edgeCount == 1)
+        #expect(graph.droppedSelfLoops == 1)
+        #expect(graph.droppedDuplicates == 2)
+    }
+
+    @Test func malformedLinesNameTheirLine() {
+        #expect(throws: EdgeListError(line: 3, reason: "expected two node ids, found 'lonely'")) {
+            try EdgeListParser.parse("a b\n# fine\nlonely\n", format: .edgeList)
+        }
+        #expect(throws: EdgeListError.self) { try EdgeListParser.parse("x 1 2\n", format: .tij) }
+        #expect(throws: EdgeListError.self) { try EdgeListParser.parse("source,target\nonly\n", format: .csv) }
+    }
+
+    @Test func formatIsGuessedFromTheName() {
+        #expect(EdgeListFormat.guess(fileName: "a.csv") == .csv)
+        #expect(EdgeListFormat.guess(fileName: "sociopatterns_ht09_tij.dat") == .tij)
+        #expect(EdgeListFormat.guess(fileName: "facebook.txt") == .edgeList)
+    }
+
+    @Test func emptyInputsGiveEmptyStatistics() {
+        let empty = GraphStatistics(Graph<String>(edges: []))
+        #expect(empty.nodes == 0 && empty.edges == 0 && empty.communities.count == 0)
+        let single = GraphStatistics(Graph(nodes: ["x"], edges: []))
+        #expect(single.nodes == 1 && single.components.count == 1 && single.averageClustering == 0)
+    }
+}

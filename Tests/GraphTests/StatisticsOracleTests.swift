@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+@testable import Graph
+
+/// Statistics against fixtures computed independently with networkx (Tools/graph-oracle).
+@Suite struct StatisticsOracleTests {
+    struct Oracle: Decodable {
+        let nodes: Int
+        let edges: Int
+        let components: Int
+        let largestComponent: Int
+        let degreeHistogram: [Int]
+        let triangles: Int
+        let transitivity: Double
+        let averageClustering: Double
+        let maxCore: Int
+        let diameter: Int?
+        let averageShortestPath: Double?
+        let betweenness: [String: Double]?
+        let louvainModularity: Double
+    }
+
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+    static let names = ["karate", "lesmis", "ht09", "ws16", "sfhh09", "facebook"]
+
+    static func load(_ name: String) throws -> (Graph<String>, Oracle) {
+        let text = try String(contentsOf: fixtures.appendingPathComponent("\(name).edges"), encoding: .utf8)
+        let graph = try EdgeListParser.parse(text, format: .edgeList).graph
+        let oracle = try JSONDecoder().decode(Oracle.self, from: Data(contentsOf: fixtures.appendingPathComponent("\(name).json")))
+        return (graph, oracle)
+    }
+
+    @Test(arguments: names)
+    func exactCountsEqualNetworkx(name: String) throws {
+        let (graph, oracle) = try Self.load(name)
+        #expect(graph.nodeCount == oracle.nodes)
+        #expect(graph.edgeCount == oracle.edges)
+        let components = Components(graph)
+        #expect(components.count == oracle.components)
+        #expect(components.largest == oracle.largestComponent)
+        var histogram = [Int](repeating: 0, count: oracle.degreeHistogram.count)
+        for v in 0..<graph.nodeCount { histogram[graph.degree(of: v)] += 1 }
+        #expect(histogram == oracle.degreeHistogram)
+        let triangles = Triangles(graph)
+        #expect(triangles.total == oracle.triangles)
+        #expect(abs(triangles.transitivity(graph) - oracle.transitivity) < 1e-9)
+        #expect(abs(triangles.averageClustering(graph) - oracle.averageClustering) < 1e-9)
+        #expect(CoreNumbers.compute(graph).max() == oracle.maxCore)
+    }
+
+    @Test(arguments: names)
+    func distancesEqualNetworkx(name: String) throws {
+        let (graph, oracle) = try Self.load(name)
+        let distances = Distances.compute(graph)
+        if let diameter = oracle.diameter {
+            #expect(distances.diameter == .exact(Double(diameter)))
+        }
+        if let average = oracle.averageShortestPath {
+            #expect(distances.averageShortestPath.method == "exact")
+            #expect(abs(distances.averageShortestPath.value - average) < 1e-9)
+        }
+    }
+
+    @Test(arguments: names.filter { $0 != "facebook" })
+    func betweennessEqualsNetworkx(name: String) throws {
+        let (graph, oracle) = try Self.load(name)
+        let values = Betweenness.compute(graph).values
+        let expected = try #require(oracle.betweenness)
+        for (id, value) in expected {
+            let index = try #require(graph.ids.firstIndex(of: id))
+            #expect(abs(values[index] - value) < 1e-9, "\(name) node \(id)")
+        }
+    }
+
+    @Test(arguments: names)
+    func leidenModularityMatchesOrBeatsLouvain(name: String) throws {
+        let (graph, oracle) = try Self.load(name)
+        let communities = Communities.detect(graph, seed: 1)
+        #expect(communities.modularity >= oracle.louvainModularity - 0.005, "\(name): \(communities.modularity) vs networkx \(oracle.louvainModularity)")
+        #expect(communities.sizes.reduce(0, +) == graph.nodeCount)
+        // Leiden guarantees connected communities.
+        for community in 0..<communities.count {
+            let members = (0..<graph.nodeCount).filter { communities.membership[$0] == Int32(community) }
+            let inside = Set(members)
+            var seen: Set<Int> = [members[0]], stack = [members[0]]
+            while let u = stack.popLast() {
+                for v in graph.neighbours(of: u).map(Int.init) where inside.contains(v) && !seen.contains(v) { seen.insert(v); stack.append(v) }
+            }
+            #expect(seen.count == members.count, "\(name) community \(community) is disconnected")
+        }
+    }
+
+    @Test func sameSeedSameCommunities() throws {
+        let (graph, _) = try Self.load("sfhh09")
+        #expect(Communities.detect(graph, seed: 7).membership == Communities.detect(graph, seed: 7).membership)
+    }
+}
