@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(
             name: "constellation",
             dependencies: [
-                "Client", "ConstellationModel", "Tokens", "QR",
+                "Client", "ConstellationModel", "Tokens", "QR", "Graph",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]

@@ -79,6 +79,15 @@ public struct Graph<ID: Hashable & Sendable>: Sendable {
         droppedDuplicates = (offsets[n] - write) / 2
     }
 
+    /// Wraps arrays that already form a valid CSR (sorted, deduplicated, symmetric).
+    init(ids: [ID], offsetsAndNeighbours: ([Int], [Int32])) {
+        self.ids = ids
+        offsets = offsetsAndNeighbours.0
+        neighbours = offsetsAndNeighbours.1
+        droppedSelfLoops = 0
+        droppedDuplicates = 0
+    }
+
     public var nodeCount: Int { ids.count }
     public var edgeCount: Int { neighbours.count / 2 }
 

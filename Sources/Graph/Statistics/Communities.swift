@@ -13,20 +13,32 @@ public struct Communities: Sendable {
     public var count: Int { sizes.count }
 
     public static func detect<ID>(_ graph: Graph<ID>, seed: UInt64 = 1, resolution: Double = 1, maximumPasses: Int = 10) -> Communities {
-        let base = WeightedGraph(graph)
+        var levels: [Leiden.Aggregation] = []
+        return detect(WeightedGraph(graph), seed: seed, resolution: resolution, maximumPasses: maximumPasses, levels: &levels)
+    }
+
+    /// Passes repeat, each starting from the last partition, until one improves modularity by less
+    /// than 10⁻⁴; `levels` receives the aggregation levels of the pass that gave the result.
+    static func detect(
+        _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, maximumPasses: Int = 10, levels: inout [Leiden.Aggregation]
+    ) -> Communities {
         guard base.totalWeight > 0 else {
-            return Communities(membership: (0..<graph.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: graph.nodeCount), modularity: 0)
+            return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
         }
         var random = SplitMix64(seed: seed)
         var leiden = Leiden(resolution: resolution)
         var membership = (0..<base.nodeCount).map { Int32($0) }
         var best = -Double.infinity
         for _ in 0..<maximumPasses {
-            let next = leiden.pass(base, initial: membership, random: &random)
+            var passLevels: [Leiden.Aggregation] = []
+            let next = leiden.pass(base, initial: membership, random: &random, levels: &passLevels)
             let quality = modularity(base, next, resolution: resolution)
             guard quality > best + 1e-12 else { break }
+            let gain = quality - best
             best = quality
             membership = next
+            levels = passLevels
+            if gain < 1e-4 { break }
         }
         return Communities(ordered: membership, graph: base, resolution: resolution)
     }
@@ -71,6 +83,19 @@ struct Leiden {
 
     /// One full Leiden pass from `initial`; returns the membership of the original nodes.
     mutating func pass(_ base: WeightedGraph, initial: [Int32], random: inout SplitMix64) -> [Int32] {
+        var levels: [Aggregation] = []
+        return pass(base, initial: initial, random: &random, levels: &levels)
+    }
+
+    /// One aggregation step of a pass: the graph, and which node of the next level each node became.
+    struct Aggregation {
+        let graph: WeightedGraph
+        let parent: [Int32]
+    }
+
+    /// A pass that also records its aggregation levels. Nodes aggregated together always end in
+    /// the same community, so the levels form a hierarchy that never mixes communities.
+    mutating func pass(_ base: WeightedGraph, initial: [Int32], random: inout SplitMix64, levels: inout [Aggregation]) -> [Int32] {
         var graph = base
         var partition = initial
         var nodeOf = (0..<base.nodeCount).map { Int32($0) }  // original node → aggregate node
@@ -88,14 +113,27 @@ struct Leiden {
             var aggregatePartition = [Int32](repeating: 0, count: refinedParts)
             for v in 0..<graph.nodeCount { aggregatePartition[Int(refined[v])] = partition[v] }
             for i in nodeOf.indices { nodeOf[i] = refined[Int(nodeOf[i])] }
+            levels.append(Aggregation(graph: graph, parent: refined))
             graph = graph.aggregated(by: refined, parts: refinedParts)
             partition = aggregatePartition
         }
+        levels.append(Aggregation(graph: graph, parent: partition))
         return nodeOf.map { partition[Int($0)] }
     }
 
+    /// One level of coarsening for multilevel layout: local moving from singletons, then the
+    /// refinement, whose parts are small, connected and well connected. Returns the part of each node.
+    mutating func coarsen(_ graph: WeightedGraph, random: inout SplitMix64) -> (partition: [Int32], parts: Int) {
+        var partition = (0..<graph.nodeCount).map { Int32($0) }
+        moveNodes(graph, &partition, random: &random)
+        let parts = renumber(&partition)
+        var refined = refine(graph, partition, parts: parts, random: &random)
+        let refinedParts = renumber(&refined)
+        return (refined, refinedParts)
+    }
+
     /// Renumbers parts densely from 0 and returns how many there are.
-    private func renumber(_ partition: inout [Int32]) -> Int {
+    func renumber(_ partition: inout [Int32]) -> Int {
         var map = [Int32](repeating: -1, count: partition.count)
         var next: Int32 = 0
         for i in partition.indices {

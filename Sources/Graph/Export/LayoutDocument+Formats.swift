@@ -1,0 +1,92 @@
+extension LayoutDocument {
+    /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js).
+    public func gexf() -> String {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">
+            <graph defaultedgetype="undirected">
+            <attributes class="node"><attribute id="community" title="community" type="integer"/><attribute id="degree" title="degree" type="integer"/></attributes>
+            <nodes>
+
+            """
+        for node in nodes {
+            out += "<node id=\"\(xml(node.id))\" label=\"\(xml(node.label ?? node.id))\"><attvalues>"
+            if let community = node.community { out += "<attvalue for=\"community\" value=\"\(community)\"/>" }
+            out += "<attvalue for=\"degree\" value=\"\(node.degree)\"/></attvalues>"
+            out += "<viz:position x=\"\(node.x)\" y=\"\(node.y)\" z=\"0\"/></node>\n"
+        }
+        out += "</nodes>\n<edges>\n"
+        for (index, edge) in edges.enumerated() {
+            out += "<edge id=\"\(index)\" source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n"
+        }
+        return out + "</edges>\n</graph>\n</gexf>\n"
+    }
+
+    /// GraphML with `x`, `y`, `community` and `degree` node data (yEd, Cytoscape, networkx).
+    public func graphml() -> String {
+        var out = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+            <key id="label" for="node" attr.name="label" attr.type="string"/>
+            <key id="x" for="node" attr.name="x" attr.type="double"/>
+            <key id="y" for="node" attr.name="y" attr.type="double"/>
+            <key id="community" for="node" attr.name="community" attr.type="int"/>
+            <key id="degree" for="node" attr.name="degree" attr.type="int"/>
+            <graph edgedefault="undirected">
+
+            """
+        for node in nodes {
+            out += "<node id=\"\(xml(node.id))\"><data key=\"label\">\(xml(node.label ?? node.id))</data>"
+            out += "<data key=\"x\">\(node.x)</data><data key=\"y\">\(node.y)</data>"
+            if let community = node.community { out += "<data key=\"community\">\(community)</data>" }
+            out += "<data key=\"degree\">\(node.degree)</data></node>\n"
+        }
+        for edge in edges { out += "<edge source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n" }
+        return out + "</graph>\n</graphml>\n"
+    }
+
+    /// A standalone SVG: edges as faint lines, nodes as dots coloured by community.
+    public func svg(size: Double = 1000) -> String {
+        let margin = 20.0
+        let box = meta.box
+        let span = max(box[2] - box[0], box[3] - box[1], 1e-9)
+        func place(_ x: Double, _ y: Double) -> (Double, Double) {
+            (margin + (x - box[0]) / span * (size - 2 * margin), margin + (y - box[1]) / span * (size - 2 * margin))
+        }
+        let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
+        out += "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.15\" stroke-width=\"0.5\">\n"
+        for edge in edges {
+            guard let a = index[edge.source].map({ nodes[$0] }), let b = index[edge.target].map({ nodes[$0] }) else { continue }
+            let (x1, y1) = place(a.x, a.y), (x2, y2) = place(b.x, b.y)
+            out += "<line x1=\"\(rounded(x1))\" y1=\"\(rounded(y1))\" x2=\"\(rounded(x2))\" y2=\"\(rounded(y2))\"/>\n"
+        }
+        out += "</g>\n<g>\n"
+        let radius = nodes.count > 5_000 ? 1.0 : 2.5
+        for node in nodes {
+            let (x, y) = place(node.x, node.y)
+            let hue = ((node.community ?? 0) * 137) % 360
+            out += "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\(xml(node.label ?? node.id))</title></circle>\n"
+        }
+        return out + "</g>\n</svg>\n"
+    }
+
+    private func rounded(_ value: Double) -> String {
+        let scaled = (value * 10).rounded() / 10
+        return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
+    }
+
+    private func xml(_ text: String) -> String {
+        var out = ""
+        for char in text {
+            switch char {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            default: out.append(char)
+            }
+        }
+        return out
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// The constellation layout: multilevel, with communities as the coarsening.
+///
+/// Each connected component is coarsened along the aggregation levels of a Leiden run, whose
+/// groups never mix communities; the coarsest graph is placed by stress majorization (the global
+/// shape), and each finer level starts around its parents' places and is settled by force-directed
+/// refinement with LinLog attraction (the local shape, communities kept apart). Components are
+/// packed side by side. Deterministic for a seed. Positions are normalised so the larger side of
+/// the picture spans [-1, 1], centred.
+///
+/// A warm start keeps an existing picture: nodes that had a place start there, new ones beside
+/// their placed neighbours, and only a short, cool refinement runs, so old nodes move little.
+public struct ConstellationLayout: Sendable {
+    public var seed: UInt64
+
+    public init(seed: UInt64 = 1) {
+        self.seed = seed
+    }
+
+    /// Positions, and the community of each node found on the way (numbered across components).
+    public struct Result: Sendable {
+        public let positions: [Point]
+        public let communities: [Int32]
+    }
+
+    /// A fresh layout.
+    public func layout<ID>(_ graph: Graph<ID>) -> Result {
+        let components = Components(graph)
+        var groups = [[Int]](repeating: [], count: components.count)
+        for (v, label) in components.label.enumerated() { groups[Int(label)].append(v) }
+        var random = SplitMix64(seed: seed)
+        var pieces: [(nodes: [Int], points: [Point])] = []
+        var communities = [Int32](repeating: 0, count: graph.nodeCount)
+        var nextCommunity: Int32 = 0
+        for nodes in groups {
+            let (points, local) = layOut(graph.induced(on: nodes), random: &random)
+            pieces.append((nodes, points))
+            for (i, v) in nodes.enumerated() { communities[v] = nextCommunity + local[i] }
+            nextCommunity += (local.max() ?? -1) + 1
+        }
+        return Result(positions: ComponentPacking.pack(pieces, nodeCount: graph.nodeCount), communities: communities)
+    }
+
+    /// A fresh layout's positions.
+    public func positions<ID>(for graph: Graph<ID>) -> [Point] { layout(graph).positions }
+
+    /// A layout that starts from `previous` (indexed like the graph's nodes; nil for new nodes), in
+    /// the previous picture's coordinates. With fewer than half the nodes placed, it lays out afresh.
+    public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
+        precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
+        let placed = previous.indices.filter { previous[$0] != nil }
+        guard placed.count * 2 >= graph.nodeCount, placed.count > 1 else { return positions(for: graph) }
+        // Work in units of the mean edge length among placed nodes, as the refinement expects.
+        var lengths = 0.0, count = 0
+        for (u, v) in graph.edgeList {
+            if let a = previous[u], let b = previous[v] { lengths += ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot(); count += 1 }
+        }
+        let unit = count > 0 && lengths > 0 ? lengths / Double(count) : 2 / Double(graph.nodeCount).squareRoot()
+        var random = SplitMix64(seed: seed)
+        var points = previous.map { $0.map { Point(x: $0.x / unit, y: $0.y / unit) } ?? Point(x: .nan, y: .nan) }
+        // New nodes: beside the mean of their placed neighbours (a few rounds, for chains of new nodes) …
+        for _ in 0..<3 {
+            for v in 0..<graph.nodeCount where points[v].x.isNaN {
+                let known = graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }
+                guard !known.isEmpty else { continue }
+                points[v] = Point(x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
+                                  y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
+            }
+        }
+        // … or, with none, just right of the picture.
+        let right = points.filter { !$0.x.isNaN }.map(\.x).max() ?? 0
+        for v in 0..<graph.nodeCount where points[v].x.isNaN {
+            points[v] = Point(x: right + 1 + Double.random(in: 0...1, using: &random), y: Double.random(in: -1...1, using: &random))
+        }
+        ForceRefinement(iterations: 10, temperature: 0.3)
+            .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
+        return points.map { Point(x: $0.x * unit, y: $0.y * unit) }
+    }
+
+    /// One connected component, in units of the ideal edge length, and its communities.
+    private func layOut(_ component: Graph<Int>, random: inout SplitMix64) -> ([Point], [Int32]) {
+        guard component.nodeCount > 1 else { return ([Point(x: 0, y: 0)], [0]) }
+        let hierarchy = LayoutHierarchy(WeightedGraph(component), seed: random.next())
+        var levels = hierarchy.levels
+        let coarsest = levels.removeLast()
+        var points = StressMajorization.layout(coarsest.graph, mass: coarsest.mass, random: &random)
+        ForceRefinement(iterations: 60, temperature: 1).refine(coarsest.graph, mass: coarsest.mass, positions: &points)
+        let finest = component.nodeCount <= 20_000 ? 30 : 20
+        for depth in levels.indices.reversed() {
+            let level = levels[depth]
+            let parentMass = depth + 1 < levels.count ? levels[depth + 1].mass : coarsest.mass
+            // Children start around their parent, within its radius (√mass / 2).
+            var child = [Point](repeating: Point(x: 0, y: 0), count: level.graph.nodeCount)
+            for v in 0..<level.graph.nodeCount {
+                let parent = Int(level.parent[v])
+                let radius = 0.5 * parentMass[parent].squareRoot() * Double.random(in: 0...1, using: &random).squareRoot()
+                let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+                child[v] = Point(x: points[parent].x + radius * cos(angle), y: points[parent].y + radius * sin(angle))
+            }
+            points = child
+            let typical = level.mass.reduce(0, +) / Double(level.mass.count)
+            ForceRefinement(iterations: depth == 0 ? finest : 20, temperature: 0.5 * max(1, typical.squareRoot()))
+                .refine(level.graph, mass: level.mass, positions: &points)
+        }
+        return (points, hierarchy.communities)
+    }
+}
+
+extension Graph {
+    /// The subgraph on `nodes` (indices), renumbered in the given order.
+    func induced(on nodes: [Int]) -> Graph<Int> {
+        if nodes.count == nodeCount && nodes.elementsEqual(0..<nodeCount) {
+            return Graph<Int>(ids: Array(0..<nodeCount), offsetsAndNeighbours: (offsets, neighbours))
+        }
+        var local = [Int32](repeating: -1, count: nodeCount)
+        for (i, v) in nodes.enumerated() { local[v] = Int32(i) }
+        var sources: [Int32] = [], targets: [Int32] = []
+        for (i, v) in nodes.enumerated() {
+            for u in neighbours(of: v) where local[Int(u)] > Int32(i) { sources.append(Int32(i)); targets.append(local[Int(u)]) }
+        }
+        return Graph<Int>(ids: Array(0..<nodes.count), sources: sources, targets: targets)
+    }
+}

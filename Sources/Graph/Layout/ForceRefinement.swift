@@ -1,0 +1,159 @@
+import Foundation
+
+/// Force-directed refinement of one level of a multilevel layout. Edges pull with a constant
+/// force (the LinLog model of Noack 2007, whose energy minima separate clusters), nodes closer
+/// than a cutoff push apart with k²·m/d (Fruchterman–Reingold), and steps are limited by a
+/// cooling temperature. The coarser levels have already fixed the global shape; this settles the
+/// local one. Neighbours are found through a grid, so an iteration costs O(n + m); nodes are
+/// visited cell by cell (for the cache) and both cores share the work.
+struct ForceRefinement {
+    /// Ideal edge length.
+    var k = 1.0
+    var iterations: Int
+    /// The first step limit, in units of k; it cools geometrically to a tenth of that.
+    var temperature: Double
+    /// Repulsion reaches this many k (times the typical node's radius on coarse levels).
+    var cutoff = 2.5
+
+    func refine(_ graph: WeightedGraph, mass: [Double], positions: inout [Point]) {
+        let n = graph.nodeCount
+        guard n > 1, iterations > 0 else { return }
+        let typical = mass.reduce(0, +) / Double(n)
+        let reach = cutoff * k * max(1, typical.squareRoot())
+        var temperature = self.temperature * k
+        let cooling = iterations > 1 ? pow(0.1, 1 / Double(iterations - 1)) : 1
+        var moves = [Point](repeating: Point(x: 0, y: 0), count: n)
+        for _ in 0..<iterations {
+            let grid = Grid(positions, cellSize: reach)
+            // Positions and masses in cell order: the repulsion loop then reads memory in sequence.
+            let snapshot = positions
+            let cellPoints = grid.members.map { positions[Int($0)] }
+            let cellMass = grid.members.map { mass[Int($0)] }
+            let chunks = parallelChunks(n, minimumChunk: 512) { range -> [(Int32, Point)] in
+                Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cellPoints: cellPoints, cellMass: cellMass,
+                            grid: grid, reach: reach, k: k)
+            }
+            for chunk in chunks { for (v, move) in chunk { moves[Int(v)] = move } }
+            for v in 0..<n {
+                let move = moves[v]
+                let length = (move.x * move.x + move.y * move.y).squareRoot()
+                guard length > 0 else { continue }
+                let step = min(length, temperature) / length
+                positions[v].x += move.x * step
+                positions[v].y += move.y * step
+            }
+            temperature *= cooling
+        }
+    }
+
+    /// The net force on each of `nodes`.
+    /// The net force on the nodes at `range` of the grid's cell order.
+    private static func forces(
+        for range: Range<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cellPoints: [Point], cellMass: [Double],
+        grid: Grid, reach: Double, k: Double
+    ) -> [(Int32, Point)] {
+        var result: [(Int32, Point)] = []
+        result.reserveCapacity(range.count)
+        let reach2 = reach * reach, k2 = k * k
+        var slots: [Int] = []
+        slots.reserveCapacity(9)
+        positions.withUnsafeBufferPointer { points in
+            cellPoints.withUnsafeBufferPointer { cellPoints in
+                cellMass.withUnsafeBufferPointer { cellMass in
+                    grid.start.withUnsafeBufferPointer { start in
+                        for index in range {
+                            let v32 = grid.members[index]
+                            let v = Int(v32)
+                            let p = cellPoints[index]
+                            var fx = 0.0, fy = 0.0
+                            grid.neighbourSlots(of: p, into: &slots)
+                            for cell in slots {
+                                do {
+                                    for i in start[cell]..<start[cell + 1] where i != index {
+                                        let q = cellPoints[i]
+                                        let dx = p.x - q.x, dy = p.y - q.y
+                                        let d2 = max(dx * dx + dy * dy, 1e-12)
+                                        // Branch-free cutoff: about a third of the candidates fall inside, unpredictably.
+                                        let force = d2 < reach2 ? k2 * cellMass[i] / d2 : 0
+                                        fx += dx * force; fy += dy * force
+                                    }
+                                }
+                            }
+                            let inverseMass = 1 / mass[v]
+                            for e in graph.offsets[v]..<graph.offsets[v + 1] {
+                                let q = points[Int(graph.targets[e])]
+                                let dx = p.x - q.x, dy = p.y - q.y
+                                let d = (dx * dx + dy * dy).squareRoot()
+                                guard d > 1e-12 else { continue }
+                                let force = graph.weights[e] * inverseMass / d
+                                fx -= dx * force; fy -= dy * force
+                            }
+                            result.append((v32, Point(x: fx, y: fy)))
+                        }
+                    }
+                }
+            }
+        }
+        return result
+    }
+}
+
+/// Points bucketed into square cells through an open-addressing hash table, so only occupied
+/// cells cost memory however spread out the layout is.
+struct Grid: Sendable {
+    /// Occupied cell `slot` holds `members[start[slot]..<start[slot + 1]]` (point indices).
+    let start: [Int]
+    let members: [Int32]
+    private let keys: [Int64]
+    private let mask: Int
+    private let cellSize: Double
+
+    private static let empty = Int64.min
+
+    init(_ points: [Point], cellSize: Double) {
+        self.cellSize = cellSize
+        var capacity = 16
+        while capacity < 2 * points.count { capacity <<= 1 }
+        mask = capacity - 1
+        var keys = [Int64](repeating: Self.empty, count: capacity)
+        var count = [Int](repeating: 0, count: capacity + 1)
+        var slotOf = [Int32](repeating: 0, count: points.count)
+        for (i, p) in points.enumerated() {
+            let key = Self.key(Int(floor(p.x / cellSize)), Int(floor(p.y / cellSize)))
+            var slot = Self.hash(key) & mask
+            while keys[slot] != Self.empty && keys[slot] != key { slot = (slot + 1) & mask }
+            keys[slot] = key
+            slotOf[i] = Int32(slot)
+            count[slot + 1] += 1
+        }
+        for slot in 0..<capacity { count[slot + 1] += count[slot] }
+        var fill = count
+        var members = [Int32](repeating: 0, count: points.count)
+        for i in points.indices { members[fill[Int(slotOf[i])]] = Int32(i); fill[Int(slotOf[i])] += 1 }
+        self.keys = keys
+        start = count
+        self.members = members
+    }
+
+    private static func key(_ x: Int, _ y: Int) -> Int64 { Int64(truncatingIfNeeded: x) << 32 ^ Int64(UInt32(truncatingIfNeeded: y)) }
+
+    private static func hash(_ key: Int64) -> Int {
+        Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 20)
+    }
+
+    /// Replaces `slots` with the slots of the occupied cells among the 3 × 3 around `p`.
+    func neighbourSlots(of p: Point, into slots: inout [Int]) {
+        let cx = Int(floor(p.x / cellSize)), cy = Int(floor(p.y / cellSize))
+        slots.removeAll(keepingCapacity: true)
+        for dy in -1...1 {
+            for dx in -1...1 {
+                let key = Self.key(cx + dx, cy + dy)
+                var slot = Self.hash(key) & mask
+                while keys[slot] != Self.empty {
+                    if keys[slot] == key { slots.append(slot); break }
+                    slot = (slot + 1) & mask
+                }
+            }
+        }
+    }
+}

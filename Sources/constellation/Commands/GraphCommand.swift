@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import Graph
+
+struct GraphCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Lay out or measure any graph file, offline: an edge list, CSV with a header, or SocioPatterns t i j.",
+        subcommands: [GraphLayout.self, GraphStats.self]
+    )
+}
+
+/// Options shared by the graph commands: the input file and how to read it.
+struct GraphInput: ParsableArguments {
+    @Argument(help: "The graph: `u v` per line (# comments, a third column ignored), CSV with a header, or `t i j`.")
+    var file: String
+
+    @Option(name: .customLong("input-format"), help: "edgelist, csv or tij (default: from the file name).")
+    var inputFormat: EdgeListFormat?
+
+    @Option(help: "Seed for every random choice: the same seed gives the same result.")
+    var seed: UInt64 = 1
+
+    func read() throws(CLIError) -> ParsedGraph {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw CLIError(description: "cannot read \(file)", exitCode: 66)
+        }
+        let format = inputFormat ?? EdgeListFormat.guess(fileName: file)
+        do {
+            return try EdgeListParser.parse(String(decoding: data, as: UTF8.self), format: format)
+        } catch {
+            throw .data("\(file): \(error)")
+        }
+    }
+}
+
+extension EdgeListFormat: ExpressibleByArgument {}
+
+struct GraphLayout: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "layout", abstract: "Lay out a graph and print the positions.")
+
+    enum Format: String, ExpressibleByArgument, CaseIterable { case json, svg, gexf, graphml }
+
+    @OptionGroup var input: GraphInput
+
+    @Option(help: "json (default), svg, gexf or graphml.")
+    var format: Format = .json
+
+    @Option(name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
+    var warmStart: String?
+
+    @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
+    var output: String?
+
+    @Flag(help: "Also print layout quality (normalised stress, neighbourhood preservation) on stderr.")
+    var quality = false
+
+    func run() async throws {
+        try await reportingErrors {
+            let parsed = try input.read()
+            let previous = try warmStart.map(readPrevious)
+            let seed = input.seed
+            let graph = parsed.graph
+            let document = await Progress.run("laying out \(graph.nodeCount) nodes, \(graph.edgeCount) edges") {
+                LayoutDocument(graph: graph, seed: seed, previous: previous)
+            }
+            if quality {
+                let points = document.nodes.map { Point(x: $0.x, y: $0.y) }
+                let stress = LayoutQuality.stress(graph, points), preservation = LayoutQuality.neighbourhoodPreservation(graph, points)
+                Terminal.note(String(format: "layout %.3f s, normalised stress %.4f, neighbourhood preservation %.4f", document.meta.seconds, stress, preservation))
+            }
+            let text: String
+            switch format {
+            case .json:
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                text = String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
+            case .svg: text = document.svg()
+            case .gexf: text = document.gexf()
+            case .graphml: text = document.graphml()
+            }
+            if let output {
+                guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else { throw CLIError.io("cannot write \(output)") }
+            } else {
+                FileHandle.standardOutput.write(Data(text.utf8))
+            }
+        }
+    }
+
+    private func readPrevious(_ path: String) throws(CLIError) -> [String: Point] {
+        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError(description: "cannot read \(path)", exitCode: 66) }
+        guard let previous = try? JSONDecoder().decode(LayoutDocument.self, from: data) else {
+            throw .data("\(path) is not a layout JSON written by `constellation graph layout`")
+        }
+        return previous.positionsById
+    }
+}
+
+struct GraphStats: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "stats", abstract: "Network statistics of a graph.")
+
+    @OptionGroup var input: GraphInput
+
+    @Flag(help: "Print JSON.")
+    var json = false
+
+    func run() async throws {
+        try await reportingErrors {
+            let parsed = try input.read()
+            let seed = input.seed
+            let graph = parsed.graph
+            let stats = await Progress.run("measuring \(graph.nodeCount) nodes, \(graph.edgeCount) edges") { GraphStatistics(graph, seed: seed) }
+            if json { return try Terminal.printJSON(stats) }
+            Terminal.print(StatisticsReport.text(stats))
+        }
+    }
+}

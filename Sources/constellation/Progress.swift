@@ -1,0 +1,23 @@
+import Foundation
+
+/// Runs CPU-heavy work off the cooperative pool and, if it takes over a second, says so on stderr.
+enum Progress {
+    static func run<T: Sendable>(_ label: String, _ work: @escaping @Sendable () -> T) async -> T {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let ticker = Task {
+            try await Task.sleep(for: .seconds(1))
+            while !Task.isCancelled {
+                let elapsed = (clock.now - start).components.seconds
+                FileHandle.standardError.write(Data("\rconstellation: \(label)… \(elapsed) s".utf8))
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+        let result = await withCheckedContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(returning: work()) }
+        }
+        ticker.cancel()
+        if clock.now - start >= .seconds(1) { FileHandle.standardError.write(Data("\rconstellation: \(label): done\n".utf8)) }
+        return result
+    }
+}
