@@ -73,7 +73,9 @@ public struct ConstellationLayout: Sendable {
         for v in 0..<graph.nodeCount where points[v].x.isNaN {
             points[v] = Point(x: right + 1 + Double.random(in: 0...1, using: &random), y: Double.random(in: -1...1, using: &random))
         }
-        ForceRefinement(iterations: 10, temperature: 0.3)
+        // New nodes settle freely; placed ones may only shift a little to make room.
+        let mobility = previous.map { $0 == nil ? 1.0 : 0.01 }
+        ForceRefinement(iterations: 20, temperature: 1, mobility: mobility)
             .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
         return points.map { Point(x: $0.x * unit, y: $0.y * unit) }
     }

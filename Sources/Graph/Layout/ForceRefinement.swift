@@ -14,6 +14,8 @@ struct ForceRefinement {
     var temperature: Double
     /// Repulsion reaches this many k (times the typical node's radius on coarse levels).
     var cutoff = 2.5
+    /// Per node, a factor on its step limit (a warm start keeps placed nodes nearly still).
+    var mobility: [Double]? = nil
 
     func refine(_ graph: WeightedGraph, mass: [Double], positions: inout [Point]) {
         let n = graph.nodeCount
@@ -38,7 +40,7 @@ struct ForceRefinement {
                 let move = moves[v]
                 let length = (move.x * move.x + move.y * move.y).squareRoot()
                 guard length > 0 else { continue }
-                let step = min(length, temperature) / length
+                let step = min(length, temperature * (mobility?[v] ?? 1)) / length
                 positions[v].x += move.x * step
                 positions[v].y += move.y * step
             }
