@@ -74,8 +74,9 @@ public struct ConstellationClient: Sendable {
         return try await decode(send(.GET, "/v1/me/connections" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))))
     }
 
-    public func network() async throws(ClientError) -> Network {
-        try await decode(send(.GET, "/v1/me/network"))
+    /// My network laid out: depth 1 is my connections, 2 adds theirs.
+    public func network(depth: Int = 1) async throws(ClientError) -> Network {
+        try await decode(send(.GET, "/v1/me/network?depth=\(depth)"))
     }
 
     // MARK: - Transport

@@ -10,14 +10,17 @@ public struct Network: Codable, Sendable, Equatable {
         public let degree: Int
         /// Whether this node is the person who asked.
         public let isMe: Bool
+        /// The node's community (Leiden), for colouring.
+        public let community: Int?
 
-        public init(id: String, label: String, x: Double, y: Double, degree: Int, isMe: Bool) {
+        public init(id: String, label: String, x: Double, y: Double, degree: Int, isMe: Bool, community: Int? = nil) {
             self.id = id
             self.label = label
             self.x = x
             self.y = y
             self.degree = degree
             self.isMe = isMe
+            self.community = community
         }
     }
 
@@ -32,15 +35,24 @@ public struct Network: Codable, Sendable, Equatable {
     }
 
     public struct Meta: Codable, Sendable, Equatable {
-        /// Positions lie in [-1, 1] × [-1, 1].
+        /// The box the positions lie in: [minX, minY, maxX, maxY].
         public let box: [Double]
         public let layout: String
         public let seed: UInt64
+        /// 1: my connections; 2: theirs too.
+        public let depth: Int
+        /// Whether the size limit left people out (the nearest are kept).
+        public let truncated: Bool
+        /// Whether the layout started from the previous picture of this network.
+        public let warmStart: Bool
 
-        public init(box: [Double], layout: String, seed: UInt64) {
+        public init(box: [Double], layout: String, seed: UInt64, depth: Int, truncated: Bool, warmStart: Bool) {
             self.box = box
             self.layout = layout
             self.seed = seed
+            self.depth = depth
+            self.truncated = truncated
+            self.warmStart = warmStart
         }
     }
 

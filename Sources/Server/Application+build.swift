@@ -16,7 +16,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
-    NetworkController(services: services).addAuthenticatedRoutes(to: authenticated)
+    NetworkController(services: services, layouts: NetworkLayouts()).addAuthenticatedRoutes(to: authenticated)
     return router
 }
 

@@ -129,24 +129,41 @@ public struct ConnectionRepository: Sendable {
         }
     }
 
-    /// `profile`, the people it is connected to, and every edge among them.
-    public func neighbourhood(of profile: UUID) async throws -> (profiles: [Profile], edges: [(UUID, UUID)]) {
-        try await database.withTransaction { connection in
-            let members = """
-                SELECT $1::uuid AS id UNION
-                SELECT CASE WHEN profile_a = $1::uuid THEN profile_b ELSE profile_a END
+    /// `profile`, the people within `depth` (1 or 2) connections of it (at most `limit`, nearest
+    /// first), and every edge among them; `truncated` says whether the limit cut people off.
+    public func neighbourhood(
+        of profile: UUID, depth: Int = 1, limit: Int = 5_000
+    ) async throws -> (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) {
+        precondition(depth == 1 || depth == 2, "depth is 1 or 2")
+        return try await database.withTransaction { connection in
+            let firstRing = """
+                SELECT CASE WHEN profile_a = $1::uuid THEN profile_b ELSE profile_a END AS id
                 FROM connections WHERE profile_a = $1::uuid OR profile_b = $1::uuid
                 """
-            let profiles = try connection.query(
-                "SELECT \(Profile.columns) FROM profiles p WHERE p.id IN (\(members)) ORDER BY p.id", [profile]
+            let secondRing = depth == 1 ? "" : """
+                UNION ALL
+                SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
+                FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id
+                """
+            // Members, nearest rings first, one more than the limit to tell whether it cut anyone off.
+            try connection.execute("CREATE TEMP TABLE IF NOT EXISTS hood (id uuid PRIMARY KEY, ring integer NOT NULL) ON COMMIT DELETE ROWS")
+            try connection.query("""
+                INSERT INTO hood (id, ring)
+                SELECT id, min(ring) FROM (
+                    WITH ring1 AS (\(firstRing))
+                    SELECT $1::uuid AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
+                ) rings GROUP BY id ORDER BY min(ring), id LIMIT $2::integer
+                """, [profile, limit + 1])
+            let truncated = try connection.query("DELETE FROM hood WHERE id = (SELECT id FROM hood ORDER BY ring DESC, id DESC LIMIT 1) AND (SELECT count(*) FROM hood) > $1::integer RETURNING id", [limit]).count > 0
+            let kept = try connection.query(
+                "SELECT \(Profile.columns) FROM profiles p JOIN hood h ON h.id = p.id ORDER BY p.id"
             ).map(Profile.init(row:))
             let edges = try connection.query("""
-                WITH m AS (\(members))
                 SELECT profile_a, profile_b FROM connections
-                WHERE profile_a IN (SELECT id FROM m) AND profile_b IN (SELECT id FROM m) ORDER BY id
-                """, [profile]
+                WHERE profile_a IN (SELECT id FROM hood) AND profile_b IN (SELECT id FROM hood) ORDER BY id
+                """
             ).map { row throws(PostgresError) in (try row.uuid("profile_a"), try row.uuid("profile_b")) }
-            return (profiles, edges)
+            return (kept, edges, truncated)
         }
     }
 }

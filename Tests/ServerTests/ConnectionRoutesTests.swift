@@ -125,6 +125,53 @@ import Tokens
             #expect(network.nodes.filter(\.isMe).map(\.label) == ["Me"])
             #expect(network.nodes.allSatisfy { $0.degree == 2 && abs($0.x) <= 1 && abs($0.y) <= 1 })
             #expect(try await me.client.network() == network, "the same graph gives the same picture")
+            #expect(!network.meta.warmStart && network.meta.depth == 1 && !network.meta.truncated)
+        }
+    }
+
+    @Test func depthTwoReachesFriendsOfFriendsAndGrowthKeepsThePicture() async throws {
+        try await TestServer.run { server throws in
+            let me = try await server.user("Me"), a = try await server.user("A"), b = try await server.user("B")
+            _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
+            _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            #expect(Set(try await me.client.network().nodes.map(\.label)) == ["Me", "A"])
+            let wide = try await me.client.network(depth: 2)
+            #expect(Set(wide.nodes.map(\.label)) == ["Me", "A", "B"])
+            #expect(wide.meta.depth == 2)
+            // Someone new connects: the next picture starts from the last one.
+            let c = try await server.user("C")
+            _ = try await c.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
+            let grown = try await me.client.network(depth: 2)
+            #expect(grown.meta.warmStart)
+            #expect(grown.nodes.count == 4)
+            for node in wide.nodes {
+                let after = try #require(grown.nodes.first { $0.id == node.id })
+                #expect(abs(after.x - node.x) + abs(after.y - node.y) < 0.5, "\(node.label) moved too far")
+            }
+            await expectProblem(400, "invalid_depth") { _ = try await me.client.network(depth: 3) }
+        }
+    }
+
+    @Test func networkAsGEXFAndGraphMLAndItsStatistics() async throws {
+        try await TestServer.run { server throws in
+            let me = try await server.user("Me"), a = try await server.user("A"), b = try await server.user("B")
+            _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
+            _ = try await me.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            let gexf = try await me.client.send(.GET, "/v1/me/network?format=gexf")
+            #expect(gexf.contentType == "application/gexf+xml")
+            let gexfText = String(decoding: gexf.body, as: UTF8.self)
+            #expect(gexfText.contains("<gexf") && gexfText.components(separatedBy: "<edge ").count - 1 == 3)
+            let graphml = String(decoding: try await me.client.send(.GET, "/v1/me/network?format=graphml").body, as: UTF8.self)
+            #expect(graphml.contains("<graphml") && graphml.components(separatedBy: "<node ").count - 1 == 3)
+            await expectProblem(400, "unsupported_format") { _ = try await me.client.send(.GET, "/v1/me/network?format=pdf") }
+
+            let stats = try await me.client.send(.GET, "/v1/me/network/stats")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(stats.body)) as? [String: Any])
+            #expect(object["nodes"] as? Int == 3)
+            #expect(object["edges"] as? Int == 3)
+            #expect(object["triangles"] as? Int == 1)
+            #expect((object["components"] as? [String: Any])?["count"] as? Int == 1)
         }
     }
 }

@@ -72,6 +72,15 @@ public struct LayoutDocument: Codable, Sendable {
                     seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
 
+    /// A document for positions computed elsewhere (ids and labels as given).
+    public init(nodes: [Node], edges: [Edge], seed: UInt64, warmStart: Bool, seconds: Double) {
+        self.nodes = nodes
+        self.edges = edges
+        let xs = nodes.map(\.x), ys = nodes.map(\.y)
+        meta = Meta(seed: seed, box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], nodes: nodes.count, edges: edges.count,
+                    droppedSelfLoops: 0, droppedDuplicates: 0, warmStart: warmStart, seconds: seconds)
+    }
+
     /// Positions by node id, for a later warm start.
     public var positionsById: [String: Point] {
         Dictionary(nodes.map { ($0.id, Point(x: $0.x, y: $0.y)) }, uniquingKeysWith: { first, _ in first })

@@ -22,6 +22,17 @@ enum ComponentPacking {
             x += box.width + gap
             rowHeight = max(rowHeight, box.height)
         }
-        return ForceLayout.normalized(x: result.map(\.x), y: result.map(\.y))
+        return normalized(result)
+    }
+
+    /// Centres the points and scales them uniformly so the larger side spans [-1, 1].
+    static func normalized(_ points: [Point]) -> [Point] {
+        guard let first = points.first else { return [] }
+        var minX = first.x, maxX = first.x, minY = first.y, maxY = first.y
+        for p in points { minX = min(minX, p.x); maxX = max(maxX, p.x); minY = min(minY, p.y); maxY = max(maxY, p.y) }
+        let span = max(maxX - minX, maxY - minY)
+        let scale = span > 0 ? 2 / span : 1
+        let cx = (minX + maxX) / 2, cy = (minY + maxY) / 2
+        return points.map { Point(x: ($0.x - cx) * scale, y: ($0.y - cy) * scale) }
     }
 }

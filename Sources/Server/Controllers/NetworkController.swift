@@ -3,31 +3,52 @@ import Foundation
 import Graph
 import Hummingbird
 
-/// `GET /v1/me/network`: me, my connections and the edges among them, laid out for drawing.
+/// `GET /v1/me/network` and `GET /v1/me/network/stats`: me, the people within `depth` (1 or 2)
+/// connections, and the edges among them, laid out (JSON, GEXF or GraphML) or measured (JSON).
 struct NetworkController {
     let services: AppServices
-    static let seed: UInt64 = 1
+    let layouts: NetworkLayouts
+    /// Networks are cut to the nearest this many people (depth 2 can reach far).
+    static let sizeLimit = 5_000
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/network", use: network)
+        group.get("me/network/stats", use: stats)
     }
 
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let (profiles, edges) = try await services.connections.neighbourhood(of: me.id)
-        return try .json(Self.network(me: me.id, profiles: profiles, edges: edges))
+        let depth = try Self.depth(request)
+        let format = request.uri.queryParameters.get("format") ?? "json"
+        guard ["json", "gexf", "graphml"].contains(format) else {
+            throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
+        }
+        let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: Self.sizeLimit)
+        let network = await layouts.network(me: me.id, depth: depth, profiles: hood.profiles, edges: hood.edges, truncated: hood.truncated)
+        switch format {
+        case "gexf": return .fresh(Array(Self.document(network).gexf().utf8), contentType: "application/gexf+xml")
+        case "graphml": return .fresh(Array(Self.document(network).graphml().utf8), contentType: "application/graphml+xml")
+        default: return try .json(network)
+        }
     }
 
-    /// Lays out the neighbourhood; the same graph always gives the same picture.
-    static func network(me: UUID, profiles: [Profile], edges: [(UUID, UUID)]) -> Network {
-        let graph = Graph(nodes: profiles.map(\.id), edges: edges)
-        let positions = ForceLayout(seed: seed).positions(for: graph)
-        let names = Dictionary(uniqueKeysWithValues: profiles.map { ($0.id, $0.displayName) })
-        let nodes = graph.ids.enumerated().map { index, id in
-            Network.Node(id: id.uuidString, label: names[id] ?? "", x: positions[index].x, y: positions[index].y,
-                         degree: graph.degree(of: index), isMe: id == me)
-        }
-        let links = graph.edgeList.map { Network.Edge(source: nodes[$0.0].id, target: nodes[$0.1].id) }
-        return Network(nodes: nodes, edges: links, meta: .init(box: [-1, -1, 1, 1], layout: "fruchterman-reingold", seed: seed))
+    @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: Self.sizeLimit)
+        let graph = Graph(nodes: hood.profiles.map { $0.id.uuidString }, edges: hood.edges.map { ($0.0.uuidString, $0.1.uuidString) })
+        return try .json(GraphStatistics(graph, seed: NetworkLayouts.seed))
+    }
+
+    private static func depth(_ request: Request) throws -> Int {
+        guard let text = request.uri.queryParameters.get("depth") else { return 1 }
+        guard let depth = Int(text), depth == 1 || depth == 2 else { throw Problem.badRequest("invalid_depth", "depth must be 1 or 2") }
+        return depth
+    }
+
+    private static func document(_ network: Network) -> LayoutDocument {
+        LayoutDocument(
+            nodes: network.nodes.map { .init(id: $0.id, label: $0.label, x: $0.x, y: $0.y, community: $0.community, degree: $0.degree) },
+            edges: network.edges.map { .init(source: $0.source, target: $0.target) },
+            seed: network.meta.seed, warmStart: network.meta.warmStart, seconds: 0)
     }
 }

@@ -10,11 +10,18 @@ struct View: AsyncParsableCommand {
     @Option(help: "Also write the picture as SVG to this file.")
     var svg: String?
 
+    @Option(help: "1: you and your connections (default); 2: their connections too.")
+    var depth = 1
+
+    func validate() throws {
+        guard depth == 1 || depth == 2 else { throw ValidationError("--depth is 1 or 2") }
+    }
+
     func run() async throws {
         try await reportingErrors {
             let session = try Session(options: options)
             try await session.catchUp()
-            let network = try await session.client.network()
+            let network = try await session.client.network(depth: depth)
             if let svg {
                 guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
                     throw CLIError.io("cannot write \(svg)")
