@@ -3,11 +3,29 @@
 enum StressMajorization {
     /// Target distance between nodes joined by an edge: the sum of their radii (√mass / 2 each),
     /// so heavy coarse nodes, which will unfold into many nodes, keep room around them.
-    static func layout(_ graph: WeightedGraph, mass: [Double], random: inout SplitMix64, iterations: Int = 200) -> [Point] {
+    /// The best of `starts` runs from random positions (stress has local minima; the graph is small).
+    static func layout(_ graph: WeightedGraph, mass: [Double], random: inout SplitMix64, iterations: Int = 200, starts: Int = 5) -> [Point] {
         let n = graph.nodeCount
         guard n > 1 else { return Array(repeating: Point(x: 0, y: 0), count: n) }
         let radius = mass.map { $0.squareRoot() / 2 }
         let distance = allPairs(graph, radius: radius)
+        var best: (stress: Double, points: [Point])?
+        for _ in 0..<starts {
+            let points = majorize(distance: distance, n: n, random: &random, iterations: iterations)
+            var stress = 0.0
+            for i in 0..<n {
+                for j in (i + 1)..<n {
+                    let d = distance[i * n + j]
+                    let e = ((points[i].x - points[j].x) * (points[i].x - points[j].x) + (points[i].y - points[j].y) * (points[i].y - points[j].y)).squareRoot()
+                    stress += (e - d) * (e - d) / (d * d)
+                }
+            }
+            if stress < best?.stress ?? .infinity { best = (stress, points) }
+        }
+        return best!.points
+    }
+
+    private static func majorize(distance: [Double], n: Int, random: inout SplitMix64, iterations: Int) -> [Point] {
         var x = (0..<n).map { _ in Double.random(in: -1...1, using: &random) * Double(n).squareRoot() }
         var y = (0..<n).map { _ in Double.random(in: -1...1, using: &random) * Double(n).squareRoot() }
         var weightSum = [Double](repeating: 0, count: n)
