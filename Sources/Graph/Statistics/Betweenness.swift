@@ -5,7 +5,7 @@ import Foundation
 /// (Brandes & Pich 2007) with a Hoeffding bound that holds for every node at once.
 public enum Betweenness {
     public static let exactThreshold = 5_000
-    public static let sampleSize = 512
+    public static let sampleSize = 256
 
     public struct Result: Sendable {
         public let values: [Double]
@@ -27,29 +27,7 @@ public enum Betweenness {
         }
         let sources = sampled
         let partials = parallelChunks(sources.count, minimumChunk: 16) { range -> [Double] in
-            var centrality = [Double](repeating: 0, count: n)
-            var search = BreadthFirstSearch(nodeCount: n)
-            var paths = [Double](repeating: 0, count: n)
-            var dependency = [Double](repeating: 0, count: n)
-            for index in range {
-                let source = sources[index]
-                search.run(graph, from: source)
-                let order = search.order, distance = search.distance
-                for k in 0..<search.reached { paths[Int(order[k])] = 0; dependency[Int(order[k])] = 0 }
-                paths[source] = 1
-                for k in 0..<search.reached {
-                    let u = Int(order[k])
-                    for v in graph.neighbours(of: u) where distance[Int(v)] == distance[u] + 1 { paths[Int(v)] += paths[u] }
-                }
-                for k in stride(from: search.reached - 1, to: 0, by: -1) {
-                    let w = Int(order[k])
-                    for v in graph.neighbours(of: w) where distance[Int(v)] == distance[w] - 1 {
-                        dependency[Int(v)] += paths[Int(v)] / paths[w] * (1 + dependency[w])
-                    }
-                    centrality[w] += dependency[w]
-                }
-            }
-            return centrality
+            accumulate(graph, sources: sources[range])
         }
         var values = partials[0]
         for partial in partials.dropFirst() { for i in 0..<n { values[i] += partial[i] } }
@@ -63,5 +41,60 @@ public enum Betweenness {
         let bound = range * (log(2 * Double(n) / 0.05) / (2 * Double(sources.count))).squareRoot()
         return Result(values: values, method: "Brandes–Pich: \(sources.count) sampled sources (seed \(seed)); Hoeffding bound, union over nodes",
                       errorBound: bound, confidence: 0.95)
+    }
+
+    /// Brandes' dependency accumulation from each of `sources`: one BFS that counts shortest
+    /// paths, then one backward sweep, on raw buffers (this is the hot loop of the statistics).
+    private static func accumulate<ID>(_ graph: Graph<ID>, sources: ArraySlice<Int>) -> [Double] {
+        let n = graph.nodeCount
+        var centrality = [Double](repeating: 0, count: n)
+        var distance = [Int32](repeating: -1, count: n)
+        var paths = [Double](repeating: 0, count: n)
+        var dependency = [Double](repeating: 0, count: n)
+        var queue = [Int32](repeating: 0, count: n)
+        graph.offsets.withUnsafeBufferPointer { offsets in
+            graph.neighbours.withUnsafeBufferPointer { adjacency in
+                centrality.withUnsafeMutableBufferPointer { centrality in
+                    distance.withUnsafeMutableBufferPointer { distance in
+                        paths.withUnsafeMutableBufferPointer { paths in
+                            dependency.withUnsafeMutableBufferPointer { dependency in
+                                queue.withUnsafeMutableBufferPointer { queue in
+                                    for source in sources {
+                                        distance[source] = 0
+                                        paths[source] = 1
+                                        queue[0] = Int32(source)
+                                        var head = 0, tail = 1
+                                        while head < tail {
+                                            let u = Int(queue[head]); head += 1
+                                            let next = distance[u] + 1
+                                            for k in offsets[u]..<offsets[u + 1] {
+                                                let v = Int(adjacency[k])
+                                                if distance[v] < 0 { distance[v] = next; queue[tail] = Int32(v); tail += 1 }
+                                                if distance[v] == next { paths[v] += paths[u] }
+                                            }
+                                        }
+                                        for k in stride(from: tail - 1, to: 0, by: -1) {
+                                            let w = Int(queue[k])
+                                            let previous = distance[w] - 1
+                                            let coefficient = (1 + dependency[w]) / paths[w]
+                                            for e in offsets[w]..<offsets[w + 1] {
+                                                let v = Int(adjacency[e])
+                                                if distance[v] == previous { dependency[v] += paths[v] * coefficient }
+                                            }
+                                            centrality[w] += dependency[w]
+                                        }
+                                        for k in 0..<tail {
+                                            let v = Int(queue[k])
+                                            distance[v] = -1; paths[v] = 0; dependency[v] = 0
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return centrality
     }
 }
