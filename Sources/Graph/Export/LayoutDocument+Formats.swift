@@ -1,7 +1,98 @@
+import Foundation
+
+/// Text produced in pieces and handed on about a megabyte at a time, so a million-node
+/// document never sits in memory whole.
+public final class TextSink {
+    private var buffer = ""
+    private let flush: (String) -> Void
+
+    public init(_ flush: @escaping (String) -> Void) {
+        self.flush = flush
+    }
+
+    static func += (sink: TextSink, text: String) {
+        sink.buffer += text
+        if sink.buffer.utf8.count >= 1 << 20 { sink.finish() }
+    }
+
+    /// Hands on whatever is left.
+    public func finish() {
+        guard !buffer.isEmpty else { return }
+        flush(buffer)
+        buffer = ""
+    }
+}
+
+public extension LayoutDocument {
+    enum Format: String, CaseIterable, Sendable { case json, svg, gexf, graphml }
+
+    /// Writes the document in `format` to `sink` (and finishes it).
+    func write(_ format: Format, to sink: TextSink) {
+        switch format {
+        case .json: writeJSON(to: sink)
+        case .svg: writeSVG(to: sink)
+        case .gexf: writeGEXF(to: sink)
+        case .graphml: writeGraphML(to: sink)
+        }
+        sink.finish()
+    }
+
+    /// The whole document as one string (for small documents).
+    func text(_ format: Format) -> String {
+        var whole = ""
+        write(format, to: TextSink { whole += $0 })
+        return whole
+    }
+
+    func gexf() -> String { text(.gexf) }
+    func graphml() -> String { text(.graphml) }
+    func svg() -> String { text(.svg) }
+}
+
 extension LayoutDocument {
+    /// The JSON shape (as `JSONEncoder` would write it with sorted keys), streamed.
+    private func writeJSON(to out: TextSink) {
+        out += "{\"edges\":["
+        for (index, edge) in edges.enumerated() {
+            out += (index == 0 ? "" : ",") + "{\"source\":\(json(edge.source)),\"target\":\(json(edge.target))}"
+        }
+        out += "],\"meta\":" + metaJSON() + ",\"nodes\":["
+        for (index, node) in nodes.enumerated() {
+            var item = (index == 0 ? "" : ",") + "{"
+            if let community = node.community { item += "\"community\":\(community)," }
+            item += "\"degree\":\(node.degree),\"id\":\(json(node.id)),"
+            if let label = node.label { item += "\"label\":\(json(label)),"}
+            item += "\"x\":\(node.x),\"y\":\(node.y)}"
+            out += item
+        }
+        out += "]}\n"
+    }
+
+    private func metaJSON() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(meta)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+
+    private func json(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            }
+        }
+        return out + "\""
+    }
+
     /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js).
-    public func gexf() -> String {
-        var out = """
+    private func writeGEXF(to out: TextSink) {
+        out += """
             <?xml version="1.0" encoding="UTF-8"?>
             <gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">
             <graph defaultedgetype="undirected">
@@ -19,12 +110,12 @@ extension LayoutDocument {
         for (index, edge) in edges.enumerated() {
             out += "<edge id=\"\(index)\" source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n"
         }
-        return out + "</edges>\n</graph>\n</gexf>\n"
+        out += "</edges>\n</graph>\n</gexf>\n"
     }
 
     /// GraphML with `x`, `y`, `community` and `degree` node data (yEd, Cytoscape, networkx).
-    public func graphml() -> String {
-        var out = """
+    private func writeGraphML(to out: TextSink) {
+        out += """
             <?xml version="1.0" encoding="UTF-8"?>
             <graphml xmlns="http://graphml.graphdrawing.org/xmlns">
             <key id="label" for="node" attr.name="label" attr.type="string"/>
@@ -42,19 +133,19 @@ extension LayoutDocument {
             out += "<data key=\"degree\">\(node.degree)</data></node>\n"
         }
         for edge in edges { out += "<edge source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n" }
-        return out + "</graph>\n</graphml>\n"
+        out += "</graph>\n</graphml>\n"
     }
 
     /// A standalone SVG: edges as faint lines, nodes as dots coloured by community.
-    public func svg(size: Double = 1000) -> String {
-        let margin = 20.0
+    private func writeSVG(to out: TextSink) {
+        let size = 1000.0, margin = 20.0
         let box = meta.box
         let span = max(box[2] - box[0], box[3] - box[1], 1e-9)
         func place(_ x: Double, _ y: Double) -> (Double, Double) {
             (margin + (x - box[0]) / span * (size - 2 * margin), margin + (y - box[1]) / span * (size - 2 * margin))
         }
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
+        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
         out += "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.15\" stroke-width=\"0.5\">\n"
         for edge in edges {
             guard let a = index[edge.source].map({ nodes[$0] }), let b = index[edge.target].map({ nodes[$0] }) else { continue }
@@ -68,7 +159,7 @@ extension LayoutDocument {
             let hue = ((node.community ?? 0) * 137) % 360
             out += "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\(xml(node.label ?? node.id))</title></circle>\n"
         }
-        return out + "</g>\n</svg>\n"
+        out += "</g>\n</svg>\n"
     }
 
     private func rounded(_ value: Double) -> String {

@@ -17,19 +17,21 @@ struct LayoutHierarchy {
 
     init(_ graph: WeightedGraph, seed: UInt64, largestTop: Int = 400) {
         var aggregations: [Leiden.Aggregation] = []
-        communities = Communities.detect(graph, seed: seed, levels: &aggregations).membership
+        // One run is enough for a picture; the statistics search harder.
+        communities = Communities.detect(graph, seed: seed, runs: 1, levels: &aggregations).membership
         var random = SplitMix64(seed: seed ^ 0x5DEECE66D)
         var leiden = Leiden(resolution: 1)
         var levels = [Level(graph: graph, mass: [Double](repeating: 1, count: graph.nodeCount), parent: [])]
         // The last aggregation's `parent` is the community partition of the top graph: not a level.
         var communityOfTop = aggregations.last?.parent ?? []
-        for aggregation in aggregations.dropLast() {
+        // Each aggregation's graph is the next level (the first is the input graph itself).
+        for (index, aggregation) in aggregations.dropLast().enumerated() {
             let last = levels[levels.count - 1]
-            let parts = Int(aggregation.parent.max() ?? -1) + 1
-            var mass = [Double](repeating: 0, count: parts)
+            let next = aggregations[index + 1].graph
+            var mass = [Double](repeating: 0, count: next.nodeCount)
             for v in 0..<last.graph.nodeCount { mass[Int(aggregation.parent[v])] += last.mass[v] }
             levels[levels.count - 1].parent = aggregation.parent
-            levels.append(Level(graph: last.graph.aggregated(by: aggregation.parent, parts: parts), mass: mass, parent: []))
+            levels.append(Level(graph: next, mass: mass, parent: []))
         }
         // Too many nodes to place by stress majorization: keep coarsening, never across communities.
         while let last = levels.last, last.graph.nodeCount > largestTop, last.graph.totalWeight > 0, communityOfTop.count == last.graph.nodeCount {

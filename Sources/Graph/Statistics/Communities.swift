@@ -25,13 +25,15 @@ public struct Communities: Sendable {
 
     /// Passes repeat, each starting from the last partition, until one improves modularity by less
     /// than 10⁻⁴; `levels` receives the aggregation levels of the pass that gave the result.
+    /// - Parameter runs: independent runs to keep the best of (default: by size, see `effort`).
     static func detect(
-        _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, levels: inout [Leiden.Aggregation]
+        _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, runs: Int? = nil, levels: inout [Leiden.Aggregation]
     ) -> Communities {
         guard base.totalWeight > 0 else {
             return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
         }
-        let (runs, passes) = effort(edges: base.targets.count / 2)
+        let (defaultRuns, passes) = effort(edges: base.targets.count / 2)
+        let runs = runs ?? defaultRuns
         var random = SplitMix64(seed: seed)
         var leiden = Leiden(resolution: resolution)
         var overall: (quality: Double, membership: [Int32], levels: [Leiden.Aggregation])?

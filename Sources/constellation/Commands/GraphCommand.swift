@@ -35,16 +35,15 @@ struct GraphInput: ParsableArguments {
 }
 
 extension EdgeListFormat: ExpressibleByArgument {}
+extension LayoutDocument.Format: ExpressibleByArgument {}
 
 struct GraphLayout: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "layout", abstract: "Lay out a graph and print the positions.")
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case json, svg, gexf, graphml }
-
     @OptionGroup var input: GraphInput
 
     @Option(help: "json (default), svg, gexf or graphml.")
-    var format: Format = .json
+    var format: LayoutDocument.Format = .json
 
     @Option(name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
     var warmStart: String?
@@ -69,21 +68,17 @@ struct GraphLayout: AsyncParsableCommand {
                 let stress = LayoutQuality.stress(graph, points), preservation = LayoutQuality.neighbourhoodPreservation(graph, points)
                 Terminal.note(String(format: "layout %.3f s, normalised stress %.4f, neighbourhood preservation %.4f", document.meta.seconds, stress, preservation))
             }
-            let text: String
-            switch format {
-            case .json:
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                text = String(decoding: try encoder.encode(document), as: UTF8.self) + "\n"
-            case .svg: text = document.svg()
-            case .gexf: text = document.gexf()
-            case .graphml: text = document.graphml()
-            }
+            // Streamed out a megabyte at a time: a million-node layout never sits in memory as text.
+            let handle: FileHandle
             if let output {
-                guard FileManager.default.createFile(atPath: output, contents: Data(text.utf8)) else { throw CLIError.io("cannot write \(output)") }
+                guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
+                    throw CLIError.io("cannot write \(output)")
+                }
+                handle = file
             } else {
-                FileHandle.standardOutput.write(Data(text.utf8))
+                handle = FileHandle.standardOutput
             }
+            document.write(format, to: TextSink { handle.write(Data($0.utf8)) })
         }
     }
 
