@@ -88,7 +88,10 @@ public struct ConstellationLayout: Sendable {
         let coarsest = levels.removeLast()
         var points = StressMajorization.layout(coarsest.graph, mass: coarsest.mass, random: &random)
         ForceRefinement(iterations: 60, temperature: 1).refine(coarsest.graph, mass: coarsest.mass, positions: &points)
-        let finest = component.nodeCount <= 20_000 ? 30 : 20
+        // Refinement rounds by size: small graphs settle their coarse levels quickly (more rounds there
+        // would trade stress for nothing); large ones need them to keep communities apart.
+        let small = component.nodeCount <= 20_000
+        let (finest, intermediate) = small ? (30, 10) : (20, 20)
         for depth in levels.indices.reversed() {
             let level = levels[depth]
             let parentMass = depth + 1 < levels.count ? levels[depth + 1].mass : coarsest.mass
@@ -102,7 +105,7 @@ public struct ConstellationLayout: Sendable {
             }
             points = child
             let typical = level.mass.reduce(0, +) / Double(level.mass.count)
-            ForceRefinement(iterations: depth == 0 ? finest : 20, temperature: 0.5 * max(1, typical.squareRoot()))
+            ForceRefinement(iterations: depth == 0 ? finest : intermediate, temperature: 0.5 * max(1, typical.squareRoot()))
                 .refine(level.graph, mass: level.mass, positions: &points)
         }
         return (points, hierarchy.communities)
