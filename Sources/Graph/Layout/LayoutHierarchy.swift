@@ -20,7 +20,7 @@ struct LayoutHierarchy {
         // One run is enough for a picture; the statistics search harder.
         communities = Communities.detect(graph, seed: seed, runs: 1, levels: &aggregations).membership
         var random = SplitMix64(seed: seed ^ 0x5DEECE66D)
-        var leiden = Leiden(resolution: 1)
+        let leiden = Leiden(resolution: 1)
         var levels = [Level(graph: graph, mass: [Double](repeating: 1, count: graph.nodeCount), parent: [])]
         // The last aggregation's `parent` is the community partition of the top graph: not a level.
         var communityOfTop = aggregations.last?.parent ?? []

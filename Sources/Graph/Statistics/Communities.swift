@@ -1,6 +1,5 @@
-/// Communities by the Leiden algorithm for modularity (Traag, Waltman & van Eck 2019): fast local
-/// moving, a refinement that keeps every community connected, aggregation of the refined
-/// partition, repeated until nothing moves; whole passes repeat while modularity improves.
+/// Communities by the Leiden algorithm for modularity (Traag, Waltman & van Eck 2019): the best of
+/// several short runs on small graphs, carried on while passes improve modularity.
 /// Deterministic for a seed.
 public struct Communities: Sendable {
     /// The community of each node, numbered from 0 by decreasing size.
@@ -17,15 +16,24 @@ public struct Communities: Sendable {
         return detect(WeightedGraph(graph), seed: seed, resolution: resolution, levels: &levels)
     }
 
-    /// How hard to search, by size: small graphs get several independent runs (the best is kept:
-    /// modularity has many near-optima there), large ones two passes, as igraph does by default.
+    /// How hard to search, by size: small graphs get several short runs (modularity has many
+    /// near-optima there), large ones one; `passes` bounds how long the best run is carried on.
     static func effort(edges: Int) -> (runs: Int, passes: Int) {
-        edges < 20_000 ? (32, 10) : edges < 50_000 ? (8, 10) : edges < 200_000 ? (1, 10) : (1, 2)
+        edges < 50_000 ? (8, 10) : edges < 200_000 ? (1, 10) : (1, 2)
     }
 
-    /// Passes repeat, each starting from the last partition, until one improves modularity by less
-    /// than 10⁻⁴; `levels` receives the aggregation levels of the pass that gave the result.
-    /// - Parameter runs: independent runs to keep the best of (default: by size, see `effort`).
+    /// A partition found by Leiden passes, with the aggregation levels of the pass that gave it.
+    private struct Candidate: Sendable {
+        var membership: [Int32]
+        var modularity: Double
+        var levels: [Leiden.Aggregation]
+    }
+
+    /// Independent short runs (two passes each, as igraph's default), spread over the cores, then
+    /// passes from the best one while they improve modularity by at least 10⁻⁴. Each run draws from
+    /// its own seed, so the result is the same on any number of cores. `levels` receives the
+    /// aggregation levels of the pass that gave the result.
+    /// - Parameter runs: how many short runs (default: by size, see `effort`).
     static func detect(
         _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, runs: Int? = nil, levels: inout [Leiden.Aggregation]
     ) -> Communities {
@@ -33,27 +41,36 @@ public struct Communities: Sendable {
             return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
         }
         let (defaultRuns, passes) = effort(edges: base.targets.count / 2)
-        let runs = runs ?? defaultRuns
-        var random = SplitMix64(seed: seed)
-        var leiden = Leiden(resolution: resolution)
-        var overall: (quality: Double, membership: [Int32], levels: [Leiden.Aggregation])?
-        for _ in 0..<runs {
-            var membership = (0..<base.nodeCount).map { Int32($0) }
-            var best = -Double.infinity
-            var bestLevels: [Leiden.Aggregation] = []
-            for _ in 0..<passes {
-                var passLevels: [Leiden.Aggregation] = []
-                let next = leiden.pass(base, initial: membership, random: &random, levels: &passLevels)
-                let quality = modularity(base, next, resolution: resolution)
-                guard quality > best + 1e-12 else { break }
-                let gain = quality - best
-                (best, membership, bestLevels) = (quality, next, passLevels)
-                if gain < 1e-4 { break }
-            }
-            if best > overall?.quality ?? -.infinity { overall = (best, membership, bestLevels) }
+        let leiden = Leiden(resolution: resolution)
+        let singletons = Candidate(membership: (0..<base.nodeCount).map { Int32($0) }, modularity: -.infinity, levels: [])
+        var seeder = SplitMix64(seed: seed)
+        let firstSeed = seeder.next()
+        let shortRuns = parallelChunks(runs ?? defaultRuns) { range in
+            range.map { run in
+                var random = SplitMix64(seed: firstSeed &+ UInt64(run))
+                return improve(singletons, base, leiden, passes: min(2, passes), random: &random)
+            }.max { $0.modularity < $1.modularity }!
         }
-        levels = overall!.levels
-        return Communities(ordered: overall!.membership, graph: base, resolution: resolution)
+        var random = SplitMix64(seed: seed)
+        let best = improve(shortRuns.max { $0.modularity < $1.modularity }!, base, leiden, passes: passes - 2, random: &random)
+        levels = best.levels
+        return Communities(ordered: best.membership, graph: base, resolution: resolution)
+    }
+
+    /// Up to `passes` Leiden passes, each from the last partition, while each gains at least 10⁻⁴.
+    private static func improve(
+        _ start: Candidate, _ base: WeightedGraph, _ leiden: Leiden, passes: Int, random: inout SplitMix64
+    ) -> Candidate {
+        var best = start
+        for _ in 0..<passes {
+            var levels: [Leiden.Aggregation] = []
+            let (membership, quality) = leiden.pass(base, initial: best.membership, random: &random, levels: &levels)
+            guard quality > best.modularity + 1e-12 else { break }
+            let gain = quality - best.modularity
+            best = Candidate(membership: membership, modularity: quality, levels: levels)
+            if gain < 1e-4 { break }
+        }
+        return best
     }
 
     private init(ordered raw: [Int32], graph: WeightedGraph, resolution: Double) {
@@ -81,182 +98,11 @@ public struct Communities: Sendable {
             let c = Int(membership[v])
             degree[c] += graph.strength[v]
             inside[c] += graph.selfLoops[v]
-            for k in graph.offsets[v]..<graph.offsets[v + 1] where membership[Int(graph.targets[k])] == membership[v] {
-                inside[c] += graph.weights[k] / 2
+            for k in graph.offsets[v]..<graph.offsets[v + 1] {
+                inside[c] += membership[Int(graph.targets[k])] == membership[v] ? graph.weights[k] / 2 : 0
             }
         }
         let m = graph.totalWeight
         return (0..<parts).reduce(0) { $0 + inside[$1] / m - resolution * (degree[$1] / (2 * m)) * (degree[$1] / (2 * m)) }
-    }
-}
-
-/// The working state of one Leiden run.
-struct Leiden {
-    let resolution: Double
-
-    /// One full Leiden pass from `initial`; returns the membership of the original nodes.
-    mutating func pass(_ base: WeightedGraph, initial: [Int32], random: inout SplitMix64) -> [Int32] {
-        var levels: [Aggregation] = []
-        return pass(base, initial: initial, random: &random, levels: &levels)
-    }
-
-    /// One aggregation step of a pass: the graph, and which node of the next level each node became.
-    struct Aggregation {
-        let graph: WeightedGraph
-        let parent: [Int32]
-    }
-
-    /// A pass that also records its aggregation levels. Nodes aggregated together always end in
-    /// the same community, so the levels form a hierarchy that never mixes communities.
-    mutating func pass(_ base: WeightedGraph, initial: [Int32], random: inout SplitMix64, levels: inout [Aggregation]) -> [Int32] {
-        var graph = base
-        var partition = initial
-        var nodeOf = (0..<base.nodeCount).map { Int32($0) }  // original node → aggregate node
-        while true {
-            moveNodes(graph, &partition, random: &random)
-            let parts = renumber(&partition)
-            if parts == graph.nodeCount { break }
-            var refined = refine(graph, partition, parts: parts, random: &random)
-            var refinedParts = renumber(&refined)
-            if refinedParts == graph.nodeCount {
-                // Refinement merged nothing: aggregate the communities themselves, as Louvain does.
-                refined = partition
-                refinedParts = parts
-            }
-            var aggregatePartition = [Int32](repeating: 0, count: refinedParts)
-            for v in 0..<graph.nodeCount { aggregatePartition[Int(refined[v])] = partition[v] }
-            for i in nodeOf.indices { nodeOf[i] = refined[Int(nodeOf[i])] }
-            levels.append(Aggregation(graph: graph, parent: refined))
-            graph = graph.aggregated(by: refined, parts: refinedParts)
-            partition = aggregatePartition
-        }
-        levels.append(Aggregation(graph: graph, parent: partition))
-        return nodeOf.map { partition[Int($0)] }
-    }
-
-    /// One level of coarsening for multilevel layout: local moving from singletons, then the
-    /// refinement, whose parts are small, connected and well connected. Returns the part of each node.
-    mutating func coarsen(_ graph: WeightedGraph, random: inout SplitMix64) -> (partition: [Int32], parts: Int) {
-        var partition = (0..<graph.nodeCount).map { Int32($0) }
-        moveNodes(graph, &partition, random: &random)
-        let parts = renumber(&partition)
-        var refined = refine(graph, partition, parts: parts, random: &random)
-        let refinedParts = renumber(&refined)
-        return (refined, refinedParts)
-    }
-
-    /// Renumbers parts densely from 0 and returns how many there are.
-    func renumber(_ partition: inout [Int32]) -> Int {
-        var map = [Int32](repeating: -1, count: partition.count)
-        var next: Int32 = 0
-        for i in partition.indices {
-            let old = Int(partition[i])
-            if map[old] < 0 { map[old] = next; next += 1 }
-            partition[i] = map[old]
-        }
-        return Int(next)
-    }
-
-    /// Fast local moving: visit nodes from a queue, move each to the neighbouring (or an empty)
-    /// community with the best modularity gain, and queue the neighbours it left behind.
-    private func moveNodes(_ graph: WeightedGraph, _ partition: inout [Int32], random: inout SplitMix64) {
-        let n = graph.nodeCount, twoM = 2 * graph.totalWeight
-        var total = [Double](repeating: 0, count: n)
-        var size = [Int](repeating: 0, count: n)
-        for v in 0..<n { total[Int(partition[v])] += graph.strength[v]; size[Int(partition[v])] += 1 }
-        var empty = (0..<n).filter { size[$0] == 0 }.map { Int32($0) }
-        var queue = Array(0..<n).shuffled(using: &random).map { Int32($0) }
-        var inQueue = [Bool](repeating: true, count: n)
-        var head = 0
-        var weightTo = [Double](repeating: 0, count: n)
-        var touched: [Int32] = []
-        while head < queue.count {
-            let v = Int(queue[head]); head += 1
-            if head > 4096 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
-            inQueue[v] = false
-            let current = partition[v], strength = graph.strength[v]
-            for k in graph.offsets[v]..<graph.offsets[v + 1] {
-                let c = partition[Int(graph.targets[k])]
-                if weightTo[Int(c)] == 0 { touched.append(c) }
-                weightTo[Int(c)] += graph.weights[k]
-            }
-            total[Int(current)] -= strength
-            size[Int(current)] -= 1
-            if size[Int(current)] == 0 { empty.append(current) }
-            var best = current
-            var bestGain = weightTo[Int(current)] - resolution * strength * total[Int(current)] / twoM
-            for c in touched where c != current {
-                let gain = weightTo[Int(c)] - resolution * strength * total[Int(c)] / twoM
-                if gain > bestGain + 1e-12 {
-                    best = c
-                    bestGain = gain
-                }
-            }
-            if bestGain < -1e-12, let alone = empty.last { best = alone; bestGain = 0 }
-            for c in touched { weightTo[Int(c)] = 0 }
-            touched.removeAll(keepingCapacity: true)
-            if size[Int(best)] == 0, let index = empty.lastIndex(of: best) { empty.remove(at: index) }  // usually the last
-            total[Int(best)] += strength
-            size[Int(best)] += 1
-            partition[v] = best
-            guard best != current else { continue }
-            for k in graph.offsets[v]..<graph.offsets[v + 1] {
-                let u = Int(graph.targets[k])
-                if !inQueue[u] && partition[u] != best { inQueue[u] = true; queue.append(Int32(u)) }
-            }
-        }
-    }
-
-    /// Within each community, starts from singletons and merges well-connected nodes into
-    /// well-connected sub-communities (greedily, never lowering modularity); the result refines `partition`.
-    private func refine(_ graph: WeightedGraph, _ partition: [Int32], parts: Int, random: inout SplitMix64) -> [Int32] {
-        let n = graph.nodeCount, twoM = 2 * graph.totalWeight
-        var communityTotal = [Double](repeating: 0, count: parts)
-        for v in 0..<n { communityTotal[Int(partition[v])] += graph.strength[v] }
-        var refined = (0..<n).map { Int32($0) }
-        var refinedTotal = graph.strength
-        var refinedSize = [Int](repeating: 1, count: n)
-        // Weight from each node (then each refined part) to the rest of its community.
-        var external = [Double](repeating: 0, count: n)
-        for v in 0..<n {
-            for k in graph.offsets[v]..<graph.offsets[v + 1] where partition[Int(graph.targets[k])] == partition[v] {
-                external[v] += graph.weights[k]
-            }
-        }
-        let nodeExternal = external
-        var weightTo = [Double](repeating: 0, count: n)
-        var touched: [Int32] = []
-        for v in Array(0..<n).shuffled(using: &random) {
-            guard refinedSize[Int(refined[v])] == 1 else { continue }
-            let community = Int(partition[v]), strength = graph.strength[v]
-            let whole = communityTotal[community]
-            guard nodeExternal[v] >= resolution * strength * (whole - strength) / twoM else { continue }
-            for k in graph.offsets[v]..<graph.offsets[v + 1] {
-                let u = Int(graph.targets[k])
-                guard Int(partition[u]) == community else { continue }
-                let s = refined[u]
-                if weightTo[Int(s)] == 0 { touched.append(s) }
-                weightTo[Int(s)] += graph.weights[k]
-            }
-            let own = refined[v]
-            var best = own, bestGain = 0.0
-            for s in touched where s != own {
-                let sTotal = refinedTotal[Int(s)]
-                guard external[Int(s)] >= resolution * sTotal * (whole - sTotal) / twoM else { continue }
-                let gain = weightTo[Int(s)] - resolution * strength * sTotal / twoM
-                if gain > bestGain { best = s; bestGain = gain }
-            }
-            if best != own {
-                external[Int(best)] += nodeExternal[v] - 2 * weightTo[Int(best)]
-                refinedTotal[Int(best)] += strength
-                refinedTotal[Int(own)] = 0
-                refinedSize[Int(best)] += 1
-                refinedSize[Int(own)] = 0
-                refined[v] = best
-            }
-            for s in touched { weightTo[Int(s)] = 0 }
-            touched.removeAll(keepingCapacity: true)
-        }
-        return refined
     }
 }

@@ -1,5 +1,5 @@
 /// A weighted graph with self-loops: the level-by-level aggregate that community detection works on.
-struct WeightedGraph {
+struct WeightedGraph: Sendable {
     let offsets: [Int]
     let targets: [Int32]
     let weights: [Double]
@@ -31,33 +31,42 @@ struct WeightedGraph {
 
     /// One node per part of `partition` (numbered 0..<parts), edges summed, internal edges as self-loops.
     func aggregated(by partition: [Int32], parts: Int) -> WeightedGraph {
-        var members = [[Int32]](repeating: [], count: parts)
-        for v in 0..<nodeCount { members[Int(partition[v])].append(Int32(v)) }
+        // Members of each part, grouped by a counting sort.
+        var first = [Int](repeating: 0, count: parts + 1)
+        for v in 0..<nodeCount { first[Int(partition[v]) + 1] += 1 }
+        for part in 0..<parts { first[part + 1] += first[part] }
+        var members = [Int32](repeating: 0, count: nodeCount)
+        var fill = first
+        for v in 0..<nodeCount { members[fill[Int(partition[v])]] = Int32(v); fill[Int(partition[v])] += 1 }
+
         var offsets = [Int](repeating: 0, count: parts + 1)
         var targets: [Int32] = [], weights: [Double] = []
+        targets.reserveCapacity(min(self.targets.count, parts * parts))
+        weights.reserveCapacity(targets.capacity)
         var selfLoops = [Double](repeating: 0, count: parts)
         var accumulated = [Double](repeating: 0, count: parts)
-        var touched: [Int32] = []
+        var touched = [Int32](repeating: 0, count: parts + 1)  // one spare: every slot is written before it counts
         for part in 0..<parts {
-            for v32 in members[part] {
-                let v = Int(v32)
+            // Branch-free on purpose: which part a neighbour is in is unpredictable.
+            var touchedCount = 0
+            for v in members[first[part]..<first[part + 1]].lazy.map(Int.init) {
                 selfLoops[part] += self.selfLoops[v]
                 for k in self.offsets[v]..<self.offsets[v + 1] {
-                    let other = partition[Int(self.targets[k])]
-                    if Int(other) == part {
-                        selfLoops[part] += self.weights[k] / 2
-                    } else {
-                        if accumulated[Int(other)] == 0 { touched.append(other) }
-                        accumulated[Int(other)] += self.weights[k]
-                    }
+                    let other = Int(partition[Int(self.targets[k])])
+                    touched[touchedCount] = Int32(other)
+                    touchedCount &+= accumulated[other] == 0 ? 1 : 0
+                    accumulated[other] += self.weights[k]
                 }
             }
-            for other in touched {
-                targets.append(other)
-                weights.append(accumulated[Int(other)])
-                accumulated[Int(other)] = 0
+            for other in touched[0..<touchedCount].lazy.map(Int.init) {
+                if other == part {
+                    selfLoops[part] += accumulated[other] / 2  // edges inside the part, each seen from both ends
+                } else {
+                    targets.append(Int32(other))
+                    weights.append(accumulated[other])
+                }
+                accumulated[other] = 0
             }
-            touched.removeAll(keepingCapacity: true)
             offsets[part + 1] = targets.count
         }
         return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
