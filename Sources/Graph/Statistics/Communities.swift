@@ -19,7 +19,7 @@ public struct Communities: Sendable {
     /// How hard to search, by size: small graphs get several short runs (modularity has many
     /// near-optima there), large ones one; `passes` bounds how long the best run is carried on.
     static func effort(edges: Int) -> (runs: Int, passes: Int) {
-        edges < 50_000 ? (8, 10) : edges < 200_000 ? (1, 10) : (1, 2)
+        edges < 50_000 ? (4, 10) : edges < 200_000 ? (1, 10) : (1, 2)
     }
 
     /// A partition found by Leiden passes, with the aggregation levels of the pass that gave it.
