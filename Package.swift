@@ -52,6 +52,7 @@ let package = Package(
                 "ConstellationModel", "Tokens", "QR", "Graph", "Store",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),

@@ -16,7 +16,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
-    NetworkController(services: services, layouts: NetworkLayouts()).addAuthenticatedRoutes(to: authenticated)
+    let compute = GraphComputation()
+    NetworkController(services: services, layouts: NetworkLayouts(compute: compute), compute: compute).addAuthenticatedRoutes(to: authenticated)
     return router
 }
 

@@ -4,7 +4,9 @@ import Graph
 
 /// Lays out people's networks and remembers the last picture of each, so an unchanged network
 /// is answered without work and a grown one is warm-started (its picture does not reshuffle).
-/// Bounded: the least recently used pictures are forgotten first.
+/// Bounded: the least recently used pictures are forgotten first. The actor only keeps the
+/// cache: layouts run on a thread pool, so a large one neither holds up other people's requests
+/// nor occupies the threads that Swift concurrency shares.
 actor NetworkLayouts {
     struct Key: Hashable { let profile: UUID; let depth: Int }
 
@@ -17,14 +19,16 @@ actor NetworkLayouts {
     private var entries: [Key: Entry] = [:]
     private var clock: UInt64 = 0
     let capacity: Int
+    private let compute: GraphComputation
     static let seed: UInt64 = 1
 
-    init(capacity: Int = 2_000) {
+    init(capacity: Int = 2_000, compute: GraphComputation = GraphComputation()) {
         self.capacity = capacity
+        self.compute = compute
     }
 
     /// The laid-out network of `me`: cached if the graph is unchanged, else warm-started from the last picture.
-    func network(me: UUID, depth: Int, profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) -> Network {
+    func network(me: UUID, depth: Int, profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) async throws -> Network {
         clock += 1
         let key = Key(profile: me, depth: depth)
         let version = Self.version(profiles: profiles, edges: edges)
@@ -33,7 +37,9 @@ actor NetworkLayouts {
             return entry.network
         }
         let previous = entries[key].map { entry in Dictionary(uniqueKeysWithValues: entry.network.nodes.map { ($0.id, Point(x: $0.x, y: $0.y)) }) }
-        let network = Self.layOut(me: me, depth: depth, profiles: profiles, edges: edges, truncated: truncated, previous: previous)
+        let network = try await compute.run {
+            Self.layOut(me: me, depth: depth, profiles: profiles, edges: edges, truncated: truncated, previous: previous)
+        }
         entries[key] = Entry(version: version, network: network, lastUse: clock)
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil

@@ -13,4 +13,25 @@ import Testing
         #expect(graph.degree(of: 0) == 0)
         #expect(graph.edgeList.map { [$0.0, $0.1] } == [[1, 2], [2, 3]])
     }
+
+    /// The largest component need not have the largest diameter: a 10-node path beside a 60-node clique.
+    @Test func iFUBLooksInEveryComponentThatCouldBeWider() throws {
+        var edges = (0..<9).map { ("p\($0)", "p\($0 + 1)") }
+        for i in 0..<60 { for j in (i + 1)..<60 { edges.append(("c\(i)", "c\(j)")) } }
+        let graph = Graph(edges: edges)
+        #expect(try #require(Distances.exactDiameter(graph, atLeast: 0)).value == 9)
+        #expect(try #require(Distances.exactDiameter(graph, atLeast: 1)).value == 9)
+    }
+
+    /// Above the all-pairs threshold the diameter comes from iFUB and says so; the average stays sampled.
+    @Test func largeGraphsGetAnExactDiameter() {
+        // A star of 6,000 leaves with a 10-edge tail: diameter 11 (a leaf to the tail's end).
+        var edges = (1...6_000).map { (0, $0) }
+        edges += (0..<10).map { ($0 == 0 ? 0 : 10_000 + $0, 10_001 + $0) }
+        let distances = Distances.compute(Graph(edges: edges))
+        #expect(distances.diameter.value == 11)
+        #expect(distances.diameter.errorBound == 0)
+        #expect(distances.diameter.method.hasPrefix("exact (iFUB"))
+        #expect(distances.averageShortestPath.method.contains("sampled"))
+    }
 }

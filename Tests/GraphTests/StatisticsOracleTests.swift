@@ -61,6 +61,16 @@ import Testing
         }
     }
 
+    /// iFUB (used above the all-pairs threshold) must find networkx's exact diameter, from no hint.
+    @Test(arguments: names)
+    func iFUBDiameterEqualsNetworkx(name: String) throws {
+        let (graph, oracle) = try Self.load(name)
+        let diameter = try #require(oracle.diameter)
+        let found = try #require(Distances.exactDiameter(graph, atLeast: 0))
+        #expect(found.value == diameter)
+        #expect(found.searches < graph.nodeCount)
+    }
+
     @Test(arguments: names.filter { $0 != "facebook" })
     func betweennessEqualsNetworkx(name: String) throws {
         let (graph, oracle) = try Self.load(name)

@@ -39,18 +39,75 @@ public enum Distances {
             return Result(averageShortestPath: .exact(mean), diameter: .exact(Double(largestEccentricity)))
         }
         // Each sampled source's mean distance lies in [1, D]; Hoeffding over k sources at 95%.
-        let upperDiameter = diameterUpperBound(graph, partials: partials, sources: sources)
+        let diameter = exactDiameter(graph, atLeast: largestEccentricity)
+        let upperDiameter = diameter.map { $0.value } ?? diameterUpperBound(graph, partials: partials, sources: sources)
         let bound = Double(max(1, upperDiameter - 1)) * (log(2 / 0.05) / (2 * Double(sources.count))).squareRoot()
         let lower = Double(largestEccentricity)
         return Result(
             averageShortestPath: Estimate(value: mean, method: "BFS from \(sources.count) sampled sources (seed \(seed)); Hoeffding bound",
                                           errorBound: bound, confidence: 0.95),
-            diameter: Estimate(value: (lower + Double(upperDiameter)) / 2,
-                               method: "largest sampled eccentricity \(Int(lower)) ≤ diameter ≤ \(upperDiameter) (twice the smallest eccentricity in the largest component)",
-                               errorBound: (Double(upperDiameter) - lower) / 2, confidence: 1)
+            diameter: diameter.map {
+                Estimate(value: Double($0.value), method: "exact (iFUB, \($0.searches) BFS)", errorBound: 0, confidence: 1)
+            } ?? Estimate(value: (lower + Double(upperDiameter)) / 2,
+                          method: "largest sampled eccentricity \(Int(lower)) ≤ diameter ≤ \(upperDiameter) (twice the smallest eccentricity in the largest component)",
+                          errorBound: (Double(upperDiameter) - lower) / 2, confidence: 1)
         )
     }
 
+    /// Breadth-first searches the exact diameter may spend before settling for bounds.
+    static let diameterBudget = 256
+
+    /// The exact diameter by iFUB (Crescenzi, Grossi, Habib, Lanzi & Marino 2013), component by
+    /// component, largest first: BFS from a highest-degree node u, then from the nodes farthest
+    /// from u, level by level, until the largest eccentricity found exceeds what any nearer
+    /// level could give (twice its distance from u). Real graphs settle in a few dozen searches;
+    /// nil if `diameterBudget` searches do not. `atLeast` is a known lower bound.
+    static func exactDiameter<ID>(_ graph: Graph<ID>, atLeast known: Int) -> (value: Int, searches: Int)? {
+        let components = Components(graph)
+        var start = [Int](repeating: -1, count: components.count)  // a highest-degree node per component
+        for v in 0..<graph.nodeCount {
+            let c = Int(components.label[v])
+            if start[c] < 0 || graph.degree(of: v) > graph.degree(of: start[c]) { start[c] = v }
+        }
+        var lower = known, searches = 0
+        var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
+        for c in components.sizes.indices.sorted(by: { components.sizes[$0] > components.sizes[$1] }) {
+            guard components.sizes[c] - 1 > lower else { break }  // a component's diameter is below its size
+            search.run(graph, from: start[c])
+            searches += 1
+            let fromStart = search.distance
+            let byDistance = Array(search.order[0..<search.reached])
+            var level = search.eccentricity
+            lower = max(lower, level)
+            var upper = 2 * level
+            // The node farthest from u usually has (nearly) the largest eccentricity: a good lower bound.
+            search.run(graph, from: Int(byDistance[byDistance.count - 1]))
+            searches += 1
+            lower = max(lower, search.eccentricity)
+            // Levels beyond lower / 2 are all iFUB may have to search; hopeless if far over budget
+            // (expander-like graphs, where nearly every node is far from every other).
+            let farNodes = byDistance.count { 2 * Int(fromStart[Int($0)]) > lower }
+            guard farNodes <= 4 * diameterBudget || upper <= lower else { return nil }
+            var end = byDistance.count  // byDistance[..<end] are the nodes nearer than `level`
+            while upper > lower {
+                var begin = end
+                while begin > 0 && fromStart[Int(byDistance[begin - 1])] == level { begin -= 1 }
+                let fringe = Array(byDistance[begin..<end])
+                guard searches + fringe.count <= diameterBudget else { return nil }
+                let farthest = parallelChunks(fringe.count, minimumChunk: 4) { range -> Int in
+                    var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
+                    return range.map { search.run(graph, from: Int(fringe[$0])); return search.eccentricity }.max() ?? 0
+                }.max() ?? 0
+                searches += fringe.count
+                lower = max(lower, farthest)
+                if lower > 2 * (level - 1) { break }
+                upper = 2 * (level - 1)
+                end = begin
+                level -= 1
+            }
+        }
+        return (lower, searches)
+    }
     /// Within a component every eccentricity is at least half the component's diameter, so
     /// twice the smallest sampled eccentricity bounds it; other components are bounded by their size.
     private static func diameterUpperBound<ID>(_ graph: Graph<ID>, partials: [(Int, Int, Int)], sources: [Int]) -> Int {

@@ -8,6 +8,7 @@ import Hummingbird
 struct NetworkController {
     let services: AppServices
     let layouts: NetworkLayouts
+    let compute: GraphComputation
     /// Networks are cut to the nearest this many people (depth 2 can reach far).
     static let sizeLimit = 5_000
 
@@ -24,7 +25,7 @@ struct NetworkController {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
         }
         let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: Self.sizeLimit)
-        let network = await layouts.network(me: me.id, depth: depth, profiles: hood.profiles, edges: hood.edges, truncated: hood.truncated)
+        let network = try await layouts.network(me: me.id, depth: depth, profiles: hood.profiles, edges: hood.edges, truncated: hood.truncated)
         switch format {
         case "gexf": return .fresh(Array(Self.document(network).gexf().utf8), contentType: "application/gexf+xml")
         case "graphml": return .fresh(Array(Self.document(network).graphml().utf8), contentType: "application/graphml+xml")
@@ -36,7 +37,7 @@ struct NetworkController {
         let me = try context.requireProfile()
         let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: Self.sizeLimit)
         let graph = Graph(nodes: hood.profiles.map { $0.id.uuidString }, edges: hood.edges.map { ($0.0.uuidString, $0.1.uuidString) })
-        return try .json(GraphStatistics(graph, seed: NetworkLayouts.seed))
+        return try .json(try await compute.run { GraphStatistics(graph, seed: NetworkLayouts.seed) })
     }
 
     private static func depth(_ request: Request) throws -> Int {
