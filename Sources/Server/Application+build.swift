@@ -17,7 +17,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
-    NetworkController(services: services, layouts: NetworkLayouts(compute: compute), compute: compute).addAuthenticatedRoutes(to: authenticated)
+    NetworkController(services: services, layouts: SubgraphLayouts(compute: compute), compute: compute).addAuthenticatedRoutes(to: authenticated)
     return router
 }
 

@@ -126,6 +126,11 @@ import Tokens
             #expect(network.nodes.allSatisfy { $0.degree == 2 && abs($0.x) <= 1 && abs($0.y) <= 1 })
             #expect(try await me.client.network() == network, "the same graph gives the same picture")
             #expect(!network.meta.warmStart && network.meta.depth == 1 && !network.meta.truncated)
+            // A new name is not a new graph: same places, new label, no re-layout.
+            _ = try await a.client.updateMe(ProfileChanges(displayName: "Ada"))
+            let renamed = try await me.client.network()
+            #expect(renamed.nodes.map(\.label).sorted() == ["Ada", "B", "Me"])
+            #expect(renamed.nodes.map(\.x) == network.nodes.map(\.x) && !renamed.meta.warmStart)
         }
     }
 

@@ -7,7 +7,7 @@ import Hummingbird
 /// connections, and the edges among them, laid out (JSON, GEXF or GraphML) or measured (JSON).
 struct NetworkController {
     let services: AppServices
-    let layouts: NetworkLayouts
+    let layouts: SubgraphLayouts
     let compute: GraphComputation
     /// Networks are cut to the nearest this many people (depth 2 can reach far).
     static let sizeLimit = 5_000
@@ -25,7 +25,8 @@ struct NetworkController {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
         }
         let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: Self.sizeLimit)
-        let network = try await layouts.network(me: me.id, depth: depth, profiles: hood.profiles, edges: hood.edges, truncated: hood.truncated)
+        let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
+        let network = Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         switch format {
         case "gexf": return .fresh(Array(Self.document(network).gexf().utf8), contentType: "application/gexf+xml")
         case "graphml": return .fresh(Array(Self.document(network).graphml().utf8), contentType: "application/graphml+xml")
@@ -37,13 +38,32 @@ struct NetworkController {
         let me = try context.requireProfile()
         let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: Self.sizeLimit)
         let graph = Graph(nodes: hood.profiles.map { $0.id.uuidString }, edges: hood.edges.map { ($0.0.uuidString, $0.1.uuidString) })
-        return try .json(try await compute.run { GraphStatistics(graph, seed: NetworkLayouts.seed) })
+        return try .json(try await compute.run { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) })
     }
 
     private static func depth(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("depth") else { return 1 }
         guard let depth = Int(text), depth == 1 || depth == 2 else { throw Problem.badRequest("invalid_depth", "depth must be 1 or 2") }
         return depth
+    }
+
+    /// The wire form of a picture: names from the profiles, degrees from the edges.
+    private static func network(
+        me: UUID, depth: Int, hood: (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool), picture: SubgraphLayouts.Picture
+    ) -> Network {
+        var degree: [UUID: Int] = [:]
+        for (a, b) in hood.edges { degree[a, default: 0] += 1; degree[b, default: 0] += 1 }
+        let nodes = hood.profiles.map { profile in
+            let place = picture.places[profile.id]
+            return Network.Node(id: profile.id.uuidString, label: profile.displayName, x: place?.point.x ?? 0, y: place?.point.y ?? 0,
+                                degree: degree[profile.id] ?? 0, isMe: profile.id == me, community: place?.community)
+        }
+        let xs = nodes.map(\.x), ys = nodes.map(\.y)
+        return Network(
+            nodes: nodes,
+            edges: hood.edges.map { Network.Edge(source: $0.0.uuidString, target: $0.1.uuidString) },
+            meta: .init(box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], layout: "constellation",
+                        seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
     }
 
     private static func document(_ network: Network) -> LayoutDocument {

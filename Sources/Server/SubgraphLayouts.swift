@@ -1,0 +1,86 @@
+import Foundation
+import Graph
+
+/// Pictures of subgraphs of the connection graph (a person's network at a depth; an event's
+/// attendees when events come), remembered per subject: an unchanged subgraph is answered without
+/// work and a grown one is warm-started, so its picture does not reshuffle. Bounded: the least
+/// recently used pictures are forgotten first. The actor only keeps the cache; layouts run on
+/// `GraphComputation`'s threads, so a large one holds up neither other requests nor Swift
+/// concurrency's shared threads.
+actor SubgraphLayouts {
+    /// What a subgraph is.
+    enum Subject: Hashable, Sendable {
+        case network(of: UUID, depth: Int)
+    }
+
+    /// A subgraph's picture: each node's place and community.
+    struct Picture: Sendable {
+        struct Place: Sendable {
+            let point: Point
+            let community: Int
+        }
+
+        let places: [UUID: Place]
+        /// Whether it started from the subject's previous picture.
+        let warmStarted: Bool
+        static let seed: UInt64 = 1
+    }
+
+    private struct Entry {
+        let version: Int
+        let picture: Picture
+        var lastUse: UInt64
+    }
+
+    private var entries: [Subject: Entry] = [:]
+    private var clock: UInt64 = 0
+    let capacity: Int
+    private let compute: GraphComputation
+
+    init(capacity: Int = 2_000, compute: GraphComputation) {
+        self.capacity = capacity
+        self.compute = compute
+    }
+
+    /// The picture of `subject`, whose graph is `nodes` and `edges` now: cached if unchanged, else
+    /// laid out, warm-started from the last picture when there is one.
+    func picture(of subject: Subject, nodes: [UUID], edges: [(UUID, UUID)]) async throws -> Picture {
+        clock += 1
+        let version = Self.version(nodes: nodes, edges: edges)
+        if let entry = entries[subject], entry.version == version {
+            entries[subject]?.lastUse = clock
+            return entry.picture
+        }
+        let previous = entries[subject]?.picture
+        let picture = try await compute.run { Self.layOut(nodes: nodes, edges: edges, previous: previous) }
+        entries[subject] = Entry(version: version, picture: picture, lastUse: clock)
+        if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            entries[oldest] = nil
+        }
+        return picture
+    }
+
+    /// A fingerprint of the graph: its nodes and edges, in order.
+    private static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
+        var hasher = Hasher()
+        for node in nodes { hasher.combine(node) }
+        for (a, b) in edges { hasher.combine(a); hasher.combine(b) }
+        return hasher.finalize()
+    }
+
+    private static func layOut(nodes: [UUID], edges: [(UUID, UUID)], previous: Picture?) -> Picture {
+        let graph = Graph(nodes: nodes, edges: edges)
+        let layout = ConstellationLayout(seed: Picture.seed)
+        let positions: [Point]
+        var communities: [Int32]
+        if let previous {
+            positions = layout.positions(for: graph, warmStart: graph.ids.map { previous.places[$0]?.point })
+            communities = Communities.detect(graph, seed: Picture.seed).membership
+        } else {
+            (positions, communities) = { let result = layout.layout(graph); return (result.positions, result.communities) }()
+        }
+        if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
+        let places = graph.ids.indices.map { (graph.ids[$0], Picture.Place(point: positions[$0], community: Int(communities[$0]))) }
+        return Picture(places: Dictionary(uniqueKeysWithValues: places), warmStarted: previous != nil)
+    }
+}
