@@ -29,11 +29,9 @@ struct ForceRefinement {
             let grid = Grid(positions, cellSize: reach)
             // Positions and masses in cell order: the repulsion loop then reads memory in sequence.
             let snapshot = positions
-            let cellPoints = grid.members.map { positions[Int($0)] }
-            let cellMass = grid.members.map { mass[Int($0)] }
+            let cells = CellOrder(grid: grid, positions: positions, mass: mass)
             let chunks = parallelChunks(n, minimumChunk: 512) { range -> [(Int32, Point)] in
-                Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cellPoints: cellPoints, cellMass: cellMass,
-                            grid: grid, reach: reach, k: k)
+                Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
             }
             for chunk in chunks { for (v, move) in chunk { moves[Int(v)] = move } }
             for v in 0..<n {
@@ -48,56 +46,100 @@ struct ForceRefinement {
         }
     }
 
-    /// The net force on each of `nodes`.
+    /// Positions and masses in the grid's cell order, coordinate by coordinate: the repulsion loop
+    /// reads them in sequence, four at a time.
+    private struct CellOrder: Sendable {
+        let x: [Double], y: [Double], mass: [Double]
+
+        init(grid: Grid, positions: [Point], mass: [Double]) {
+            x = grid.members.map { positions[Int($0)].x }
+            y = grid.members.map { positions[Int($0)].y }
+            self.mass = grid.members.map { mass[Int($0)] }
+        }
+    }
+
     /// The net force on the nodes at `range` of the grid's cell order.
     private static func forces(
-        for range: Range<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cellPoints: [Point], cellMass: [Double],
-        grid: Grid, reach: Double, k: Double
+        for range: Range<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid, reach: Double, k: Double
     ) -> [(Int32, Point)] {
         var result: [(Int32, Point)] = []
         result.reserveCapacity(range.count)
         let reach2 = reach * reach, k2 = k * k
         var slots: [Int] = []
         slots.reserveCapacity(9)
-        positions.withUnsafeBufferPointer { points in
-            cellPoints.withUnsafeBufferPointer { cellPoints in
-                cellMass.withUnsafeBufferPointer { cellMass in
-                    grid.start.withUnsafeBufferPointer { start in
-                        for index in range {
-                            let v32 = grid.members[index]
-                            let v = Int(v32)
-                            let p = cellPoints[index]
-                            var fx = 0.0, fy = 0.0
-                            grid.neighbourSlots(of: p, into: &slots)
-                            for cell in slots {
-                                do {
-                                    for i in start[cell]..<start[cell + 1] where i != index {
-                                        let q = cellPoints[i]
-                                        let dx = p.x - q.x, dy = p.y - q.y
-                                        let d2 = max(dx * dx + dy * dy, 1e-12)
-                                        // Branch-free cutoff: about a third of the candidates fall inside, unpredictably.
-                                        let force = d2 < reach2 ? k2 * cellMass[i] / d2 : 0
-                                        fx += dx * force; fy += dy * force
-                                    }
-                                }
-                            }
-                            let inverseMass = 1 / mass[v]
-                            for e in graph.offsets[v]..<graph.offsets[v + 1] {
-                                let q = points[Int(graph.targets[e])]
-                                let dx = p.x - q.x, dy = p.y - q.y
-                                let d = (dx * dx + dy * dy).squareRoot()
-                                guard d > 1e-12 else { continue }
-                                let force = graph.weights[e] * inverseMass / d
-                                fx -= dx * force; fy -= dy * force
-                            }
-                            result.append((v32, Point(x: fx, y: fy)))
+        cells.x.withUnsafeBufferPointer { xs in
+            cells.y.withUnsafeBufferPointer { ys in
+                cells.mass.withUnsafeBufferPointer { masses in
+                    for index in range {
+                        let v32 = grid.members[index]
+                        let v = Int(v32)
+                        let p = Point(x: xs[index], y: ys[index])
+                        var push = Repulsion(from: p, reach2: reach2, k2: k2)
+                        grid.neighbourSlots(of: p, into: &slots)
+                        for cell in slots { push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1]) }
+                        var (fx, fy) = push.total
+                        let inverseMass = 1 / mass[v]
+                        for e in graph.offsets[v]..<graph.offsets[v + 1] {
+                            let q = positions[Int(graph.targets[e])]
+                            let dx = p.x - q.x, dy = p.y - q.y
+                            let d = (dx * dx + dy * dy).squareRoot()
+                            guard d > 1e-12 else { continue }
+                            let force = graph.weights[e] * inverseMass / d
+                            fx -= dx * force; fy -= dy * force
                         }
+                        result.append((v32, Point(x: fx, y: fy)))
                     }
                 }
             }
         }
         return result
     }
+}
+
+/// The repulsion on one point from others within a cutoff, k²·m/d (Fruchterman–Reingold),
+/// summed four candidates at a time. Branch-free: about a third of the candidates fall inside
+/// the cutoff, unpredictably. The point itself may be among the candidates: it adds nothing.
+private struct Repulsion {
+    let x: SIMD4<Double>, y: SIMD4<Double>
+    let reach2: SIMD4<Double>, k2: SIMD4<Double>
+    var fx = SIMD4<Double>(), fy = SIMD4<Double>()
+
+    init(from p: Point, reach2: Double, k2: Double) {
+        x = SIMD4(repeating: p.x)
+        y = SIMD4(repeating: p.y)
+        self.reach2 = SIMD4(repeating: reach2)
+        self.k2 = SIMD4(repeating: k2)
+    }
+
+    @inline(__always)
+    mutating func add(_ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>) {
+        var i = range.lowerBound
+        while i + 4 <= range.upperBound {
+            let qx = SIMD4(xs[i], xs[i + 1], xs[i + 2], xs[i + 3])
+            let qy = SIMD4(ys[i], ys[i + 1], ys[i + 2], ys[i + 3])
+            let m = SIMD4(masses[i], masses[i + 1], masses[i + 2], masses[i + 3])
+            accumulate(qx, qy, m)
+            i += 4
+        }
+        if i < range.upperBound {
+            // The last one to three, padded with massless candidates.
+            var qx = x, qy = y, m = SIMD4<Double>()
+            for lane in 0..<(range.upperBound - i) { qx[lane] = xs[i + lane]; qy[lane] = ys[i + lane]; m[lane] = masses[i + lane] }
+            accumulate(qx, qy, m)
+        }
+    }
+
+    @inline(__always)
+    private mutating func accumulate(_ qx: SIMD4<Double>, _ qy: SIMD4<Double>, _ m: SIMD4<Double>) {
+        let dx = x - qx, dy = y - qy
+        var d2 = dx * dx + dy * dy
+        d2.replace(with: 1e-12, where: d2 .< 1e-12)
+        let force = (k2 * m / d2).replacing(with: 0, where: d2 .>= reach2)
+        fx += dx * force
+        fy += dy * force
+    }
+
+    var total: (Double, Double) { (fx.sum(), fy.sum()) }
 }
 
 /// Points bucketed into square cells through an open-addressing hash table, so only occupied
