@@ -20,8 +20,10 @@ enum Progress {
             Thread.detachNewThread { continuation.resume(returning: work()) }
         }
         ticker.cancel()
-        if clock.now - start >= .seconds(1) {
-            FileHandle.standardError.write(Data("\(interactive ? "\r" : "")constellation: \(label): done in \(clock.now - start)\n".utf8))
+        let elapsed = clock.now - start
+        if elapsed >= .seconds(1) {
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            FileHandle.standardError.write(Data("\(interactive ? "\r" : "")constellation: \(label): done in \(String(format: "%.1f", seconds)) s\n".utf8))
         }
         return result
     }

@@ -3,9 +3,9 @@ import Foundation
 /// Average shortest path and diameter, over pairs of nodes that reach each other.
 public enum Distances {
     /// Graphs up to this many nodes get exact all-pairs answers; larger ones are sampled.
-    public static let exactThreshold = 5_000
+    public static let exactThreshold = SourceSample.exactThreshold
     /// Sources for the sampled estimate.
-    public static let sampleSize = 256
+    public static let sampleSize = SourceSample.sampleSize
 
     public struct Result: Sendable {
         public let averageShortestPath: Estimate
@@ -13,34 +13,39 @@ public enum Distances {
     }
 
     public static func compute<ID>(_ graph: Graph<ID>, seed: UInt64 = 1) -> Result {
-        let n = graph.nodeCount
-        guard n > 1, graph.edgeCount > 0 else { return Result(averageShortestPath: .exact(0), diameter: .exact(0)) }
-        let exact = n <= exactThreshold
-        var sampled = Array(0..<n)
-        if !exact {
-            var random = SplitMix64(seed: seed)
-            sampled.shuffle(using: &random)
-            sampled = Array(sampled.prefix(sampleSize))
-        }
-        let sources = sampled
-        // Per source: (sum of distances, pairs reached, eccentricity).
-        let partials = parallelChunks(sources.count, minimumChunk: 8) { range -> [(Int, Int, Int)] in
-            var search = BreadthFirstSearch(nodeCount: n)
+        let sample = SourceSample(nodeCount: graph.nodeCount, seed: seed)
+        let sources = sample.sources
+        let found = parallelChunks(sources.count, minimumChunk: 8) { range -> [SourceDistances] in
+            var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
             return range.map { index in
                 search.run(graph, from: sources[index])
-                return (search.distanceSum, search.reached - 1, search.eccentricity)
+                return SourceDistances(sum: search.distanceSum, reached: search.reached, eccentricity: search.eccentricity)
             }
         }.flatMap { $0 }
-        let pairs = partials.reduce(0) { $0 + $1.1 }
-        let total = partials.reduce(0) { $0 + $1.0 }
-        let largestEccentricity = partials.map(\.2).max() ?? 0
+        return summarize(graph, sample: sample, found: found, seed: seed)
+    }
+
+    /// The same, from the searches betweenness has already run from the same sources.
+    static func compute<ID>(_ graph: Graph<ID>, seed: UInt64, reusing betweenness: Betweenness.Result) -> Result {
+        guard let sample = betweenness.sample, sample.sources.count == betweenness.sourceDistances.count else {
+            return compute(graph, seed: seed)
+        }
+        return summarize(graph, sample: sample, found: betweenness.sourceDistances, seed: seed)
+    }
+
+    private static func summarize<ID>(_ graph: Graph<ID>, sample: SourceSample, found: [SourceDistances], seed: UInt64) -> Result {
+        guard graph.nodeCount > 1, graph.edgeCount > 0 else { return Result(averageShortestPath: .exact(0), diameter: .exact(0)) }
+        let sources = sample.sources
+        let pairs = found.reduce(0) { $0 + $1.reached - 1 }
+        let total = found.reduce(0) { $0 + $1.sum }
+        let largestEccentricity = found.map(\.eccentricity).max() ?? 0
         let mean = pairs == 0 ? 0 : Double(total) / Double(pairs)
-        if exact {
+        if sample.isExhaustive {
             return Result(averageShortestPath: .exact(mean), diameter: .exact(Double(largestEccentricity)))
         }
         // Each sampled source's mean distance lies in [1, D]; Hoeffding over k sources at 95%.
         let diameter = exactDiameter(graph, atLeast: largestEccentricity)
-        let upperDiameter = diameter.map { $0.value } ?? diameterUpperBound(graph, partials: partials, sources: sources)
+        let upperDiameter = diameter.map { $0.value } ?? diameterUpperBound(graph, found: found, sources: sources)
         let bound = Double(max(1, upperDiameter - 1)) * (log(2 / 0.05) / (2 * Double(sources.count))).squareRoot()
         let lower = Double(largestEccentricity)
         return Result(
@@ -110,12 +115,12 @@ public enum Distances {
     }
     /// Within a component every eccentricity is at least half the component's diameter, so
     /// twice the smallest sampled eccentricity bounds it; other components are bounded by their size.
-    private static func diameterUpperBound<ID>(_ graph: Graph<ID>, partials: [(Int, Int, Int)], sources: [Int]) -> Int {
+    private static func diameterUpperBound<ID>(_ graph: Graph<ID>, found: [SourceDistances], sources: [Int]) -> Int {
         let components = Components(graph)
         var smallest: [Int32: Int] = [:]
         for (index, source) in sources.enumerated() {
             let label = components.label[source]
-            smallest[label] = min(smallest[label] ?? .max, partials[index].2)
+            smallest[label] = min(smallest[label] ?? .max, found[index].eccentricity)
         }
         var bound = 0
         for (label, size) in components.sizes.enumerated() where size > 1 {

@@ -84,7 +84,9 @@ public struct GraphStatistics: Codable, Sendable {
         transitivity = triangleCounts.transitivity(graph)
         averageClustering = triangleCounts.averageClustering(graph)
         maxCore = timed("cores") { CoreNumbers.compute(graph).max() ?? 0 }
-        let distances = timed("distances") { Distances.compute(graph, seed: seed) }
+        // One sweep of searches (Brandes') serves betweenness and distances alike.
+        let between = timed("betweenness") { Betweenness.compute(graph, seed: seed) }
+        let distances = timed("distances") { Distances.compute(graph, seed: seed, reusing: between) }
         diameter = distances.diameter
         averageShortestPath = distances.averageShortestPath
 
@@ -92,7 +94,6 @@ public struct GraphStatistics: Codable, Sendable {
             (0..<n).sorted { (values[$0], $1) > (values[$1], $0) }.prefix(top).map { Ranked(id: "\(graph.ids[$0])", value: values[$0]) }
         }
         topDegree = ranked(degrees.map(Double.init))
-        let between = timed("betweenness") { Betweenness.compute(graph, seed: seed) }
         betweenness = BetweennessSummary(top: ranked(between.values), method: between.method, errorBound: between.errorBound,
                                          confidence: between.confidence)
         let detected = timed("communities") { Communities.detect(graph, seed: seed) }
