@@ -43,9 +43,9 @@ public enum Distances {
         if sample.isExhaustive {
             return Result(averageShortestPath: .exact(mean), diameter: .exact(Double(largestEccentricity)))
         }
-        // Each sampled source's mean distance lies in [1, D]; Hoeffding over k sources at 95%.
         let diameter = exactDiameter(graph, atLeast: largestEccentricity)
         let upperDiameter = diameter.map { $0.value } ?? diameterUpperBound(graph, found: found, sources: sources)
+        // Each sampled source's mean distance lies in [1, D]; Hoeffding over k sources at 95%.
         let bound = Double(max(1, upperDiameter - 1)) * (log(2 / 0.05) / (2 * Double(sources.count))).squareRoot()
         let lower = Double(largestEccentricity)
         return Result(
@@ -113,6 +113,7 @@ public enum Distances {
         }
         return (lower, searches)
     }
+
     /// Within a component every eccentricity is at least half the component's diameter, so
     /// twice the smallest sampled eccentricity bounds it; other components are bounded by their size.
     private static func diameterUpperBound<ID>(_ graph: Graph<ID>, found: [SourceDistances], sources: [Int]) -> Int {
