@@ -14,7 +14,7 @@ public struct Profile: Codable, Sendable, Equatable, Hashable {
         self.createdAt = createdAt
     }
 
-    /// Display names are 1…80 characters after trimming; headlines at most 160.
+    /// Display names are 1…80 characters (Unicode code points, as PostgreSQL counts) after trimming; headlines at most 160.
     public static let displayNameLimit = 80
     public static let headlineLimit = 160
 }

@@ -15,10 +15,26 @@ func parallelChunks<T: Sendable>(_ count: Int, minimumChunk: Int = 1, _ body: @S
 }
 
 /// One slot per worker, each written by exactly one worker before `concurrentPerform` returns.
+/// The slots live in memory allocated once: workers write through the pointer to their own slot
+/// and never mutate a shared `Array` (whose copy-on-write bookkeeping is not thread-safe).
 private final class Slots<T: Sendable>: @unchecked Sendable {
-    private var slots: [T?]
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func store(_ value: T, at index: Int) { slots.withUnsafeMutableBufferPointer { $0[index] = value } }
+    private let slots: UnsafeMutableBufferPointer<T?>
+
+    init(count: Int) {
+        slots = .allocate(capacity: count)
+        slots.initialize(repeating: nil)
+    }
+
+    deinit {
+        slots.deinitialize()
+        slots.deallocate()
+    }
+
+    func store(_ value: T, at index: Int) {
+        precondition(slots.indices.contains(index), "a worker's slot")
+        slots[index] = value
+    }
+
     var values: [T] { slots.map { $0! } }
 }
 

@@ -41,6 +41,10 @@ extension Problem {
             self.init(status: 422, code: "qr_failed", title: "The QR code could not be made", detail: error.description)
         case let error as PostgresError where error.kind == .connectionFailed || error.kind == .shutdown:
             self.init(status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly")
+        case let error as PostgresError where error.isDataException || error.isIntegrityViolation:
+            // A backstop: the checks before the database should have caught it, and the request changed nothing.
+            self.init(status: error.isUniqueViolation ? 409 : 422, code: error.isUniqueViolation ? "conflict" : "validation_failed",
+                      title: "The database refused a value of this request", detail: "SQLSTATE \(error.sqlState ?? "")")
         case let error as HTTPError:
             self.init(httpError: error)
         case is NIOTooManyBytesError:

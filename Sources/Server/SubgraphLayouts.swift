@@ -8,9 +8,19 @@ import Graph
 /// `GraphComputation`'s threads, so a large one holds up neither other requests nor Swift
 /// concurrency's shared threads.
 actor SubgraphLayouts {
-    /// What a subgraph is.
-    enum Subject: Hashable, Sendable {
-        case network(of: UUID, depth: Int)
+    /// What a subgraph is: a kind and the id it belongs to.
+    ///
+    /// A struct, not an enum with associated values: Swift 6.3's optimizer miscompiles `Dictionary`
+    /// mutations keyed by a single-case enum whose payload holds a `UUID` (the release server
+    /// crashed on the second, cached request); `SubgraphLayoutsTests` guards this in release builds.
+    struct Subject: Hashable, Sendable {
+        enum Kind: Hashable, Sendable { case network }
+        let kind: Kind
+        let id: UUID
+        let depth: Int
+
+        /// A person's network to `depth` connections.
+        static func network(of profile: UUID, depth: Int) -> Subject { Subject(kind: .network, id: profile, depth: depth) }
     }
 
     /// A subgraph's picture: each node's place and community.

@@ -31,6 +31,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// SQLSTATE 23505: a unique constraint decided against this row.
     public var isUniqueViolation: Bool { sqlState == "23505" }
 
+    /// SQLSTATE class 22: a value the database could not take (too long, out of range, bad encoding).
+    public var isDataException: Bool { sqlState?.hasPrefix("22") == true }
+
+    /// SQLSTATE class 23: a constraint (check, unique, foreign key, not null) refused the row.
+    public var isIntegrityViolation: Bool { sqlState?.hasPrefix("23") == true }
+
     public var description: String {
         "PostgreSQL \(kind)\(sqlState.map { " [\($0)]" } ?? ""): \(message)"
     }

@@ -9,6 +9,8 @@ struct ConnectionController {
     let services: AppServices
     /// How far in the future an offline scan time may lie (clock skew between phone and server).
     static let scanClockSkew: TimeInterval = 120
+    /// A client's nonce for an offline scan: 1 to 64 visible characters.
+    static let nonceText = UserText(field: "clientNonce", minimum: 1, maximum: 64, tidies: false)
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("connections", use: redeem)
@@ -19,9 +21,7 @@ struct ConnectionController {
         let scanner = try context.requireProfile()
         let input = try await request.decode(as: RedeemRequest.self, context: context)
         guard input.token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
-        if let nonce = input.clientNonce, nonce.isEmpty || nonce.utf8.count > 64 {
-            throw Problem.validation("clientNonce must be 1 to 64 characters")
-        }
+        let nonce = try input.clientNonce.map(Self.nonceText.check)
         let now = Date()
         let scannedAt = input.scannedAt ?? now
         guard scannedAt <= now.addingTimeInterval(Self.scanClockSkew) else {
@@ -42,7 +42,7 @@ struct ConnectionController {
         }
         let redemption = try await services.connections.redeem(RedemptionRequest(
             tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, expiresAt: claims.expiresAt,
-            scannedAt: scannedAt, clientNonce: input.clientNonce, maximumUses: services.configuration.maximumRedemptionsPerToken))
+            scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken))
         context.logger.info("token redeemed", metadata: [
             "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
         ])
