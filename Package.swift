@@ -96,6 +96,7 @@ let package = Package(
         .testTarget(name: "GraphTests", dependencies: ["Graph"]),
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "Tokens", "Store", "TestSupport"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "TestSupport"]),
+        // Depends on the executables so that `swift test` rebuilds the binaries it runs.
+        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "TestSupport", "constellation", "constellation-server"]),
     ]
 )

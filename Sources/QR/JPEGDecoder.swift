@@ -1,10 +1,10 @@
 internal import CTurboJPEG
 
 /// libjpeg-turbo's TurboJPEG API, which reports errors through return codes.
-enum JPEGDecoder {
-    static func isJPEG(_ data: [UInt8]) -> Bool { data.starts(with: [0xFF, 0xD8, 0xFF]) }
+package enum JPEGDecoder {
+    package static func isJPEG(_ data: [UInt8]) -> Bool { data.starts(with: [0xFF, 0xD8, 0xFF]) }
 
-    static func decode(_ data: [UInt8]) throws(QRError) -> GrayImage {
+    package static func decode(_ data: [UInt8]) throws(QRError) -> GrayImage {
         guard let handle = tjInitDecompress() else { throw .unreadableImage("TurboJPEG could not start") }
         defer { tjDestroy(handle) }
         var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0

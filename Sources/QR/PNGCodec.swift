@@ -1,10 +1,10 @@
 internal import CPNG
 
 /// libpng's simplified API, which reports errors through return codes rather than `longjmp`.
-enum PNGCodec {
+package enum PNGCodec {
     static let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
-    static func encode(_ image: GrayImage) throws(QRError) -> [UInt8] {
+    package static func encode(_ image: GrayImage) throws(QRError) -> [UInt8] {
         var header = png_image()
         header.version = png_uint_32(PNG_IMAGE_VERSION)
         header.width = png_uint_32(image.width)
@@ -23,7 +23,7 @@ enum PNGCodec {
         return Array(output.prefix(Int(size)))
     }
 
-    static func decode(_ data: [UInt8]) throws(QRError) -> GrayImage {
+    package static func decode(_ data: [UInt8]) throws(QRError) -> GrayImage {
         var header = png_image()
         header.version = png_uint_32(PNG_IMAGE_VERSION)
         defer { png_image_free(&header) }

@@ -31,7 +31,7 @@ public struct ConnectionClaims: Sendable, Equatable {
     }
 
     /// The JSON payload: `{"sub":…,"iat":…,"exp":…,"jti":…[,"evt":…]}`.
-    func json() -> [UInt8] {
+    package func json() -> [UInt8] {
         var object: [String: String] = [
             "sub": subject, "iat": Self.format(issuedAt), "exp": Self.format(expiresAt), "jti": tokenId,
         ]

@@ -1,7 +1,7 @@
 /// PASERK serialisations of v4 keys: `k4.public.…`, `k4.secret.…` and the key id `k4.pid.…`.
 public enum PASERK {
-    static let publicPrefix = "k4.public."
-    static let secretPrefix = "k4.secret."
+    package static let publicPrefix = "k4.public."
+    package static let secretPrefix = "k4.secret."
     static let publicIdPrefix = "k4.pid."
 
     /// `k4.public.<base64url(public key)>`

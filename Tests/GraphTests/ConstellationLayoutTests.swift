@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Graph
+import Graph
 
 @Suite struct ConstellationLayoutTests {
     static func fixture(_ name: String) throws -> Graph<String> {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Graph
+import Graph
 
 @Suite struct EdgeListParserTests {
     @Test func edgeListsSkipCommentsAndIgnoreAThirdColumn() throws {

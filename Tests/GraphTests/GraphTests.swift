@@ -1,5 +1,5 @@
 import Testing
-@testable import Graph
+import Graph
 
 @Suite struct GraphTests {
     @Test func buildsCSRAndDropsLoopsAndRepeats() {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Graph
+import Graph
 
 /// Statistics against fixtures computed independently with networkx (Tools/graph-oracle).
 @Suite struct StatisticsOracleTests {

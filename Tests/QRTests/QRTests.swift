@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import QR
+import QR
 
 @Suite struct QREncodingTests {
     /// About the size of a real connection token.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tokens
+import Tokens
 
 @Suite struct ConnectionTokenTests {
     let ring: KeyRing

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Tokens
+import Tokens
 
 /// The official PASETO v4 and PASERK k4 vectors (paseto-standard/test-vectors).
 @Suite struct PASETOVectorTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import Tokens
+import Tokens
 
 /// Wycheproof Ed25519 verification vectors through our libsodium wrapper.
 @Suite struct WycheproofTests {

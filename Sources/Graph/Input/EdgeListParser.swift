@@ -20,6 +20,11 @@ public struct EdgeListError: Error, Equatable, Sendable, CustomStringConvertible
     public let line: Int
     public let reason: String
     public var description: String { "line \(line): \(reason)" }
+
+    package init(line: Int, reason: String) {
+        self.line = line
+        self.reason = reason
+    }
 }
 
 /// The graph read from a file, with when each edge first appeared (tij files only).

@@ -67,7 +67,7 @@ public enum Distances {
     /// from u, level by level, until the largest eccentricity found exceeds what any nearer
     /// level could give (twice its distance from u). Real graphs settle in a few dozen searches;
     /// nil if `diameterBudget` searches do not. `atLeast` is a known lower bound.
-    static func exactDiameter<ID>(_ graph: Graph<ID>, atLeast known: Int) -> (value: Int, searches: Int)? {
+    package static func exactDiameter<ID>(_ graph: Graph<ID>, atLeast known: Int) -> (value: Int, searches: Int)? {
         let components = Components(graph)
         var start = [Int](repeating: -1, count: components.count)  // a highest-degree node per component
         for v in 0..<graph.nodeCount {
