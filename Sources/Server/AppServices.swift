@@ -6,8 +6,8 @@ public struct AppServices: Sendable {
     public let configuration: ServerConfiguration
     public let database: Database
     public let keyRing: KeyRing
-    let profiles: ProfileRepository
-    let connections: ConnectionRepository
+    package let profiles: ProfileRepository
+    package let connections: ConnectionRepository
 
     public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
         self.configuration = configuration

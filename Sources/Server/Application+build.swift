@@ -1,11 +1,13 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
 /// The router: public routes, then routes behind an API key; every error becomes problem+json.
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
-    let router = Router(context: AppRequestContext.self)
+    let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ProblemMiddleware())
+    router.add(middleware: KnownMethodsMiddleware())
     HealthController(services: services).addRoutes(to: router)
 
     let v1 = router.group("v1")
@@ -18,6 +20,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
     NetworkController(services: services, layouts: SubgraphLayouts(compute: compute), compute: compute).addAuthenticatedRoutes(to: authenticated)
+    router.addMethodNotAllowedRoutes()
     return router
 }
 
@@ -25,8 +28,13 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 public func buildApplication(
     _ services: AppServices, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
-    Application(
+    let configuration = services.configuration
+    return Application(
         router: buildRouter(services),
+        server: HTTPServerBuilder { responder in
+            GuardedHTTP1Channel(responder: responder, requestTimeout: .init(configuration.requestTimeout),
+                                idleTimeout: configuration.idleTimeout)
+        },
         configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
                              serverName: "constellation"),
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },

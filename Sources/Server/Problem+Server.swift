@@ -21,7 +21,7 @@ extension Problem {
 
     /// The problem a thrown error stands for: domain errors are mapped to HTTP here, at the edge only.
     /// `nil` means an unexpected failure (a 500, logged in full, shown in nothing but a code).
-    init?(_ error: any Error) {
+    package init?(_ error: any Error) {
         switch error {
         case let problem as Problem:
             self = problem

@@ -17,6 +17,13 @@ public struct ServerConfiguration: Sendable {
     public var offlineGrace: Duration = .seconds(24 * 3600)
     /// Most database connections open at once (`CONSTELLATION_DB_POOL_SIZE`).
     public var databasePoolSize = 8
+    /// The most people a network view holds, nearest first (`CONSTELLATION_NETWORK_LIMIT`): depth 2 can reach far.
+    public var networkSizeLimit = 5_000
+    /// How long a client may take to send a whole request, from its first byte
+    /// (`CONSTELLATION_REQUEST_TIMEOUT_SECONDS`); slower ones get 408 and are disconnected.
+    public var requestTimeout: Duration = .seconds(30)
+    /// How long an idle keep-alive connection stays open (`CONSTELLATION_IDLE_TIMEOUT_SECONDS`).
+    public var idleTimeout: Duration = .seconds(60)
 
     public init() {}
 
@@ -34,6 +41,9 @@ public struct ServerConfiguration: Sendable {
         if let uses = try integer("CONSTELLATION_MAX_REDEMPTIONS", in: 1...100_000) { maximumRedemptionsPerToken = uses }
         if let seconds = try integer("CONSTELLATION_OFFLINE_GRACE_SECONDS", in: 0...604_800) { offlineGrace = .seconds(seconds) }
         if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
+        if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }
+        if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
+        if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
     }
 }
 

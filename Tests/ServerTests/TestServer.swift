@@ -11,6 +11,7 @@ import Tokens
 struct TestServer {
     let services: AppServices
     let client: ConstellationClient
+    let port: Int
 
     /// Starts a server, runs `body` against it over HTTP, and stops it.
     static func run(
@@ -29,7 +30,7 @@ struct TestServer {
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
-            let server = TestServer(services: services, client: ConstellationClient(baseURL: "http://127.0.0.1:\(port)"))
+            let server = TestServer(services: services, client: ConstellationClient(baseURL: "http://127.0.0.1:\(port)"), port: port)
             do {
                 try await body(server)
             } catch {

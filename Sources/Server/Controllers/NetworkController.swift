@@ -9,8 +9,6 @@ struct NetworkController {
     let services: AppServices
     let layouts: SubgraphLayouts
     let compute: GraphComputation
-    /// Networks are cut to the nearest this many people (depth 2 can reach far).
-    static let sizeLimit = 5_000
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/network", use: network)
@@ -24,7 +22,7 @@ struct NetworkController {
         guard ["json", "gexf", "graphml"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
         }
-        let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: Self.sizeLimit)
+        let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
         let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
         let network = Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         switch format {
@@ -36,7 +34,7 @@ struct NetworkController {
 
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: Self.sizeLimit)
+        let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: services.configuration.networkSizeLimit)
         let graph = Graph(nodes: hood.profiles.map { $0.id.uuidString }, edges: hood.edges.map { ($0.0.uuidString, $0.1.uuidString) })
         return try .json(try await compute.run { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) })
     }

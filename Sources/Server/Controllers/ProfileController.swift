@@ -24,7 +24,10 @@ struct ProfileController {
         let apiKey = try APIKey.generate()
         let profile = try await services.profiles.create(displayName: name, headline: headline, apiKeyHash: apiKey.hash)
         context.logger.info("profile registered", metadata: ["profile.id": "\(profile.id)"])
-        return try .json(RegisteredProfile(profile: profile, apiKey: apiKey.key), status: .created)
+        // The key is shown once: no cache along the way may keep it.
+        var response = try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key), status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

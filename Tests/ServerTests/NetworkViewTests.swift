@@ -1,0 +1,59 @@
+import Client
+import ConstellationModel
+import Foundation
+import Testing
+
+/// The network view served again and again, and to many at once: the release server once
+/// crashed on the second, cached request (a Dictionary miscompiled by the optimizer).
+@Suite struct NetworkViewTests {
+    @Test func aLonePersonsNetworkServedTwiceIsTheSamePicture() async throws {
+        try await TestServer.run { server throws in
+            let me = try await server.user("Alone")
+            let first = try await me.client.network()
+            let second = try await me.client.network()
+            #expect(first.nodes.count == 1 && first.nodes[0].isMe)
+            #expect(second == first)
+            #expect(try await server.client.health(), "the server is still up")
+        }
+    }
+
+    @Test func twentyClientsAtOnceGetTheSamePicture() async throws {
+        try await TestServer.run { server throws in
+            let me = try await server.user("Me")
+            for name in ["A", "B", "C", "D"] {
+                let peer = try await server.user(name)
+                _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+            }
+            let pictures = try await withThrowingTaskGroup(of: Network.self) { group in
+                for index in 0..<20 { group.addTask { try await me.client.network(depth: index % 2 + 1) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(pictures.count == 20)
+            let byDepth = Dictionary(grouping: pictures, by: \.meta.depth)
+            for (_, same) in byDepth { #expect(same.allSatisfy { $0.nodes == same[0].nodes }, "one picture per depth") }
+            #expect(try await me.client.network() == byDepth[1]?.first)
+        }
+    }
+
+    @Test func aNetworkPastTheLimitIsCutAndSaysSo() async throws {
+        try await TestServer.run(configure: { $0.networkSizeLimit = 3 }) { server throws in
+            let me = try await server.user("Me")
+            for name in ["A", "B", "C", "D"] {
+                let peer = try await server.user(name)
+                _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+            }
+            let cut = try await me.client.network()
+            #expect(cut.meta.truncated)
+            #expect(cut.nodes.count == 3)
+            #expect(cut.nodes.contains { $0.isMe }, "I am never cut")
+            #expect(cut.edges.allSatisfy { edge in cut.nodes.contains { $0.id == edge.source } && cut.nodes.contains { $0.id == edge.target } })
+        }
+        try await TestServer.run(configure: { $0.networkSizeLimit = 3 }) { server throws in
+            let me = try await server.user("Me"), peer = try await server.user("A"), other = try await server.user("B")
+            _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+            _ = try await me.client.redeem(RedeemRequest(token: try await other.client.issueToken().token))
+            let exact = try await me.client.network()
+            #expect(!exact.meta.truncated && exact.nodes.count == 3, "exactly at the limit is not cut")
+        }
+    }
+}
