@@ -11,10 +11,20 @@ import Synchronization
 /// that lives as long as the server should (Linux sends the parent-death signal when the
 /// *thread* that started the child exits; `NIOThreadPool` threads and the main thread qualify,
 /// the cooperative pool's threads do not).
+///
+/// If PostgreSQL dies while the server runs, a watcher thread starts it again, with a backoff
+/// (1 s, 2 s, 4 s … 30 s) and one log line per attempt; meanwhile the pool's connections fail and
+/// requests get 503. The socket folder keeps its name, so the connection string stays valid.
 public final class EmbeddedPostgres: Sendable {
     public let dataDirectory: URL
     private let logger: Logger
-    private let state = Mutex<(process: Process?, socketDirectory: URL?)>((nil, nil))
+    private let socketDirectory: SocketDirectory
+    private let state = Mutex<State>(State())
+
+    private struct State {
+        var process: Process?
+        var stopping = false
+    }
 
     /// The database and role the embedded server creates for Constellation.
     public static let databaseName = "constellation"
@@ -22,6 +32,7 @@ public final class EmbeddedPostgres: Sendable {
     public init(dataDirectory: URL, logger: Logger) {
         self.dataDirectory = dataDirectory
         self.logger = logger
+        socketDirectory = SocketDirectory(for: dataDirectory)
     }
 
     private var clusterDirectory: URL { dataDirectory.appendingPathComponent("postgres") }
@@ -40,27 +51,41 @@ public final class EmbeddedPostgres: Sendable {
                 "-E", "UTF8", "--no-locale", "--no-sync",
             ], as: runAs)
         }
-        let socketDirectory = try makeSocketDirectory(owner: runAs)
-        let process = try launch(binaries.appendingPathComponent("postgres"), [
-            "-D", clusterDirectory.path, "-k", socketDirectory.path, "-c", "listen_addresses=",
-            "-c", "unix_socket_permissions=0700",
-        ], as: runAs)
-        state.withLock { $0 = (process, socketDirectory) }
-
-        let admin = "host=\(socketDirectory.path) user=\(Self.databaseName) dbname=postgres connect_timeout=5"
-        try waitUntilReady(admin, process: process)
+        for removed in SocketDirectory.sweepStale() {
+            logger.info("removed a stale PostgreSQL socket directory", metadata: ["db.socket_dir": "\(removed.path)"])
+        }
+        try socketDirectory.create(owner: runAs)
+        let launchServer: @Sendable () throws(PostgresError) -> Process = {
+            try self.launch(binaries.appendingPathComponent("postgres"), [
+                "-D", self.clusterDirectory.path, "-k", self.socketDirectory.url.path, "-c", "listen_addresses=",
+                "-c", "unix_socket_permissions=0700",
+            ], as: runAs)
+        }
+        let process = try launchServer()
+        state.withLock { $0.process = process }
+        let admin = "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=postgres connect_timeout=5"
+        do {
+            try waitUntilReady(admin, process: process)
+        } catch {
+            stop()
+            throw error
+        }
         let connection = try PostgresConnection(conninfo: admin)
         let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [Self.databaseName])
         if exists.isEmpty { try connection.execute("CREATE DATABASE \(Self.databaseName)") }
-        logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.path)"])
-        return "host=\(socketDirectory.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
+        logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.url.path)"])
+        let watcher = Thread { [self] in watch(relaunch: launchServer, readiness: admin) }
+        watcher.name = "embedded-postgres-watcher"
+        watcher.start()
+        return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
     }
 
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays) and waits for it.
     public func stop() {
-        let (process, socketDirectory) = state.withLock { current in
-            defer { current = (nil, nil) }
-            return current
+        let process = state.withLock { current in
+            current.stopping = true
+            defer { current.process = nil }
+            return current.process
         }
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGINT)
@@ -70,7 +95,41 @@ public final class EmbeddedPostgres: Sendable {
             process.waitUntilExit()
             logger.info("embedded PostgreSQL stopped")
         }
-        if let socketDirectory { try? FileManager.default.removeItem(at: socketDirectory) }
+        socketDirectory.remove()
+    }
+
+    /// Whether the server process is running now (false while it is being restarted).
+    public var isRunning: Bool { state.withLock { $0.process?.isRunning ?? false } }
+
+    // MARK: - Supervision
+
+    /// Runs on its own thread until `stop()`: when PostgreSQL exits unasked, starts it again.
+    private func watch(relaunch: @Sendable () throws(PostgresError) -> Process, readiness conninfo: String) {
+        var attempt = 0
+        while true {
+            usleep(200_000)
+            let (stopping, running) = state.withLock { ($0.stopping, $0.process?.isRunning ?? false) }
+            if stopping { return }
+            if running { attempt = 0; continue }
+            attempt += 1
+            let delay = min(30, 1 << min(attempt - 1, 5))
+            logger.error("embedded PostgreSQL is not running; restarting it", metadata: [
+                "db.restart.attempt": "\(attempt)", "db.restart.delay_s": "\(delay)",
+            ])
+            sleep(UInt32(delay))
+            do {
+                let process: Process? = try state.withLock { current throws(PostgresError) in
+                    guard !current.stopping else { return nil }
+                    current.process = try relaunch()
+                    return current.process
+                }
+                guard let process else { return }
+                try waitUntilReady(conninfo, process: process)
+                logger.info("embedded PostgreSQL is running again", metadata: ["db.restart.attempt": "\(attempt)"])
+            } catch {
+                logger.error("embedded PostgreSQL did not restart", metadata: ["db.restart.attempt": "\(attempt)", "error": "\(error)"])
+            }
+        }
     }
 
     // MARK: - Set-up
@@ -110,17 +169,6 @@ public final class EmbeddedPostgres: Sendable {
         } catch {
             throw PostgresError(.embeddedServer, message: "cannot create \(clusterDirectory.path): \(error.localizedDescription)")
         }
-    }
-
-    /// A short path: unix socket paths are limited to about 107 bytes.
-    private func makeSocketDirectory(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) -> URL {
-        var template = Array("/tmp/constellation-pg-XXXXXX".utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw PostgresError(.embeddedServer, message: "cannot create a socket directory in /tmp")
-        }
-        let directory = URL(fileURLWithPath: String(cString: made))
-        if let owner { chown(directory.path, owner.uid, owner.gid) }
-        return directory
     }
 
     // MARK: - Processes
@@ -167,7 +215,6 @@ public final class EmbeddedPostgres: Sendable {
             }
             usleep(100_000)
         }
-        stop()
         throw PostgresError(.embeddedServer, message: "PostgreSQL did not start within 60 s: \(logTail())")
     }
 

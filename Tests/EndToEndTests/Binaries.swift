@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import TestSupport
 
 /// The built `constellation` and `constellation-server` executables, run as a user would.
@@ -37,19 +38,26 @@ enum Binaries {
     }
 }
 
-/// The real server binary on a free loopback port, with its database given by `DATABASE_URL`.
+/// The real server binary on a free loopback port, with its database given by `DATABASE_URL`,
+/// or (`databaseURL: nil`, no `PG*` variables either) the embedded PostgreSQL it starts itself.
 final class ServerProcess {
     let process = Process()
     let url: String
+    let log: URL
 
-    init(databaseURL: String, dataDirectory: URL) throws {
+    init(databaseURL: String?, dataDirectory: URL) throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
+        self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
         process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"]
         var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = databaseURL
+        if let databaseURL {
+            environment["DATABASE_URL"] = databaseURL
+        } else {
+            for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
+        }
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
         process.environment = environment
         let handle = try FileHandle(forWritingTo: log)
@@ -69,6 +77,15 @@ final class ServerProcess {
         }
         process.terminate()
         throw ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// What the server has logged so far.
+    var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+
+    /// SIGKILL: the server dies at once, as in a crash.
+    func kill() {
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
     }
 
     /// SIGTERM, then wait: the server shuts down gracefully.

@@ -13,7 +13,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
                 return Problem(status: 500, code: "internal_error", title: "Internal error").response
             }
-            if problem.status >= 500 {
+            if problem.status == 503 {
+                // The cause (a database down or restarting) is logged where it is handled, not per request.
+                context.logger.debug("request refused: service unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            } else if problem.status >= 500 {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
             }
             return problem.response

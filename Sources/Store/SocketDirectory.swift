@@ -1,0 +1,66 @@
+import Foundation
+
+/// Where an embedded PostgreSQL puts its unix socket: a short path in /tmp (socket paths are
+/// limited to about 107 bytes) named after the data directory, so a server that crashed or was
+/// killed leaves one folder that its next start reuses, and a sweep can tell stale folders.
+struct SocketDirectory {
+    static let prefix = "constellation-pg-"
+    static let root = URL(fileURLWithPath: "/tmp")
+
+    let url: URL
+
+    /// The folder for the cluster in `dataDirectory`.
+    init(for dataDirectory: URL) {
+        url = Self.root.appendingPathComponent(Self.prefix + Self.fingerprint(dataDirectory.standardizedFileURL.path))
+    }
+
+    /// Creates the folder (or keeps it), owned by `owner`, readable by it alone.
+    func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+        do {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        } catch {
+            throw PostgresError(.embeddedServer, message: "cannot create the socket directory \(url.path): \(error.localizedDescription)")
+        }
+        chmod(url.path, 0o700)
+        if let owner { chown(url.path, owner.uid, owner.gid) }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    /// Removes the socket folders in /tmp that no running PostgreSQL uses: its lock file names a
+    /// process that is gone, or there is no lock file and the folder is over a minute old (a start
+    /// that failed). Returns the folders removed.
+    @discardableResult
+    static func sweepStale(now: Date = Date()) -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.map { root.appendingPathComponent($0) }.filter { folder in
+            guard isStale(folder, now: now) else { return false }
+            return (try? FileManager.default.removeItem(at: folder)) != nil
+        }
+    }
+
+    private static func isStale(_ folder: URL, now: Date) -> Bool {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if let lock = files.first(where: { $0.hasPrefix(".s.PGSQL.") && $0.hasSuffix(".lock") }) {
+            let text = (try? String(contentsOf: folder.appendingPathComponent(lock), encoding: .utf8)) ?? ""
+            guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }), pid > 0 else {
+                return true
+            }
+            return kill(pid, 0) != 0 && errno == ESRCH
+        }
+        let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate]) as? Date ?? now
+        return now.timeIntervalSince(modified) > 60
+    }
+
+    /// A stable, short name for a path (FNV-1a, 64 bits, in hex): not a secret, just a label.
+    private static func fingerprint(_ path: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in path.utf8 {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }
+}

@@ -1,0 +1,109 @@
+import Client
+import ConstellationModel
+import Foundation
+import Glibc
+import Testing
+import TestSupport
+
+/// The release server binary on its own: its embedded PostgreSQL (started, restarted, cleaned up)
+/// and the network view it once crashed on.
+@Suite struct ServerBinaryTests {
+    let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
+
+    /// A new profile's client on `server`.
+    private func user(_ name: String, on server: ServerProcess) async throws -> ConstellationClient {
+        let client = ConstellationClient(baseURL: server.url)
+        return client.authenticated(try await client.register(NewProfile(displayName: name)).apiKey)
+    }
+
+    /// "ok", a problem's code, or what else `GET /v1/me` gave.
+    private static func status(of client: ConstellationClient) async -> String {
+        do {
+            _ = try await client.me()
+            return "ok"
+        } catch {
+            guard case .problem(let problem) = error else { return "\(error)" }
+            return problem.status == 503 ? problem.code : "\(problem.status) \(problem.code)"
+        }
+    }
+
+    @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace)
+        defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
+        let alone = try await user("Alone", on: server)
+        #expect(try await alone.network() == (try await alone.network()), "a cached picture, served twice")
+        let me = try await user("Me", on: server)
+        for name in ["A", "B", "C"] {
+            let peer = try await user(name, on: server)
+            _ = try await me.redeem(RedeemRequest(token: try await peer.issueToken().token))
+        }
+        let pictures = try await withThrowingTaskGroup(of: Network.self) { group in
+            for _ in 0..<20 { group.addTask { try await me.network() } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(pictures.count == 20 && pictures.allSatisfy { $0 == pictures[0] })
+        #expect(pictures[0].nodes.count == 4)
+        #expect(server.process.isRunning)
+    }
+
+    @Test func theEmbeddedPostgreSQLIsStartedAndRestartedWhenItDies() async throws {
+        let server = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
+        let socketFolders = { Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.hasPrefix("constellation-pg-") } }
+        let ada = try await user("Ada", on: server)
+        // No DATABASE_URL, no PG*: the server runs its own cluster in its data directory.
+        let postmaster = try #require(pid_t(String(contentsOf: workspace.appendingPathComponent("postgres/postmaster.pid"), encoding: .utf8)
+            .split(separator: "\n")[0]))
+        kill(postmaster, SIGKILL)
+        var unavailable = 0, answered = false
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            switch await Self.status(of: ada) {
+            case "ok":
+                if unavailable > 0 { answered = true }
+            case "database_unavailable":
+                unavailable += 1
+            case let other:
+                Issue.record("while PostgreSQL restarts, a request got \(other)")
+            }
+            if answered { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        #expect(try await ada.me().displayName == "Ada", "what was committed before the crash is still there")
+        #expect(unavailable > 0, "while PostgreSQL is down, requests get 503")
+        #expect(answered, "the server restarted PostgreSQL and answers again")
+        let restarts = server.logText.components(separatedBy: "restarting it").count - 1
+        #expect(restarts == 1, "one log line per restart attempt, not one per request (\(unavailable) requests got 503)")
+
+        let folder = "constellation-pg-" // the server's own socket folder is removed on a graceful stop
+        let before = socketFolders()
+        #expect(server.stop() == 0)
+        let removed = before.subtracting(socketFolders())
+        #expect(removed.count == 1 && removed.allSatisfy { $0.hasPrefix(folder) })
+    }
+
+    @Test func aKilledServersSocketFolderAndStaleOnesAreCleanedUpAtTheNextStart() async throws {
+        let first = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
+        _ = try await user("Ada", on: first)
+        let postmasterFile = workspace.appendingPathComponent("postgres/postmaster.pid")
+        let postmaster = try #require(pid_t(String(contentsOf: postmasterFile, encoding: .utf8).split(separator: "\n")[0]))
+        first.kill()
+        // PostgreSQL follows its parent (parent-death signal); wait for it to be gone.
+        let deadline = Date().addingTimeInterval(30)
+        while kill(postmaster, 0) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
+        #expect(kill(postmaster, 0) != 0, "the embedded PostgreSQL did not outlive the killed server")
+
+        // A folder left by a server long gone: its lock names a process that no longer exists.
+        let gone = Process()
+        gone.executableURL = URL(fileURLWithPath: "/bin/true")
+        try gone.run()
+        gone.waitUntilExit()
+        let stale = URL(fileURLWithPath: "/tmp/constellation-pg-stale\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
+        try "\(gone.processIdentifier)\n/nowhere\n".write(to: stale.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8)
+
+        let second = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
+        #expect(!FileManager.default.fileExists(atPath: stale.path), "a stale socket folder is swept at start")
+        #expect(try await user("Bob", on: second).me().displayName == "Bob")
+        #expect(second.stop() == 0)
+    }
+}
