@@ -1,0 +1,41 @@
+import Client
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Server
+import Testing
+
+/// Every route behind an API key, found in the router itself, refuses a request without a key
+/// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
+@Suite struct AuthenticationTests {
+    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles"]
+    static let authenticatedRoutes: Set<String> = [
+        "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
+        "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
+    ]
+
+    @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {
+        try await TestServer.run { server throws in
+            let routes = buildRouter(server.services).routes.map { ($0.method.rawValue, $0.path.description) }
+            var refused: Set<String> = []
+            for (method, pattern) in routes where !Self.publicRoutes.contains("\(method) \(pattern)") {
+                let path = pattern.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                let body = ["POST", "PATCH"].contains(method) ? "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" : "\r\n"
+                let request = { (authorization: String) in
+                    "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\(body)"
+                }
+                let missing = try await RawHTTP.exchange(port: server.port, request(""))
+                if missing.httpStatus == 405 || missing.httpStatus == 204 { continue } // a method the path does not have
+                let wrong = try await RawHTTP.exchange(port: server.port, request("Authorization: Bearer cst_\(String(repeating: "A", count: 43))\r\n"))
+                for (response, code) in [(missing, "missing_credentials"), (wrong, "invalid_credentials")] {
+                    #expect(response.httpStatus == 401, "\(method) \(pattern)")
+                    #expect(response.httpHeader("Content-Type") == Problem.mediaType)
+                    #expect(response.httpHeader("WWW-Authenticate") == "Bearer")
+                    #expect(response.httpBody.contains("\"code\":\"\(code)\""), "\(method) \(pattern)")
+                }
+                refused.insert("\(method) \(pattern)")
+            }
+            #expect(refused == Self.authenticatedRoutes)
+        }
+    }
+}
