@@ -106,5 +106,8 @@ import Graph
         #expect(medianDisplacement(cold) > 0.1)
         #expect(grown.ids.contains("new-0"))
         #expect(warm.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+        #expect(warm.allSatisfy { abs($0.x) <= 1 && abs($0.y) <= 1 }, "a warm start stays in the [-1, 1]² frame")
+        let farthest = warm.reduce(0) { max($0, abs($1.x), abs($1.y)) }
+        #expect(farthest > 0.9, "and still fills it")
     }
 }

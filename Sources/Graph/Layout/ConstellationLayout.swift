@@ -46,7 +46,8 @@ public struct ConstellationLayout: Sendable {
     public func positions<ID>(for graph: Graph<ID>) -> [Point] { layout(graph).positions }
 
     /// A layout that starts from `previous` (indexed like the graph's nodes; nil for new nodes), in
-    /// the previous picture's coordinates. With fewer than half the nodes placed, it lays out afresh.
+    /// the previous picture's coordinates, kept in [-1, 1]² (nodes pushed out return to its edge). With fewer than
+    /// half the nodes placed, it lays out afresh.
     public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
         precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
         let placed = previous.indices.filter { previous[$0] != nil }
@@ -77,7 +78,7 @@ public struct ConstellationLayout: Sendable {
         let mobility = previous.map { $0 == nil ? 1.0 : 0.01 }
         ForceRefinement(iterations: 20, temperature: 1, mobility: mobility)
             .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
-        return points.map { Point(x: $0.x * unit, y: $0.y * unit) }
+        return ComponentPacking.clampedToFrame(points.map { Point(x: $0.x * unit, y: $0.y * unit) })
     }
 
     /// One connected component, in units of the ideal edge length, and its communities.
