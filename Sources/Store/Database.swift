@@ -17,7 +17,7 @@ public final class Database: Sendable {
     }
 
     /// Lends a connection to `body`, which runs on a pool thread and may block.
-    public func withConnection<T: Sendable>(
+    package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let connection = try await pool.checkout()
@@ -32,7 +32,7 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: a returned value means the transaction committed.
-    public func withTransaction<T: Sendable>(
+    package func withTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         try await withConnection { try $0.transaction(body) }

@@ -50,8 +50,8 @@ public final class EmbeddedPostgres: Sendable {
         let admin = "host=\(socketDirectory.path) user=\(Self.databaseName) dbname=postgres connect_timeout=5"
         try waitUntilReady(admin, process: process)
         let connection = try PostgresConnection(conninfo: admin)
-        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [Self.databaseName])
-        if exists.isEmpty { try connection.execute("CREATE DATABASE \(Self.databaseName)") }
+        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(Self.databaseName)")
+        if exists.isEmpty { try connection.execute(unsafeSQL: "CREATE DATABASE \(Self.databaseName)") }
         logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.path)"])
         return "host=\(socketDirectory.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
     }

@@ -30,8 +30,7 @@ import Testing
         await #expect(throws: PostgresError.self) {
             try await store.database.withConnection { connection in
                 try connection.query(
-                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST($1::uuid, $2::uuid), LEAST($1::uuid, $2::uuid), 'x')",
-                    [ada.id, bob.id])
+                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST(\(ada.id), \(bob.id)), LEAST(\(ada.id), \(bob.id)), 'x')")
             }
         }
     }

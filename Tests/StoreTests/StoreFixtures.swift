@@ -27,6 +27,6 @@ struct StoreFixture {
     }
 
     func count(_ table: String) async throws -> Int64 {
-        try await database.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)")[0].int("n") }
+        try await database.withConnection { try $0.query("SELECT count(*) AS n FROM \(unsafeSQL: table)")[0].int("n") }
     }
 }
