@@ -132,39 +132,50 @@ public struct ConnectionRepository: Sendable {
 
     /// `profile`, the people within `depth` (1 or 2) connections of it (at most `limit`, nearest
     /// first), and every edge among them; `truncated` says whether the limit cut people off.
+    /// Two reads of one snapshot in a read-only transaction: it runs on a read-only replica too.
     public func neighbourhood(
         of profile: UUID, depth: Int = 1, limit: Int = 5_000
     ) async throws -> (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) {
         precondition(depth == 1 || depth == 2, "depth is 1 or 2")
-        return try await database.withTransaction { connection in
-            let secondRing: SQL = depth == 1 ? "" : """
-                UNION ALL
-                SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
-                FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id
-                """
-            // Members, nearest rings first, one more than the limit to tell whether it cut anyone off.
-            try connection.execute(unsafeSQL: "CREATE TEMP TABLE IF NOT EXISTS hood (id uuid PRIMARY KEY, ring integer NOT NULL) ON COMMIT DELETE ROWS")
-            try connection.query("""
-                INSERT INTO hood (id, ring)
-                SELECT id, min(ring) FROM (
-                    WITH ring1 AS (
-                        SELECT CASE WHEN profile_a = \(profile) THEN profile_b ELSE profile_a END AS id
-                        FROM connections WHERE profile_a = \(profile) OR profile_b = \(profile)
-                    )
-                    SELECT \(profile) AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
-                ) rings GROUP BY id ORDER BY min(ring), id LIMIT \(limit + 1)
+        let members = Self.members(of: profile, depth: depth, limit: limit)
+        return try await database.withTransaction(readOnly: true) { connection in
+            let rows = try connection.query("""
+                \(members)
+                SELECT \(Profile.columns), (SELECT count(*) FROM members) > \(limit) AS truncated
+                FROM profiles p JOIN kept k ON k.id = p.id ORDER BY p.id
                 """)
-            let truncated = try connection.query("DELETE FROM hood WHERE id = (SELECT id FROM hood ORDER BY ring DESC, id DESC LIMIT 1) AND (SELECT count(*) FROM hood) > \(limit) RETURNING id").count > 0
-            let kept = try connection.query(
-                "SELECT \(Profile.columns) FROM profiles p JOIN hood h ON h.id = p.id ORDER BY p.id"
-            ).map(Profile.init(row:))
+            let kept = try rows.map(Profile.init(row:))
             let edges = try connection.query("""
+                \(members)
                 SELECT profile_a, profile_b FROM connections
-                WHERE profile_a IN (SELECT id FROM hood) AND profile_b IN (SELECT id FROM hood) ORDER BY id
+                WHERE profile_a IN (SELECT id FROM kept) AND profile_b IN (SELECT id FROM kept) ORDER BY id
                 """
             ).map { row throws(PostgresError) in (try row.uuid("profile_a"), try row.uuid("profile_b")) }
-            return (kept, edges, truncated)
+            return (kept, edges, try rows.first?.bool("truncated") ?? false)
         }
+    }
+
+    /// A `WITH` clause naming `members (id, ring)`: `profile` (ring 0) and the people within
+    /// `depth` connections, nearest ring first and ties by id, one more than `limit` to tell
+    /// whether the limit cuts anyone off; and `kept (id)`: the first `limit` of them.
+    private static func members(of profile: UUID, depth: Int, limit: Int) -> SQL {
+        let secondRing: SQL = depth == 1 ? "" : """
+            UNION ALL
+            SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
+            FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id
+            """
+        return """
+            WITH ring1 AS (
+                SELECT CASE WHEN profile_a = \(profile) THEN profile_b ELSE profile_a END AS id
+                FROM connections WHERE profile_a = \(profile) OR profile_b = \(profile)
+            ), members AS (
+                SELECT id, min(ring) AS ring FROM (
+                    SELECT \(profile) AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
+                ) rings GROUP BY id ORDER BY min(ring), id LIMIT \(limit + 1)
+            ), kept AS (
+                SELECT id FROM members ORDER BY ring, id LIMIT \(limit)
+            )
+            """
     }
 }
 

@@ -32,10 +32,11 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: a returned value means the transaction committed.
+    /// A read-only transaction reads one snapshot and runs on a read-only replica too.
     package func withTransaction<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+        readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        try await withConnection { try $0.transaction(body) }
+        try await withConnection { try $0.transaction(readOnly: readOnly, body) }
     }
 
     /// Closes every connection and stops the threads.

@@ -59,8 +59,9 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    package func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try execute(unsafeSQL: "BEGIN")
+    /// A read-only transaction sees one snapshot (repeatable read) and runs on a hot standby too.
+    package func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute(unsafeSQL: readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
         do {
             let value = try body(self)
             try execute(unsafeSQL: "COMMIT")

@@ -115,17 +115,4 @@ import Testing
         #expect(second.items.map(\.peer.displayName) == ["Peer 1", "Peer 0"])
         #expect(second.nextCursor == nil)
     }
-
-    @Test func neighbourhoodHoldsMyPeersAndTheEdgesAmongThem() async throws {
-        let store = try await StoreFixture.make()
-        let me = try await store.profile("Me"), a = try await store.profile("A"), b = try await store.profile("B")
-        let stranger = try await store.profile("Stranger")
-        _ = try await store.connections.redeem(store.request(token: "1", owner: a, scanner: me))
-        _ = try await store.connections.redeem(store.request(token: "2", owner: b, scanner: me))
-        _ = try await store.connections.redeem(store.request(token: "3", owner: a, scanner: b))
-        _ = try await store.connections.redeem(store.request(token: "4", owner: a, scanner: stranger))
-        let hood = try await store.connections.neighbourhood(of: me.id)
-        #expect(Set(hood.profiles.map(\.displayName)) == ["Me", "A", "B"])
-        #expect(hood.edges.count == 3)
-    }
 }
