@@ -1,7 +1,6 @@
 import Client
 import ConstellationModel
 import Foundation
-import Logging
 import Server
 import Store
 import TestSupport
