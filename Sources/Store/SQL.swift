@@ -6,7 +6,7 @@
 ///     let rows = try connection.query("SELECT name FROM profiles WHERE id = \(id)")
 ///
 /// A `SQL` interpolated into another keeps its values bound. Text that is not a literal enters
-/// only by a path that says so: `\(unsafeSQL: Profile.columns)` or `SQL(unsafe:)`.
+/// only by a path that says so: `\(unsafeSQL: table)` or `SQL(unsafe: columns)`.
 package struct SQL: Sendable, ExpressibleByStringInterpolation {
     fileprivate enum Piece: Sendable {
         case text(String)
