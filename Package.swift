@@ -14,7 +14,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
     ],
@@ -43,7 +42,6 @@ let package = Package(
                 "ConstellationModel",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // HTTP API: routes, middleware, application assembly.
@@ -59,7 +57,6 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Typed HTTP client for the API, shared by the CLI and the tests.
@@ -68,6 +65,7 @@ let package = Package(
             dependencies: [
                 "ConstellationModel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -100,9 +98,9 @@ let package = Package(
         .testTarget(name: "TokensTests", dependencies: ["Tokens"], exclude: ["Vectors"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph"]),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "Tokens", "Store", "TestSupport"]),
+        .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
+        .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport"]),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "TestSupport", "constellation", "constellation-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["ConstellationModel", "QR", "TestSupport", "constellation", "constellation-server"]),
     ]
 )

@@ -63,8 +63,7 @@ public struct ConnectionRepository: Sendable {
     /// Throws `ConcurrentRedemption` when the same scanner's concurrent redemption committed first.
     private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
         if let existing = try connection.query(
-            "SELECT connection_id FROM redemptions WHERE token_id = $1 AND scanner_id = $2::uuid",
-            [request.tokenId, request.scannerId]
+            "SELECT connection_id FROM redemptions WHERE token_id = \(request.tokenId) AND scanner_id = \(request.scannerId)"
         ).first {
             return Redemption(
                 connection: try loadConnection(id: existing.int("connection_id"), peer: request.ownerId, on: connection),
@@ -72,30 +71,32 @@ public struct ConnectionRepository: Sendable {
         }
         do {
             let uses = try connection.query("""
-                INSERT INTO token_uses (token_id, owner_id, uses, expires_at) VALUES ($1, $2::uuid, 1, $3::timestamptz)
+                INSERT INTO token_uses (token_id, owner_id, uses, expires_at)
+                VALUES (\(request.tokenId), \(request.ownerId), 1, \(request.expiresAt))
                 ON CONFLICT (token_id) DO UPDATE SET uses = token_uses.uses + 1
-                WHERE token_uses.uses < $4::integer AND token_uses.owner_id = EXCLUDED.owner_id
+                WHERE token_uses.uses < \(request.maximumUses) AND token_uses.owner_id = EXCLUDED.owner_id
                 RETURNING uses
-                """, [request.tokenId, request.ownerId, request.expiresAt, request.maximumUses])
+                """)
             guard !uses.isEmpty else { throw RedemptionError.tokenUsedUp }
             var created = true
+            let (owner, scanner) = (request.ownerId, request.scannerId)
             var edge = try connection.query("""
                 INSERT INTO connections (profile_a, profile_b, token_id, event_id)
-                VALUES (LEAST($1::uuid, $2::uuid), GREATEST($1::uuid, $2::uuid), $3, $4::uuid)
+                VALUES (LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(request.tokenId), \(request.eventId))
                 ON CONFLICT (profile_a, profile_b) DO NOTHING RETURNING id
-                """, [request.ownerId, request.scannerId, request.tokenId, request.eventId])
+                """)
             if edge.isEmpty {
                 created = false
                 edge = try connection.query("""
-                    SELECT id FROM connections WHERE profile_a = LEAST($1::uuid, $2::uuid) AND profile_b = GREATEST($1::uuid, $2::uuid)
-                    """, [request.ownerId, request.scannerId])
+                    SELECT id FROM connections WHERE profile_a = LEAST(\(owner), \(scanner)) AND profile_b = GREATEST(\(owner), \(scanner))
+                    """)
             }
             let connectionId = try edge[0].int("id")
             let inserted = try connection.query("""
                 INSERT INTO redemptions (token_id, scanner_id, connection_id, created, scanned_at, client_nonce)
-                VALUES ($1, $2::uuid, $3::bigint, $4::boolean, $5::timestamptz, $6)
+                VALUES (\(request.tokenId), \(scanner), \(connectionId), \(created), \(request.scannedAt), \(request.clientNonce))
                 ON CONFLICT (token_id, scanner_id) DO NOTHING RETURNING token_id
-                """, [request.tokenId, request.scannerId, connectionId, created, request.scannedAt, request.clientNonce])
+                """)
             guard !inserted.isEmpty else { throw ConcurrentRedemption() }
             return Redemption(
                 connection: try loadConnection(id: connectionId, peer: request.ownerId, on: connection),
@@ -108,8 +109,8 @@ public struct ConnectionRepository: Sendable {
     private static func loadConnection(id: Int64, peer: UUID, on connection: PostgresConnection) throws -> Connection {
         let rows = try connection.query("""
             SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
-            FROM connections c JOIN profiles p ON p.id = $2::uuid WHERE c.id = $1::bigint
-            """, [id, peer])
+            FROM connections c JOIN profiles p ON p.id = \(peer) WHERE c.id = \(id)
+            """)
         guard let row = rows.first else { throw PostgresError(.decoding, message: "connection \(id) vanished") }
         return try Connection(row: row)
     }
@@ -120,10 +121,10 @@ public struct ConnectionRepository: Sendable {
             let rows = try connection.query("""
                 SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
                 FROM connections c
-                JOIN profiles p ON p.id = CASE WHEN c.profile_a = $1::uuid THEN c.profile_b ELSE c.profile_a END
-                WHERE (c.profile_a = $1::uuid OR c.profile_b = $1::uuid) AND c.id < $2::bigint
-                ORDER BY c.id DESC LIMIT $3::integer
-                """, [profile, before ?? Int64.max, limit + 1])
+                JOIN profiles p ON p.id = CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END
+                WHERE (c.profile_a = \(profile) OR c.profile_b = \(profile)) AND c.id < \(before ?? Int64.max)
+                ORDER BY c.id DESC LIMIT \(limit + 1)
+                """)
             let items = try rows.prefix(limit).map(Connection.init(row:))
             return ConnectionPage(items: items, nextCursor: rows.count > limit ? items.last.map { String($0.id) } : nil)
         }
@@ -131,40 +132,50 @@ public struct ConnectionRepository: Sendable {
 
     /// `profile`, the people within `depth` (1 or 2) connections of it (at most `limit`, nearest
     /// first), and every edge among them; `truncated` says whether the limit cut people off.
+    /// Two reads of one snapshot in a read-only transaction: it runs on a read-only replica too.
     public func neighbourhood(
         of profile: UUID, depth: Int = 1, limit: Int = 5_000
     ) async throws -> (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) {
         precondition(depth == 1 || depth == 2, "depth is 1 or 2")
-        return try await database.withTransaction { connection in
-            let firstRing = """
-                SELECT CASE WHEN profile_a = $1::uuid THEN profile_b ELSE profile_a END AS id
-                FROM connections WHERE profile_a = $1::uuid OR profile_b = $1::uuid
-                """
-            let secondRing = depth == 1 ? "" : """
-                UNION ALL
-                SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
-                FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id
-                """
-            // Members, nearest rings first, one more than the limit to tell whether it cut anyone off.
-            try connection.execute("CREATE TEMP TABLE IF NOT EXISTS hood (id uuid PRIMARY KEY, ring integer NOT NULL) ON COMMIT DELETE ROWS")
-            try connection.query("""
-                INSERT INTO hood (id, ring)
-                SELECT id, min(ring) FROM (
-                    WITH ring1 AS (\(firstRing))
-                    SELECT $1::uuid AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
-                ) rings GROUP BY id ORDER BY min(ring), id LIMIT $2::integer
-                """, [profile, limit + 1])
-            let truncated = try connection.query("DELETE FROM hood WHERE id = (SELECT id FROM hood ORDER BY ring DESC, id DESC LIMIT 1) AND (SELECT count(*) FROM hood) > $1::integer RETURNING id", [limit]).count > 0
-            let kept = try connection.query(
-                "SELECT \(Profile.columns) FROM profiles p JOIN hood h ON h.id = p.id ORDER BY p.id"
-            ).map(Profile.init(row:))
+        let members = Self.members(of: profile, depth: depth, limit: limit)
+        return try await database.withTransaction(readOnly: true) { connection in
+            let rows = try connection.query("""
+                \(members)
+                SELECT \(Profile.columns), (SELECT count(*) FROM members) > \(limit) AS truncated
+                FROM profiles p JOIN kept k ON k.id = p.id ORDER BY p.id
+                """)
+            let kept = try rows.map(Profile.init(row:))
             let edges = try connection.query("""
+                \(members)
                 SELECT profile_a, profile_b FROM connections
-                WHERE profile_a IN (SELECT id FROM hood) AND profile_b IN (SELECT id FROM hood) ORDER BY id
+                WHERE profile_a IN (SELECT id FROM kept) AND profile_b IN (SELECT id FROM kept) ORDER BY id
                 """
             ).map { row throws(PostgresError) in (try row.uuid("profile_a"), try row.uuid("profile_b")) }
-            return (kept, edges, truncated)
+            return (kept, edges, try rows.first?.bool("truncated") ?? false)
         }
+    }
+
+    /// A `WITH` clause naming `members (id, ring)`: `profile` (ring 0) and the people within
+    /// `depth` connections, nearest ring first and ties by id, one more than `limit` to tell
+    /// whether the limit cuts anyone off; and `kept (id)`: the first `limit` of them.
+    private static func members(of profile: UUID, depth: Int, limit: Int) -> SQL {
+        let secondRing: SQL = depth == 1 ? "" : """
+            UNION ALL
+            SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
+            FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id
+            """
+        return """
+            WITH ring1 AS (
+                SELECT CASE WHEN profile_a = \(profile) THEN profile_b ELSE profile_a END AS id
+                FROM connections WHERE profile_a = \(profile) OR profile_b = \(profile)
+            ), members AS (
+                SELECT id, min(ring) AS ring FROM (
+                    SELECT \(profile) AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
+                ) rings GROUP BY id ORDER BY min(ring), id LIMIT \(limit + 1)
+            ), kept AS (
+                SELECT id FROM members ORDER BY ring, id LIMIT \(limit)
+            )
+            """
     }
 }
 

@@ -17,7 +17,7 @@ public final class Database: Sendable {
     }
 
     /// Lends a connection to `body`, which runs on a pool thread and may block.
-    public func withConnection<T: Sendable>(
+    package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
         let connection = try await pool.checkout()
@@ -32,10 +32,11 @@ public final class Database: Sendable {
     }
 
     /// Runs `body` in one transaction: a returned value means the transaction committed.
-    public func withTransaction<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    /// A read-only transaction reads one snapshot and runs on a read-only replica too.
+    package func withTransaction<T: Sendable>(
+        readOnly: Bool = false, _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        try await withConnection { try $0.transaction(body) }
+        try await withConnection { try $0.transaction(readOnly: readOnly, body) }
     }
 
     /// Closes every connection and stops the threads.

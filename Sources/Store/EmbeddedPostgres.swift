@@ -71,8 +71,8 @@ public final class EmbeddedPostgres: Sendable {
             throw error
         }
         let connection = try PostgresConnection(conninfo: admin)
-        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = $1", [Self.databaseName])
-        if exists.isEmpty { try connection.execute("CREATE DATABASE \(Self.databaseName)") }
+        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(Self.databaseName)")
+        if exists.isEmpty { try connection.execute(unsafeSQL: "CREATE DATABASE \(Self.databaseName)") }
         logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.url.path)"])
         let watcher = Thread { [self] in watch(relaunch: launchServer, readiness: admin) }
         watcher.name = "embedded-postgres-watcher"

@@ -38,8 +38,8 @@ public struct Migrator: Sendable {
     public func migrate(_ database: Database) async throws -> [String] {
         let migrations = try migrations()
         let applied = try await database.withConnection { connection in
-            try connection.query("SELECT pg_advisory_lock($1::bigint)", [Self.lockKey])
-            defer { _ = try? connection.query("SELECT pg_advisory_unlock($1::bigint)", [Self.lockKey]) }
+            try connection.query("SELECT pg_advisory_lock(\(Self.lockKey))")
+            defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))") }
             return try Self.apply(migrations, on: connection)
         }
         for version in applied { logger.info("applied migration", metadata: ["db.migration": "\(version)"]) }
@@ -47,7 +47,7 @@ public struct Migrator: Sendable {
     }
 
     private static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
-        try connection.execute("""
+        try connection.execute(unsafeSQL: """
             CREATE TABLE IF NOT EXISTS schema_migrations (
                 version text PRIMARY KEY,
                 checksum text NOT NULL,
@@ -61,16 +61,16 @@ public struct Migrator: Sendable {
         var applied: [String] = []
         for migration in migrations {
             if let checksum = done[migration.version] {
-                let same = try connection.query("SELECT md5($1::text) = $2::text AS same", [migration.sql, checksum])
+                let same = try connection.query("SELECT md5(\(migration.sql)) = \(checksum) AS same")
                 guard try same.first?.bool("same") == true else {
                     throw PostgresError(.migration, message: "migration \(migration.version) was changed after it was applied")
                 }
                 continue
             }
             try connection.transaction { connection in
-                try connection.execute(migration.sql)
+                try connection.execute(unsafeSQL: migration.sql)
                 try connection.query(
-                    "INSERT INTO schema_migrations (version, checksum) VALUES ($1, md5($2::text))", [migration.version, migration.sql])
+                    "INSERT INTO schema_migrations (version, checksum) VALUES (\(migration.version), md5(\(migration.sql)))")
             }
             applied.append(migration.version)
         }

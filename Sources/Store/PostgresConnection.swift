@@ -4,13 +4,13 @@ import Glibc
 /// One libpq connection. The only type that touches `PGconn`/`PGresult`: results are copied
 /// into Swift values at once. Every call blocks, so connections are used on the pool's threads,
 /// never on an event loop; the pool lends a connection to one thread at a time.
-public final class PostgresConnection: @unchecked Sendable {
+package final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Prepared statement names by SQL text: each statement is parsed and planned once per connection.
     private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string or URL; empty uses libpq's `PG*` environment variables.
-    public init(conninfo: String) throws(PostgresError) {
+    init(conninfo: String) throws(PostgresError) {
         guard let handle = PQconnectdb(conninfo) else {
             throw PostgresError(.connectionFailed, message: "out of memory")
         }
@@ -21,45 +21,53 @@ public final class PostgresConnection: @unchecked Sendable {
         }
         self.handle = handle
         // Text timestamps are parsed as UTC; no notices on stderr.
-        try execute("SET TimeZone = 'UTC'")
+        try execute(unsafeSQL: "SET TimeZone = 'UTC'")
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
     }
 
     deinit { PQfinish(handle) }
 
     /// Whether the connection is still usable; a broken one is dropped by the pool.
-    public var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
 
     /// Whether a server answers at `conninfo` (libpq `PQping`), without logging in.
-    public static func ping(_ conninfo: String) -> Bool {
+    static func ping(_ conninfo: String) -> Bool {
         PQping(conninfo) == PQPING_OK
     }
 
-    /// Runs one statement with bound parameters (prepared once per connection) and returns its rows.
+    /// Runs one statement with its bound values (prepared once per connection) and returns its rows.
+    /// A string holding NUL is refused before anything is sent: libpq would cut it short there.
     @discardableResult
-    public func query(_ sql: String, _ parameters: [(any PostgresBindable)?] = []) throws(PostgresError) -> [Row] {
-        let name = try statementName(for: sql, parameterCount: parameters.count)
-        let texts = parameters.map { $0?.postgresText }
-        let result = withCStrings(texts) { values in
+    package func query(_ sql: SQL) throws(PostgresError) -> [Row] {
+        let (text, values) = sql.rendered
+        if let index = values.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(
+                .invalidParameter, sqlState: PostgresError.nulInText,
+                message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
+        }
+        let name = try statementName(for: text, parameterCount: values.count)
+        let result = withCStrings(values) { values in
             PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
         }
-        return try consume(result, sql: sql)
+        return try consume(result, sql: text)
     }
 
-    /// Runs SQL text that may hold several statements and takes no parameters (migrations, BEGIN/COMMIT).
-    public func execute(_ sql: String) throws(PostgresError) {
+    /// Runs raw SQL text that may hold several statements and binds nothing (migrations,
+    /// transaction control). Never build `sql` from input: use `query` for anything with values.
+    package func execute(unsafeSQL sql: String) throws(PostgresError) {
         _ = try consume(PQexec(handle, sql), sql: sql)
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
-    public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try execute("BEGIN")
+    /// A read-only transaction sees one snapshot (repeatable read) and runs on a hot standby too.
+    package func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
+        try execute(unsafeSQL: readOnly ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY" : "BEGIN")
         do {
             let value = try body(self)
-            try execute("COMMIT")
+            try execute(unsafeSQL: "COMMIT")
             return value
         } catch {
-            if isHealthy { try? execute("ROLLBACK") }
+            if isHealthy { try? execute(unsafeSQL: "ROLLBACK") }
             throw error
         }
     }

@@ -13,10 +13,12 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case embeddedServer
         /// The pool is shut down.
         case shutdown
+        /// A bound value PostgreSQL cannot store (a string holding NUL), refused before sending.
+        case invalidParameter
     }
 
     public let kind: Kind
-    /// The five-character SQLSTATE, for server errors.
+    /// The five-character SQLSTATE: the server's, or `nulInText` for a refused parameter.
     public let sqlState: String?
     public let message: String
     let query: String?
@@ -27,6 +29,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         self.message = message
         self.query = query
     }
+
+    /// SQLSTATE 22021 (character not in repertoire): what the server answers for NUL in text.
+    static let nulInText = "22021"
 
     /// SQLSTATE 23505: a unique constraint decided against this row.
     public var isUniqueViolation: Bool { sqlState == "23505" }

@@ -1,23 +1,50 @@
 import Foundation
 
-/// A value bound as a statement parameter, in PostgreSQL's text format.
-/// Values are always bound, never spliced into SQL.
-public protocol PostgresBindable: Sendable {
+/// A value bound as a statement parameter, in PostgreSQL's text format, with the type it is
+/// cast to in the statement. Values are always bound, never spliced into SQL.
+package protocol PostgresBindable: Sendable {
+    /// The PostgreSQL type of the parameter (`text`, `uuid`, …): `\(value)` becomes `$n::type`.
+    static var postgresType: String { get }
+    /// The value in PostgreSQL's text input format.
     var postgresText: String { get }
 }
 
-extension String: PostgresBindable { public var postgresText: String { self } }
-extension Int: PostgresBindable { public var postgresText: String { String(self) } }
-extension Int64: PostgresBindable { public var postgresText: String { String(self) } }
-extension Bool: PostgresBindable { public var postgresText: String { self ? "t" : "f" } }
-extension UUID: PostgresBindable { public var postgresText: String { uuidString.lowercased() } }
-extension Date: PostgresBindable { public var postgresText: String { PostgresTimestamp.format(self) } }
+extension String: PostgresBindable {
+    package static var postgresType: String { "text" }
+    package var postgresText: String { self }
+}
+
+extension Int: PostgresBindable {
+    package static var postgresType: String { "bigint" }
+    package var postgresText: String { String(self) }
+}
+
+extension Int64: PostgresBindable {
+    package static var postgresType: String { "bigint" }
+    package var postgresText: String { String(self) }
+}
+
+extension Bool: PostgresBindable {
+    package static var postgresType: String { "boolean" }
+    package var postgresText: String { self ? "t" : "f" }
+}
+
+extension UUID: PostgresBindable {
+    package static var postgresType: String { "uuid" }
+    package var postgresText: String { uuidString.lowercased() }
+}
+
+extension Date: PostgresBindable {
+    package static var postgresType: String { "timestamptz" }
+    package var postgresText: String { PostgresTimestamp.format(self) }
+}
 
 /// Bytes for a `bytea` parameter (hex format).
-public struct ByteString: PostgresBindable, Equatable {
-    public let bytes: [UInt8]
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public var postgresText: String {
+package struct ByteString: PostgresBindable, Equatable {
+    package let bytes: [UInt8]
+    package init(_ bytes: [UInt8]) { self.bytes = bytes }
+    package static var postgresType: String { "bytea" }
+    package var postgresText: String {
         "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 
 extension Profile {
     /// The columns `Profile(row:)` reads, for a `profiles` table aliased `p`.
-    static let columns = "p.id AS profile_id, p.display_name, p.headline, p.created_at AS profile_created_at"
+    static let columns = SQL(unsafe: "p.id AS profile_id, p.display_name, p.headline, p.created_at AS profile_created_at")
 
     init(row: Row) throws(PostgresError) {
         self.init(

@@ -13,13 +13,12 @@ public struct ProfileRepository: Sendable {
     public func create(displayName: String, headline: String?, apiKeyHash: [UInt8]) async throws -> Profile {
         try await database.withTransaction { connection in
             let rows = try connection.query("""
-                WITH p AS (INSERT INTO profiles (display_name, headline) VALUES ($1, $2) RETURNING *)
+                WITH p AS (INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING *)
                 SELECT \(Profile.columns) FROM p
-                """, [displayName, headline])
+                """)
             let profile = try Profile(row: rows[0])
             try connection.query(
-                "INSERT INTO api_keys (key_hash, profile_id) VALUES ($1::bytea, $2::uuid)",
-                [ByteString(apiKeyHash), profile.id])
+                "INSERT INTO api_keys (key_hash, profile_id) VALUES (\(ByteString(apiKeyHash)), \(profile.id))")
             return profile
         }
     }
@@ -29,14 +28,14 @@ public struct ProfileRepository: Sendable {
         try await database.withConnection { connection in
             try connection.query("""
                 SELECT \(Profile.columns) FROM api_keys k JOIN profiles p ON p.id = k.profile_id
-                WHERE k.key_hash = $1::bytea AND k.revoked_at IS NULL
-                """, [ByteString(apiKeyHash)]).first.map(Profile.init(row:))
+                WHERE k.key_hash = \(ByteString(apiKeyHash)) AND k.revoked_at IS NULL
+                """).first.map(Profile.init(row:))
         }
     }
 
     public func profile(id: UUID) async throws -> Profile? {
         try await database.withConnection { connection in
-            try connection.query("SELECT \(Profile.columns) FROM profiles p WHERE p.id = $1::uuid", [id])
+            try connection.query("SELECT \(Profile.columns) FROM profiles p WHERE p.id = \(id)")
                 .first.map(Profile.init(row:))
         }
     }
@@ -47,12 +46,12 @@ public struct ProfileRepository: Sendable {
             try connection.query("""
                 WITH p AS (
                     UPDATE profiles SET
-                        display_name = COALESCE($2, display_name),
-                        headline = CASE WHEN $3::boolean THEN $4 ELSE headline END,
+                        display_name = COALESCE(\(displayName), display_name),
+                        headline = CASE WHEN \(headline != nil) THEN \(headline ?? nil) ELSE headline END,
                         updated_at = now()
-                    WHERE id = $1::uuid RETURNING *)
+                    WHERE id = \(id) RETURNING *)
                 SELECT \(Profile.columns) FROM p
-                """, [id, displayName, headline != nil, headline ?? nil]).first.map(Profile.init(row:))
+                """).first.map(Profile.init(row:))
         }
     }
 }

@@ -1,30 +1,30 @@
 import Foundation
 
 /// One result row, copied out of libpq in text format, with typed accessors by column name.
-public struct Row: Sendable {
+package struct Row: Sendable {
     let columns: [String: Int]
     let values: [String?]
 
-    public func optionalString(_ column: String) throws(PostgresError) -> String? {
+    package func optionalString(_ column: String) throws(PostgresError) -> String? {
         guard let index = columns[column] else {
             throw PostgresError(.decoding, message: "no column '\(column)' in the result")
         }
         return values[index]
     }
 
-    public func string(_ column: String) throws(PostgresError) -> String {
+    package func string(_ column: String) throws(PostgresError) -> String {
         guard let value = try optionalString(column) else {
             throw PostgresError(.decoding, message: "column '\(column)' is null")
         }
         return value
     }
 
-    public func int(_ column: String) throws(PostgresError) -> Int64 {
+    package func int(_ column: String) throws(PostgresError) -> Int64 {
         guard let value = Int64(try string(column)) else { throw decoding(column, as: "an integer") }
         return value
     }
 
-    public func bool(_ column: String) throws(PostgresError) -> Bool {
+    package func bool(_ column: String) throws(PostgresError) -> Bool {
         switch try string(column) {
         case "t": return true
         case "f": return false
@@ -32,19 +32,19 @@ public struct Row: Sendable {
         }
     }
 
-    public func uuid(_ column: String) throws(PostgresError) -> UUID {
+    package func uuid(_ column: String) throws(PostgresError) -> UUID {
         guard let value = UUID(uuidString: try string(column)) else { throw decoding(column, as: "a UUID") }
         return value
     }
 
-    public func optionalUUID(_ column: String) throws(PostgresError) -> UUID? {
+    package func optionalUUID(_ column: String) throws(PostgresError) -> UUID? {
         guard let text = try optionalString(column) else { return nil }
         guard let value = UUID(uuidString: text) else { throw decoding(column, as: "a UUID") }
         return value
     }
 
     /// A `timestamptz` in the session's UTC time zone (`2026-11-21 21:33:47.123456+00`).
-    public func date(_ column: String) throws(PostgresError) -> Date {
+    package func date(_ column: String) throws(PostgresError) -> Date {
         guard let value = PostgresTimestamp.parse(try string(column)) else { throw decoding(column, as: "a timestamp") }
         return value
     }

@@ -9,7 +9,7 @@ public enum APIKey {
         return (key, try hash(key))
     }
 
-    /// The BLAKE2b-256 hash under which a key is stored and looked up.
+    /// The hash under which a key is stored and looked up: unkeyed BLAKE2b-256 of its UTF-8 text.
     public static func hash(_ key: String) throws(TokenError) -> [UInt8] {
         try Sodium.blake2b(Array(key.utf8), length: 32)
     }

@@ -11,7 +11,7 @@ public enum PASERK {
 
     /// `k4.secret.<base64url(64-byte secret key)>`
     public static func encode(_ key: SigningKey) -> String {
-        secretPrefix + Base64URL.encode(key.secretKey)
+        secretPrefix + key.secretKey.withUnsafeBytes { Base64URL.encode($0) }
     }
 
     /// `k4.pid.<base64url(BLAKE2b-264("k4.pid." ‖ k4.public string))>`: a stable public key id.
@@ -30,11 +30,12 @@ public enum PASERK {
     public static func decodeSigningKey(_ text: String) throws(TokenError) -> SigningKey {
         guard text.hasPrefix(secretPrefix) else { throw .invalidKey("expected a k4.secret PASERK") }
         var bytes = try Base64URL.decode(text.dropFirst(secretPrefix.count))
-        defer { Sodium.wipe(&bytes) }
+        defer { bytes.withUnsafeMutableBytes(Sodium.wipe) }
         guard bytes.count == Sodium.secretKeyLength else {
             throw .invalidKey("a k4.secret key is \(Sodium.secretKeyLength) bytes")
         }
-        let key = try SigningKey(seed: Array(bytes.prefix(Sodium.seedLength)))
+        let seed = try SecretBytes(count: Sodium.seedLength) { $0.copyBytes(from: bytes.prefix(Sodium.seedLength)) }
+        let key = try SigningKey(secretSeed: seed)
         guard key.publicKey.bytes == Array(bytes.suffix(Sodium.publicKeyLength)) else {
             throw .invalidKey("the k4.secret public half does not match its seed")
         }

@@ -1,26 +1,27 @@
 /// An Ed25519 key pair that signs tokens. The seed is the secret; the rest is derived.
+/// Copies share one `SecretBytes`, wiped when the last copy goes.
 public struct SigningKey: Sendable {
     /// The 64-byte libsodium secret key (seed followed by the public key).
-    let secretKey: [UInt8]
+    let secretKey: SecretBytes
     /// The matching public key.
     public let publicKey: PublicKey
 
-    /// Derives the key pair from a 32-byte seed.
+    /// Derives the key pair from a 32-byte seed (the caller owns and wipes `seed`).
     public init(seed: [UInt8]) throws(TokenError) {
-        let pair = try Sodium.keyPair(seed: seed)
+        try self.init(secretSeed: SecretBytes(count: seed.count) { $0.copyBytes(from: seed) })
+    }
+
+    /// Derives the key pair from a seed held as a secret.
+    init(secretSeed: SecretBytes) throws(TokenError) {
+        let pair = try Sodium.keyPair(seed: secretSeed)
         secretKey = pair.secretKey
         publicKey = try PublicKey(bytes: pair.publicKey)
     }
 
     /// A new random key.
     public static func generate() throws(TokenError) -> SigningKey {
-        var seed = try Sodium.randomBytes(Sodium.seedLength)
-        defer { Sodium.wipe(&seed) }
-        return try SigningKey(seed: seed)
+        try SigningKey(secretSeed: Sodium.randomSecret(Sodium.seedLength))
     }
-
-    /// The 32-byte seed this key was derived from.
-    var seed: [UInt8] { Array(secretKey.prefix(Sodium.seedLength)) }
 
     /// Signs `message` (Ed25519, detached signature of 64 bytes).
     func sign(_ message: [UInt8]) throws(TokenError) -> [UInt8] {

@@ -15,32 +15,32 @@ enum Sodium {
         guard initialised else { throw .cryptoFailure("sodium_init failed") }
     }
 
-    /// Derives an Ed25519 key pair from a 32-byte seed.
-    static func keyPair(seed: [UInt8]) throws(TokenError) -> (publicKey: [UInt8], secretKey: [UInt8]) {
+    /// Derives an Ed25519 key pair from a 32-byte seed; the secret key is libsodium's 64 bytes
+    /// (seed followed by public key).
+    static func keyPair(seed: SecretBytes) throws(TokenError) -> (publicKey: [UInt8], secretKey: SecretBytes) {
         try ensureInitialised()
         guard seed.count == seedLength else { throw .invalidKey("an Ed25519 seed is \(seedLength) bytes") }
         var publicKey = [UInt8](repeating: 0, count: publicKeyLength)
-        var secretKey = [UInt8](repeating: 0, count: secretKeyLength)
-        let rc = publicKey.withUnsafeMutableBufferPointer { pk in
-            secretKey.withUnsafeMutableBufferPointer { sk in
-                seed.withUnsafeBufferPointer { s in
-                    crypto_sign_seed_keypair(pk.baseAddress!, sk.baseAddress!, s.baseAddress!)
+        let secretKey = try SecretBytes(count: secretKeyLength) { sk throws(TokenError) in
+            let rc = publicKey.withUnsafeMutableBufferPointer { pk in
+                seed.withUnsafeBytes { s in
+                    crypto_sign_seed_keypair(pk.baseAddress!, bytes(sk), bytes(s))
                 }
             }
+            guard rc == 0 else { throw .cryptoFailure("crypto_sign_seed_keypair failed") }
         }
-        guard rc == 0 else { throw .cryptoFailure("crypto_sign_seed_keypair failed") }
         return (publicKey, secretKey)
     }
 
     /// A detached Ed25519 signature of `message` with a 64-byte libsodium secret key.
-    static func sign(_ message: [UInt8], secretKey: [UInt8]) throws(TokenError) -> [UInt8] {
+    static func sign(_ message: [UInt8], secretKey: SecretBytes) throws(TokenError) -> [UInt8] {
         try ensureInitialised()
         guard secretKey.count == secretKeyLength else { throw .invalidKey("an Ed25519 secret key is \(secretKeyLength) bytes") }
         var signature = [UInt8](repeating: 0, count: signatureLength)
         let rc = signature.withUnsafeMutableBufferPointer { sig in
             withNonNullPointer(message) { m, count in
-                secretKey.withUnsafeBufferPointer { sk in
-                    crypto_sign_detached(sig.baseAddress!, nil, m, UInt64(count), sk.baseAddress!)
+                secretKey.withUnsafeBytes { sk in
+                    crypto_sign_detached(sig.baseAddress!, nil, m, UInt64(count), bytes(sk))
                 }
             }
         }
@@ -86,11 +86,24 @@ enum Sodium {
         return out
     }
 
+    /// Cryptographically secure random secret bytes (a seed), in memory of their own.
+    static func randomSecret(_ count: Int) throws(TokenError) -> SecretBytes {
+        try ensureInitialised()
+        return try SecretBytes(count: count) { randombytes_buf($0.baseAddress!, $0.count) }
+    }
+
     /// Overwrites secret bytes in place so they do not linger in memory.
-    static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buffer in
-            if let base = buffer.baseAddress { sodium_memzero(base, buffer.count) }
-        }
+    static func wipe(_ bytes: UnsafeMutableRawBufferPointer) {
+        if let base = bytes.baseAddress { sodium_memzero(base, bytes.count) }
+    }
+
+    /// The bytes of a non-empty raw buffer, as libsodium's `unsigned char *` takes them.
+    private static func bytes(_ buffer: UnsafeRawBufferPointer) -> UnsafePointer<UInt8> {
+        buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+    }
+
+    private static func bytes(_ buffer: UnsafeMutableRawBufferPointer) -> UnsafeMutablePointer<UInt8> {
+        buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
     }
 
     /// libsodium takes non-null pointers even for empty input; an empty array may have none.

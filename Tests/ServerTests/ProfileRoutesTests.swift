@@ -18,7 +18,7 @@ import Tokens
             #expect(registered.apiKey.hasPrefix("cst_"))
             let me = try await server.client.authenticated(registered.apiKey).me()
             #expect(me == registered.profile)
-            // Only the key's hash is stored.
+            // Only the key's hash is stored (APIKeyTests checks APIKey.hash against BLAKE2b-256 known answers).
             let stored = try await server.services.database.withConnection {
                 try $0.query("SELECT encode(key_hash, 'hex') AS hash FROM api_keys")[0].string("hash")
             }

@@ -1,7 +1,6 @@
 import Client
 import ConstellationModel
 import Foundation
-import Logging
 import Server
 import Store
 import TestSupport
@@ -49,7 +48,7 @@ struct TestServer {
     }
 
     func count(_ table: String) async throws -> Int64 {
-        try await services.database.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)")[0].int("n") }
+        try await services.database.withConnection { try $0.query("SELECT count(*) AS n FROM \(unsafeSQL: table)")[0].int("n") }
     }
 
     /// A token signed by this server's key for `owner`, issued at `issuedAt`.

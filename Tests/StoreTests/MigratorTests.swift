@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import Store
 import Testing
 import TestSupport

@@ -6,13 +6,15 @@ import TestSupport
 /// A migrated database of its own and helpers to fill it.
 struct StoreFixture {
     let database: Database
+    /// Where `database` connects, for a second pool on the same data.
+    let conninfo: String
     let profiles: ProfileRepository
     let connections: ConnectionRepository
 
     static func make(maximumConnections: Int = 8) async throws -> StoreFixture {
-        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
+        let (database, conninfo) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
         return StoreFixture(
-            database: database, profiles: ProfileRepository(database: database),
+            database: database, conninfo: conninfo, profiles: ProfileRepository(database: database),
             connections: ConnectionRepository(database: database))
     }
 
@@ -27,6 +29,6 @@ struct StoreFixture {
     }
 
     func count(_ table: String) async throws -> Int64 {
-        try await database.withConnection { try $0.query("SELECT count(*) AS n FROM \(table)")[0].int("n") }
+        try await database.withConnection { try $0.query("SELECT count(*) AS n FROM \(unsafeSQL: table)")[0].int("n") }
     }
 }

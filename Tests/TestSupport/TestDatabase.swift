@@ -24,7 +24,7 @@ public enum TestDatabase {
         let admin = try await adminConninfo.value
         let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         let database = Database(conninfo: admin, maximumConnections: 1, logger: logger)
-        try await database.withConnection { try $0.execute("CREATE DATABASE \(name)") }
+        try await database.withConnection { try $0.execute(unsafeSQL: "CREATE DATABASE \(name)") }
         await database.shutdown()
         return admin + " dbname=\(name)"
     }
