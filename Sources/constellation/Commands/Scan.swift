@@ -7,10 +7,11 @@ import Tokens
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Connect with someone by scanning their QR code: a token, a URL holding one, or a photo.",
+        abstract: "Connect with someone by scanning their QR code.",
         discussion: """
-            The token is checked against the server's published keys before it is sent. Without a network,
-            a valid token is kept in a local queue and sent by `constellation sync` (or your next command).
+            Give the token, a URL that holds one, or `--image` with a photo of the code. \
+            The token is checked against the server's published keys before it is sent. Without a network, \
+            a genuine token is kept in a local queue and sent by `constellation sync` (or your next command).
             """
     )
 
