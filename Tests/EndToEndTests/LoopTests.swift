@@ -90,9 +90,21 @@ import TestSupport
         let usage = try Binaries.cli(["scan"], home: ada, server: server.url)
         #expect(usage.status == 64)
         let twice = try Binaries.cli(["register", "--name", "Again"], home: ada, server: server.url)
-        #expect(twice.status != 0 && twice.stderr.contains("--force"))
+        #expect(twice.status == 73 && twice.stderr.contains("--force"))
         let nowhere = try Binaries.cli(["view"], home: ada, server: "http://127.0.0.1:9")
-        #expect(nowhere.status == 69 && nowhere.stderr.contains("cannot reach"))
+        #expect(nowhere.status == 69)
+        #expect(nowhere.stderr == "constellation: cannot reach the server at http://127.0.0.1:9: connection refused\n")
+        #expect(!nowhere.stderr.contains("errno") && !nowhere.stderr.contains("error set"))
+        #expect(nowhere.stderr.filter { $0 == "(" }.count == nowhere.stderr.filter { $0 == ")" }.count)
+
+        // Corrupt credentials are a credentials failure (77) that says how to recover, and `register --force` recovers.
+        try "{\"server\":".write(to: ada.appendingPathComponent("constellation/credentials.json"), atomically: true, encoding: .utf8)
+        let corrupt = try Binaries.cli(["me"], home: ada, server: server.url)
+        #expect(corrupt.status == 77)
+        #expect(corrupt.stderr.contains("credentials.json is corrupt") && corrupt.stderr.contains("register --force"))
+        #expect(try Binaries.cli(["register", "--name", "Ada"], home: ada, server: server.url).status == 77)
+        #expect(try Binaries.cli(["register", "--name", "Ada", "--force"], home: ada, server: server.url).status == 0)
+        #expect(try Binaries.cli(["me"], home: ada, server: server.url).status == 0)
     }
 
     /// A scan made while the server is down is verified with cached keys, queued, and synced later.

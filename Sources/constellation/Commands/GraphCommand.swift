@@ -24,7 +24,7 @@ struct GraphInput: ParsableArguments {
 
     func read() throws(CLIError) -> ParsedGraph {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError(description: "cannot read \(file)", exitCode: 66)
+            throw .noInput("cannot read \(file)")
         }
         let format = inputFormat ?? EdgeListFormat.guess(fileName: file)
         do {
@@ -84,7 +84,7 @@ struct GraphLayout: AsyncParsableCommand {
     }
 
     private func readPrevious(_ path: String) throws(CLIError) -> [String: Point] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError(description: "cannot read \(path)", exitCode: 66) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .noInput("cannot read \(path)") }
         guard let previous = try? JSONDecoder().decode(LayoutDocument.self, from: data) else {
             throw .data("\(path) is not a layout JSON written by `constellation graph layout`")
         }
