@@ -99,6 +99,6 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["Store", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "Tokens", "Store", "TestSupport"]),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "TestSupport", "constellation", "constellation-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Client", "QR", "Tokens", "TestSupport", "constellation", "constellation-server"]),
     ]
 )

@@ -83,8 +83,13 @@ struct Session {
         try store.read([ConfigStore.QueuedScan].self, from: store.queueFile) ?? []
     }
 
-    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) {
-        try store.write(try queuedScans() + [scan], to: store.queueFile)
+    /// Queues `scan` unless its token is already queued (a code scanned twice is sent once);
+    /// returns the scan the queue holds for that token and whether it was just added.
+    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) -> (scan: ConfigStore.QueuedScan, added: Bool) {
+        let queue = try queuedScans()
+        if let queued = queue.first(where: { $0.token == scan.token }) { return (queued, false) }
+        try store.write(queue + [scan], to: store.queueFile)
+        return (scan, true)
     }
 
     /// One queued scan's fate.

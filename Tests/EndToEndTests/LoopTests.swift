@@ -3,6 +3,7 @@ import Foundation
 import QR
 import Testing
 import TestSupport
+import Tokens
 
 /// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
 @Suite(.serialized) struct LoopTests {
@@ -107,7 +108,24 @@ import TestSupport
         #expect(try Binaries.cli(["me"], home: ada, server: server.url).status == 0)
     }
 
-    /// A scan made while the server is down is verified with cached keys, queued, and synced later.
+    /// The tokens in a CLI's offline queue.
+    func queuedTokens(home: URL) throws -> [String] {
+        let file = home.appendingPathComponent("constellation/queue.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let queue = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        return queue.compactMap { $0["token"] as? String }
+    }
+
+    /// `token`'s claims signed by a key the server never had, under the server key's kid:
+    /// only the signature is wrong, so only a signature check can refuse it.
+    func forge(_ token: String) throws -> String {
+        let parts = try PASETOv4Public.parse(token)
+        return try PASETOv4Public.sign(
+            message: parts.message, footer: parts.footer,
+            implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8), key: SigningKey.generate())
+    }
+
+    /// A scan made while the server is down is verified with cached keys, queued once, and synced later.
     @Test func offlineScanIsQueuedAndSynced() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
         let dataDirectory = workspace.appendingPathComponent("server")
@@ -116,23 +134,34 @@ import TestSupport
         _ = try register("Ada", home: ada, server: server.url)
         _ = try register("Bob", home: bob, server: server.url)
         let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let forged = String(token.dropLast(3)) + (token.hasSuffix("AAA") ? "BBB" : "AAA")
+        let forged = try forge(token)
+        #expect(try forged != token && PASETOv4Public.parse(forged).message == PASETOv4Public.parse(token).message)
+        #expect(try ConnectionTokens.keyId(of: forged) == ConnectionTokens.keyId(of: token))
         #expect(server.stop() == 0)
 
-        let offline = try Binaries.cli(["scan", token], home: bob, server: server.url)
-        #expect(offline.status == 0, "\(offline.stderr)")
-        #expect(offline.stdout.contains("saved offline"))
-        // A forged token is caught offline too, by the cached keys.
+        // The forged token is refused offline by the cached keys' signature check, and not queued.
         let forgedScan = try Binaries.cli(["scan", forged], home: bob, server: server.url)
         #expect(forgedScan.status == 65)
+        #expect(forgedScan.stderr.contains("signature is invalid") && !forgedScan.stderr.lowercased().contains("malformed"),
+                "\(forgedScan.stderr)")
+        #expect(try queuedTokens(home: bob).isEmpty)
+
+        // The genuine token, scanned twice, is queued once.
+        let offline = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.contains("the scan is saved offline"))
+        let again = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(again.status == 0 && again.stdout.contains("already saved offline"), "\(again.stderr)")
+        #expect(try queuedTokens(home: bob) == [token])
 
         server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
         defer { _ = server.stop() }
         let sync = try Binaries.cli(["sync", "--json"], home: bob, server: server.url)
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.contains("\"connected\""))
+        struct Synced: Decodable { let status: String }
+        #expect(try JSONDecoder().decode([Synced].self, from: Data(sync.stdout.utf8)).map(\.status) == ["connected"])
         let view = try network(home: bob, server: server.url)
-        #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"])
+        #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"] && view.edges.count == 1)
         #expect(try Binaries.cli(["sync"], home: bob, server: server.url).stdout.contains("Nothing to sync"))
     }
 }

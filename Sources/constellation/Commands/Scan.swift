@@ -57,13 +57,13 @@ struct Scan: AsyncParsableCommand {
                 }
                 if let redemption { return try report(redemption) }
             }
-            let scan = ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject)
-            try session.enqueue(scan)
+            let (scan, added) = try session.enqueue(
+                ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject))
             if options.json {
                 try Terminal.printJSON(Queued(queued: true, clientNonce: scan.clientNonce))
             } else {
                 Terminal.print("""
-                    The server cannot be reached, but the code is genuine: the scan is saved offline.
+                    The server cannot be reached, but the code is genuine: \(added ? "the scan is saved offline" : "it was already saved offline").
                     It will be sent by `constellation sync` or by your next command that reaches the server.
                     """)
             }
