@@ -3,11 +3,14 @@ import Foundation
 
 /// Draws a laid-out network (positions in [-1, 1]²) as terminal text or SVG.
 enum NetworkDrawing {
-    /// A character canvas: `@` is you, `*` the others, `·` the links; a legend follows.
-    static func text(_ network: Network, width: Int = 72, height: Int = 22) -> String {
+    /// A character canvas: `@` is you, digits and `*` the others, `·` the links; a legend follows.
+    /// Every line fits in `columns` terminal columns; the canvas keeps a terminal cell's 1:2 aspect.
+    static func text(_ network: Network, columns: Int) -> String {
         guard network.nodes.count > 1 else {
-            return "Your constellation is just you so far: `constellation show` and let someone scan it."
+            return DisplayWidth.wrap("Your constellation is just you so far: `constellation show` and let someone scan it.", to: columns)
+                .joined(separator: "\n")
         }
+        let width = max(1, min(columns - 1, 100)), height = max(3, width * 11 / 36)
         var canvas = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         func cell(_ node: Network.Node) -> (Int, Int) {
             (Int(((node.x + 1) / 2 * Double(width - 1)).rounded()), Int(((node.y + 1) / 2 * Double(height - 1)).rounded()))
@@ -33,11 +36,15 @@ enum NetworkDrawing {
         }
         var lines = canvas.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
         lines.append("")
-        lines.append("@ you — \(others.count) connection\(others.count == 1 ? "" : "s"), \(network.edges.count) link\(network.edges.count == 1 ? "" : "s")")
+        lines += DisplayWidth.wrap(
+            "@ you — \(others.count) connection\(others.count == 1 ? "" : "s"), \(network.edges.count) link\(network.edges.count == 1 ? "" : "s")",
+            to: columns)
         for (number, node) in others.prefix(9).enumerated() {
-            lines.append("\(number + 1) \(node.label) (\(node.degree) link\(node.degree == 1 ? "" : "s"))")
+            let links = " (\(node.degree) link\(node.degree == 1 ? "" : "s"))"
+            let label = DisplayWidth.truncate(node.label, to: max(1, columns - 2 - DisplayWidth.of(links)))
+            lines.append(DisplayWidth.truncate("\(number + 1) \(label)\(links)", to: columns))
         }
-        if others.count > 9 { lines.append("* and \(others.count - 9) more") }
+        if others.count > 9 { lines += DisplayWidth.wrap("* and \(others.count - 9) more", to: columns) }
         return lines.joined(separator: "\n")
     }
 

@@ -7,22 +7,7 @@ import Tokens
 
 /// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
 @Suite(.serialized) struct LoopTests {
-    let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
-
-    func home(_ name: String) throws -> URL {
-        let url = workspace.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    func register(_ name: String, home: URL, server: String) throws -> UUID {
-        let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)
-        #expect(output.status == 0, "\(output.stderr)")
-        struct Registered: Decodable { let profileId: UUID; let apiKey: String }
-        let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
-        #expect(registered.apiKey.hasPrefix("cst_"))
-        return registered.profileId
-    }
+    let workspace = Workspace()
 
     func network(home: URL, server: String) throws -> Network {
         let output = try Binaries.cli(["view", "--json"], home: home, server: server)
@@ -31,18 +16,18 @@ import Tokens
     }
 
     @Test func showScanAndViewEndToEnd() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
-        let ada = try home("ada"), bob = try home("bob"), cleo = try home("cleo")
-        let adaId = try register("Ada", home: ada, server: server.url)
-        let bobId = try register("Bob", home: bob, server: server.url)
-        let cleoId = try register("Cleo", home: cleo, server: server.url)
+        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let adaId = try workspace.register("Ada", home: ada, server: server.url)
+        let bobId = try workspace.register("Bob", home: bob, server: server.url)
+        let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
 
         // Ada shows her code in the terminal, as a raw token and as a PNG.
         let shown = try Binaries.cli(["show"], home: ada, server: server.url)
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("▀") && shown.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try workspace.token(home: ada, server: server.url)
         #expect(token.hasPrefix("v4.public."))
         let png = ada.appendingPathComponent("code.png")
         #expect(try Binaries.cli(["show", "--format", "png", "--output", png.path], home: ada, server: server.url).status == 0)
@@ -71,11 +56,11 @@ import Tokens
     }
 
     @Test func badInputGetsClearMessagesAndExitCodes() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try home("ada"), stranger = try home("stranger")
-        _ = try register("Ada", home: ada, server: server.url)
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let ada = try workspace.home("ada"), stranger = try workspace.home("stranger")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
 
         let unregistered = try Binaries.cli(["scan", token], home: stranger, server: server.url)
         #expect(unregistered.status == 77)
@@ -128,12 +113,12 @@ import Tokens
     /// A scan made while the server is down is verified with cached keys, queued once, and synced later.
     @Test func offlineScanIsQueuedAndSynced() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
-        let dataDirectory = workspace.appendingPathComponent("server")
+        let dataDirectory = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
-        let ada = try home("ada"), bob = try home("bob")
-        _ = try register("Ada", home: ada, server: server.url)
-        _ = try register("Bob", home: bob, server: server.url)
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let ada = try workspace.home("ada"), bob = try workspace.home("bob")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
         let forged = try forge(token)
         #expect(try forged != token && PASETOv4Public.parse(forged).message == PASETOv4Public.parse(token).message)
         #expect(try ConnectionTokens.keyId(of: forged) == ConnectionTokens.keyId(of: token))

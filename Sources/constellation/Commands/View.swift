@@ -29,7 +29,7 @@ struct View: AsyncParsableCommand {
                 Terminal.note("Wrote \(svg).")
             }
             if options.json { return try Terminal.printJSON(network) }
-            Terminal.print(NetworkDrawing.text(network))
+            Terminal.print(NetworkDrawing.text(network, columns: Terminal.columns))
         }
     }
 }
