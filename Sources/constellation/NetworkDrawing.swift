@@ -47,33 +47,4 @@ enum NetworkDrawing {
         if others.count > 9 { lines += DisplayWidth.wrap("* and \(others.count - 9) more", to: columns) }
         return lines.joined(separator: "\n")
     }
-
-    /// A standalone SVG: links as lines, people as labelled dots, you highlighted.
-    static func svg(_ network: Network, size: Double = 800) -> String {
-        let margin = 60.0
-        func point(_ node: Network.Node) -> (Double, Double) {
-            (margin + (node.x + 1) / 2 * (size - 2 * margin), margin + (node.y + 1) / 2 * (size - 2 * margin))
-        }
-        let index = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0) })
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
-        svg += "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.5\">\n"
-        for edge in network.edges {
-            guard let a = index[edge.source], let b = index[edge.target] else { continue }
-            let (x1, y1) = point(a), (x2, y2) = point(b)
-            svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x1, y1, x2, y2)
-        }
-        svg += "</g>\n<g font-family=\"sans-serif\" font-size=\"13\" fill=\"#fff\">\n"
-        for node in network.nodes {
-            let (x, y) = point(node)
-            let radius = node.isMe ? 9.0 : 4.0 + min(6.0, Double(node.degree))
-            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%@\"/>", x, y, radius, node.isMe ? "#ffd166" : "#ffffff")
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\">%@</text>\n", x + radius + 3, y + 4, escape(node.label))
-        }
-        return svg + "</g>\n</svg>\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }
