@@ -14,7 +14,8 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         case .problem(let problem):
             problem.title + (problem.detail.map { " (\($0))" } ?? "") + " [\(problem.code)]"
         case .unreachable(let server, let reason): "cannot reach the server at \(server): \(reason)"
-        case .unexpectedResponse(let status, let detail): "unexpected response \(status) from the server: \(detail)"
+        case .unexpectedResponse(let status, let detail):
+            "unexpected response \(status) from the server" + (detail.isEmpty ? "" : ": \(detail)")
         }
     }
 
