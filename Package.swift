@@ -66,6 +66,7 @@ let package = Package(
                 "ConstellationModel",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
@@ -101,6 +102,6 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport"]),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["ConstellationModel", "QR", "TestSupport", "constellation", "constellation-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Client", "ConstellationModel", "QR", "Tokens", "TestSupport", "constellation", "constellation-server"]),
     ]
 )

@@ -4,8 +4,8 @@ import ConstellationModel
 public enum ClientError: Error, CustomStringConvertible, Sendable {
     /// The server answered with an RFC 9457 problem.
     case problem(Problem)
-    /// The server could not be reached (offline, refused, timed out).
-    case unreachable(String)
+    /// The server at `server` could not be reached; `reason` says why in plain words ("connection refused").
+    case unreachable(server: String, reason: String)
     /// The server answered something this client does not understand.
     case unexpectedResponse(status: Int, detail: String)
 
@@ -13,8 +13,9 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         switch self {
         case .problem(let problem):
             problem.title + (problem.detail.map { " (\($0))" } ?? "") + " [\(problem.code)]"
-        case .unreachable(let why): "cannot reach the server: \(why)"
-        case .unexpectedResponse(let status, let detail): "unexpected response \(status) from the server: \(detail)"
+        case .unreachable(let server, let reason): "cannot reach the server at \(server): \(reason)"
+        case .unexpectedResponse(let status, let detail):
+            "unexpected response \(status) from the server" + (detail.isEmpty ? "" : ": \(detail)")
         }
     }
 

@@ -114,7 +114,7 @@ public struct ConstellationClient: Sendable {
             response = try await http.execute(request, timeout: timeout)
             bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         } catch {
-            throw .unreachable(String(describing: error))
+            throw .unreachable(server: baseURL, reason: ClientError.reason(for: error))
         }
         let raw = RawResponse(status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"))
         guard raw.status < 400 else {

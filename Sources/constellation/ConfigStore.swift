@@ -32,13 +32,29 @@ struct ConfigStore {
     var keysFile: URL { directory.appendingPathComponent("keys.json") }
     var queueFile: URL { directory.appendingPathComponent("queue.json") }
 
+    /// The saved credentials, or nil before `register`. A file that cannot be read or decoded
+    /// is a credentials failure (77), not a mere file error: the fix is to register again.
+    func credentials() throws(CLIError) -> Credentials? {
+        do {
+            return try read(Credentials.self, from: credentialsFile)
+        } catch {
+            throw .credentials("\(error.description); run `constellation register --force` to register again")
+        }
+    }
+
+    /// The value in `file`, or nil when there is no such file.
     func read<T: Decodable>(_ type: T.Type, from file: URL) throws(CLIError) -> T? {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        let data: Data
         do {
-            return try JSONDecoder.constellation.decode(T.self, from: Data(contentsOf: file))
+            data = try Data(contentsOf: file)
         } catch {
             throw .io("cannot read \(file.path): \(error.localizedDescription)")
         }
+        guard let value = try? JSONDecoder.constellation.decode(T.self, from: data) else {
+            throw .io("\(file.path) is corrupt: it is not the JSON this CLI writes")
+        }
+        return value
     }
 
     /// Writes atomically (a temporary file renamed over the old one) with mode 0600.

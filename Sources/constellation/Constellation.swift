@@ -6,7 +6,7 @@ struct Constellation: AsyncParsableCommand {
         commandName: "constellation",
         abstract: "Make connections at in-person events: show your QR code, scan someone's, view your network.",
         discussion: """
-            Start with `constellation register --name "Your Name"`, then `constellation show` to show your code
+            Start with `constellation register --name "Your Name"`, then `constellation show` to show your code \
             and `constellation scan TOKEN` (or `--image photo.png`) to connect with someone.
             """,
         subcommands: [Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Me.self, GraphCommand.self]

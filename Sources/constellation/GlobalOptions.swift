@@ -3,7 +3,7 @@ import Foundation
 
 /// Options every command that talks to the server shares.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "Server URL (CONSTELLATION_SERVER; default: the one you registered with, else http://127.0.0.1:8080).")
+    @Option(help: "The server's URL (default: $CONSTELLATION_SERVER, else the server you registered with, else http://127.0.0.1:8080).")
     var server: String?
 
     @Flag(help: "Print machine-readable JSON.")

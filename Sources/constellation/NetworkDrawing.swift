@@ -3,11 +3,14 @@ import Foundation
 
 /// Draws a laid-out network (positions in [-1, 1]²) as terminal text or SVG.
 enum NetworkDrawing {
-    /// A character canvas: `@` is you, `*` the others, `·` the links; a legend follows.
-    static func text(_ network: Network, width: Int = 72, height: Int = 22) -> String {
+    /// A character canvas: `@` is you, digits and `*` the others, `·` the links; a legend follows.
+    /// Every line fits in `columns` terminal columns; the canvas keeps a terminal cell's 1:2 aspect.
+    static func text(_ network: Network, columns: Int) -> String {
         guard network.nodes.count > 1 else {
-            return "Your constellation is just you so far: `constellation show` and let someone scan it."
+            return DisplayWidth.wrap("Your constellation is just you so far: `constellation show` and let someone scan it.", to: columns)
+                .joined(separator: "\n")
         }
+        let width = max(1, min(columns - 1, 100)), height = max(3, width * 11 / 36)
         var canvas = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         func cell(_ node: Network.Node) -> (Int, Int) {
             (Int(((node.x + 1) / 2 * Double(width - 1)).rounded()), Int(((node.y + 1) / 2 * Double(height - 1)).rounded()))
@@ -33,40 +36,15 @@ enum NetworkDrawing {
         }
         var lines = canvas.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
         lines.append("")
-        lines.append("@ you — \(others.count) connection\(others.count == 1 ? "" : "s"), \(network.edges.count) link\(network.edges.count == 1 ? "" : "s")")
+        lines += DisplayWidth.wrap(
+            "@ you — \(others.count) connection\(others.count == 1 ? "" : "s"), \(network.edges.count) link\(network.edges.count == 1 ? "" : "s")",
+            to: columns)
         for (number, node) in others.prefix(9).enumerated() {
-            lines.append("\(number + 1) \(node.label) (\(node.degree) link\(node.degree == 1 ? "" : "s"))")
+            let links = " (\(node.degree) link\(node.degree == 1 ? "" : "s"))"
+            let label = DisplayWidth.truncate(node.label, to: max(1, columns - 2 - DisplayWidth.of(links)))
+            lines.append(DisplayWidth.truncate("\(number + 1) \(label)\(links)", to: columns))
         }
-        if others.count > 9 { lines.append("* and \(others.count - 9) more") }
+        if others.count > 9 { lines += DisplayWidth.wrap("* and \(others.count - 9) more", to: columns) }
         return lines.joined(separator: "\n")
-    }
-
-    /// A standalone SVG: links as lines, people as labelled dots, you highlighted.
-    static func svg(_ network: Network, size: Double = 800) -> String {
-        let margin = 60.0
-        func point(_ node: Network.Node) -> (Double, Double) {
-            (margin + (node.x + 1) / 2 * (size - 2 * margin), margin + (node.y + 1) / 2 * (size - 2 * margin))
-        }
-        let index = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0) })
-        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
-        svg += "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.5\">\n"
-        for edge in network.edges {
-            guard let a = index[edge.source], let b = index[edge.target] else { continue }
-            let (x1, y1) = point(a), (x2, y2) = point(b)
-            svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x1, y1, x2, y2)
-        }
-        svg += "</g>\n<g font-family=\"sans-serif\" font-size=\"13\" fill=\"#fff\">\n"
-        for node in network.nodes {
-            let (x, y) = point(node)
-            let radius = node.isMe ? 9.0 : 4.0 + min(6.0, Double(node.degree))
-            svg += String(format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%@\"/>", x, y, radius, node.isMe ? "#ffd166" : "#ffffff")
-            svg += String(format: "<text x=\"%.1f\" y=\"%.1f\">%@</text>\n", x + radius + 3, y + 4, escape(node.label))
-        }
-        return svg + "</g>\n</svg>\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

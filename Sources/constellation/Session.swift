@@ -13,10 +13,20 @@ struct Session {
 
     static let defaultServer = "http://127.0.0.1:8080"
 
-    init(options: GlobalOptions, requireCredentials: Bool = true) throws(CLIError) {
+    /// What a command needs of the saved credentials.
+    enum CredentialsNeed {
+        /// Commands that act as the user.
+        case required
+        /// `register`: reads them to refuse a second registration.
+        case optional
+        /// `register --force`: they are about to be replaced, so a corrupt file is ignored.
+        case replaceable
+    }
+
+    init(options: GlobalOptions, credentials need: CredentialsNeed = .required) throws(CLIError) {
         store = ConfigStore()
-        credentials = try store.read(ConfigStore.Credentials.self, from: store.credentialsFile)
-        if requireCredentials && credentials == nil {
+        credentials = need == .replaceable ? try? store.credentials() : try store.credentials()
+        if need == .required && credentials == nil {
             throw .credentials("not registered yet: run `constellation register --name \"Your Name\"` first")
         }
         let server = options.server ?? ProcessInfo.processInfo.environment["CONSTELLATION_SERVER"]
@@ -43,13 +53,12 @@ struct Session {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
-        } catch .unreachable(let why) {
+        } catch {
+            guard case .unreachable = error else { throw CLIError(error) }
             guard let cached = try store.read(KeySet.self, from: store.keysFile) else {
-                throw .unavailable("cannot reach the server (\(why)) and no keys are cached to verify offline")
+                throw .unavailable("\(error), and no keys are cached to check the code offline")
             }
             return (try Self.verificationKeys(cached), false)
-        } catch {
-            throw CLIError(error)
         }
         try store.write(keySet, to: store.keysFile)
         return (try Self.verificationKeys(keySet), true)
@@ -74,8 +83,13 @@ struct Session {
         try store.read([ConfigStore.QueuedScan].self, from: store.queueFile) ?? []
     }
 
-    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) {
-        try store.write(try queuedScans() + [scan], to: store.queueFile)
+    /// Queues `scan` unless its token is already queued (a code scanned twice is sent once);
+    /// returns the scan the queue holds for that token and whether it was just added.
+    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) -> (scan: ConfigStore.QueuedScan, added: Bool) {
+        let queue = try queuedScans()
+        if let queued = queue.first(where: { $0.token == scan.token }) { return (queued, false) }
+        try store.write(queue + [scan], to: store.queueFile)
+        return (scan, true)
     }
 
     /// One queued scan's fate.
@@ -117,8 +131,6 @@ struct Session {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
-        } catch .unreachable(let why) {
-            throw .unavailable("cannot reach the server at \(client.baseURL): \(why)")
         } catch {
             throw CLIError(error)
         }

@@ -15,14 +15,15 @@ enum Binaries {
         let stderr: String
     }
 
-    /// Runs the CLI with its own config directory and server URL; waits for it to finish.
-    static func cli(_ arguments: [String], home: URL, server: String) throws -> Output {
+    /// Runs the CLI with its own config directory and server URL, plus `environment`; waits for it to finish.
+    static func cli(_ arguments: [String], home: URL, server: String, environment extra: [String: String] = [:]) throws -> Output {
         let process = Process()
         process.executableURL = directory.appendingPathComponent("constellation")
         process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.path
         environment["CONSTELLATION_SERVER"] = server
+        environment.merge(extra) { $1 }
         process.environment = environment
         let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
         let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")

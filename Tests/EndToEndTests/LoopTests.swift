@@ -3,25 +3,11 @@ import Foundation
 import QR
 import Testing
 import TestSupport
+import Tokens
 
 /// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
 @Suite(.serialized) struct LoopTests {
-    let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
-
-    func home(_ name: String) throws -> URL {
-        let url = workspace.appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
-
-    func register(_ name: String, home: URL, server: String) throws -> UUID {
-        let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)
-        #expect(output.status == 0, "\(output.stderr)")
-        struct Registered: Decodable { let profileId: UUID; let apiKey: String }
-        let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
-        #expect(registered.apiKey.hasPrefix("cst_"))
-        return registered.profileId
-    }
+    let workspace = Workspace()
 
     func network(home: URL, server: String) throws -> Network {
         let output = try Binaries.cli(["view", "--json"], home: home, server: server)
@@ -30,18 +16,18 @@ import TestSupport
     }
 
     @Test func showScanAndViewEndToEnd() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
-        let ada = try home("ada"), bob = try home("bob"), cleo = try home("cleo")
-        let adaId = try register("Ada", home: ada, server: server.url)
-        let bobId = try register("Bob", home: bob, server: server.url)
-        let cleoId = try register("Cleo", home: cleo, server: server.url)
+        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let adaId = try workspace.register("Ada", home: ada, server: server.url)
+        let bobId = try workspace.register("Bob", home: bob, server: server.url)
+        let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
 
         // Ada shows her code in the terminal, as a raw token and as a PNG.
         let shown = try Binaries.cli(["show"], home: ada, server: server.url)
         #expect(shown.status == 0)
         #expect(shown.stdout.contains("▀") && shown.stdout.split(separator: "\n").allSatisfy { $0.count <= 80 })
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try workspace.token(home: ada, server: server.url)
         #expect(token.hasPrefix("v4.public."))
         let png = ada.appendingPathComponent("code.png")
         #expect(try Binaries.cli(["show", "--format", "png", "--output", png.path], home: ada, server: server.url).status == 0)
@@ -70,11 +56,11 @@ import TestSupport
     }
 
     @Test func badInputGetsClearMessagesAndExitCodes() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.appendingPathComponent("server"))
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try home("ada"), stranger = try home("stranger")
-        _ = try register("Ada", home: ada, server: server.url)
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let ada = try workspace.home("ada"), stranger = try workspace.home("stranger")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
 
         let unregistered = try Binaries.cli(["scan", token], home: stranger, server: server.url)
         #expect(unregistered.status == 77)
@@ -90,37 +76,77 @@ import TestSupport
         let usage = try Binaries.cli(["scan"], home: ada, server: server.url)
         #expect(usage.status == 64)
         let twice = try Binaries.cli(["register", "--name", "Again"], home: ada, server: server.url)
-        #expect(twice.status != 0 && twice.stderr.contains("--force"))
+        #expect(twice.status == 73 && twice.stderr.contains("--force"))
         let nowhere = try Binaries.cli(["view"], home: ada, server: "http://127.0.0.1:9")
-        #expect(nowhere.status == 69 && nowhere.stderr.contains("cannot reach"))
+        #expect(nowhere.status == 69)
+        #expect(nowhere.stderr == "constellation: cannot reach the server at http://127.0.0.1:9: connection refused\n")
+        #expect(!nowhere.stderr.contains("errno") && !nowhere.stderr.contains("error set"))
+        #expect(nowhere.stderr.filter { $0 == "(" }.count == nowhere.stderr.filter { $0 == ")" }.count)
+
+        // Corrupt credentials are a credentials failure (77) that says how to recover, and `register --force` recovers.
+        try "{\"server\":".write(to: ada.appendingPathComponent("constellation/credentials.json"), atomically: true, encoding: .utf8)
+        let corrupt = try Binaries.cli(["me"], home: ada, server: server.url)
+        #expect(corrupt.status == 77)
+        #expect(corrupt.stderr.contains("credentials.json is corrupt") && corrupt.stderr.contains("register --force"))
+        #expect(try Binaries.cli(["register", "--name", "Ada"], home: ada, server: server.url).status == 77)
+        #expect(try Binaries.cli(["register", "--name", "Ada", "--force"], home: ada, server: server.url).status == 0)
+        #expect(try Binaries.cli(["me"], home: ada, server: server.url).status == 0)
     }
 
-    /// A scan made while the server is down is verified with cached keys, queued, and synced later.
+    /// The tokens in a CLI's offline queue.
+    func queuedTokens(home: URL) throws -> [String] {
+        let file = home.appendingPathComponent("constellation/queue.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { return [] }
+        let queue = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [[String: Any]])
+        return queue.compactMap { $0["token"] as? String }
+    }
+
+    /// `token`'s claims signed by a key the server never had, under the server key's kid:
+    /// only the signature is wrong, so only a signature check can refuse it.
+    func forge(_ token: String) throws -> String {
+        let parts = try PASETOv4Public.parse(token)
+        return try PASETOv4Public.sign(
+            message: parts.message, footer: parts.footer,
+            implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8), key: SigningKey.generate())
+    }
+
+    /// A scan made while the server is down is verified with cached keys, queued once, and synced later.
     @Test func offlineScanIsQueuedAndSynced() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
-        let dataDirectory = workspace.appendingPathComponent("server")
+        let dataDirectory = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
-        let ada = try home("ada"), bob = try home("bob")
-        _ = try register("Ada", home: ada, server: server.url)
-        _ = try register("Bob", home: bob, server: server.url)
-        let token = try Binaries.cli(["show", "--token"], home: ada, server: server.url).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let forged = String(token.dropLast(3)) + (token.hasSuffix("AAA") ? "BBB" : "AAA")
+        let ada = try workspace.home("ada"), bob = try workspace.home("bob")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
+        let forged = try forge(token)
+        #expect(try forged != token && PASETOv4Public.parse(forged).message == PASETOv4Public.parse(token).message)
+        #expect(try ConnectionTokens.keyId(of: forged) == ConnectionTokens.keyId(of: token))
         #expect(server.stop() == 0)
 
-        let offline = try Binaries.cli(["scan", token], home: bob, server: server.url)
-        #expect(offline.status == 0, "\(offline.stderr)")
-        #expect(offline.stdout.contains("saved offline"))
-        // A forged token is caught offline too, by the cached keys.
+        // The forged token is refused offline by the cached keys' signature check, and not queued.
         let forgedScan = try Binaries.cli(["scan", forged], home: bob, server: server.url)
         #expect(forgedScan.status == 65)
+        #expect(forgedScan.stderr.contains("signature is invalid") && !forgedScan.stderr.lowercased().contains("malformed"),
+                "\(forgedScan.stderr)")
+        #expect(try queuedTokens(home: bob).isEmpty)
+
+        // The genuine token, scanned twice, is queued once.
+        let offline = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(offline.status == 0, "\(offline.stderr)")
+        #expect(offline.stdout.contains("the scan is saved offline"))
+        let again = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        #expect(again.status == 0 && again.stdout.contains("already saved offline"), "\(again.stderr)")
+        #expect(try queuedTokens(home: bob) == [token])
 
         server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
         defer { _ = server.stop() }
         let sync = try Binaries.cli(["sync", "--json"], home: bob, server: server.url)
         #expect(sync.status == 0, "\(sync.stderr)")
-        #expect(sync.stdout.contains("\"connected\""))
+        struct Synced: Decodable { let status: String }
+        #expect(try JSONDecoder().decode([Synced].self, from: Data(sync.stdout.utf8)).map(\.status) == ["connected"])
         let view = try network(home: bob, server: server.url)
-        #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"])
+        #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"] && view.edges.count == 1)
         #expect(try Binaries.cli(["sync"], home: bob, server: server.url).stdout.contains("Nothing to sync"))
     }
 }

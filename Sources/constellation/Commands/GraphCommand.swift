@@ -5,7 +5,8 @@ import Graph
 struct GraphCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Lay out or measure any graph file, offline: an edge list, CSV with a header, or SocioPatterns t i j.",
+        abstract: "Lay out or measure any graph file, offline.",
+        discussion: "The file is an edge list (`u v` per line), CSV with a header, or a SocioPatterns `t i j` file.",
         subcommands: [GraphLayout.self, GraphStats.self]
     )
 }
@@ -15,7 +16,7 @@ struct GraphInput: ParsableArguments {
     @Argument(help: "The graph: `u v` per line (# comments, a third column ignored), CSV with a header, or `t i j`.")
     var file: String
 
-    @Option(name: .customLong("input-format"), help: "edgelist, csv or tij (default: from the file name).")
+    @Option(name: .customLong("input-format"), help: "How to read the file (default: guessed from its name).")
     var inputFormat: EdgeListFormat?
 
     @Option(help: "Seed for every random choice: the same seed gives the same result.")
@@ -23,7 +24,7 @@ struct GraphInput: ParsableArguments {
 
     func read() throws(CLIError) -> ParsedGraph {
         guard let data = FileManager.default.contents(atPath: file) else {
-            throw CLIError(description: "cannot read \(file)", exitCode: 66)
+            throw .noInput("cannot read \(file)")
         }
         let format = inputFormat ?? EdgeListFormat.guess(fileName: file)
         do {
@@ -42,7 +43,7 @@ struct GraphLayout: AsyncParsableCommand {
 
     @OptionGroup var input: GraphInput
 
-    @Option(help: "json (default), svg, gexf or graphml.")
+    @Option(help: "The output format.")
     var format: LayoutDocument.Format = .json
 
     @Option(name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
@@ -83,7 +84,7 @@ struct GraphLayout: AsyncParsableCommand {
     }
 
     private func readPrevious(_ path: String) throws(CLIError) -> [String: Point] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw CLIError(description: "cannot read \(path)", exitCode: 66) }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .noInput("cannot read \(path)") }
         guard let previous = try? JSONDecoder().decode(LayoutDocument.self, from: data) else {
             throw .data("\(path) is not a layout JSON written by `constellation graph layout`")
         }

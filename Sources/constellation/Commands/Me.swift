@@ -2,14 +2,14 @@ import ArgumentParser
 import ConstellationModel
 
 struct Me: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show your profile, or change it with --name / --headline.")
+    static let configuration = CommandConfiguration(abstract: "Show your profile, or change it.")
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "A new display name.")
+    @Option(help: "Change your display name to this.")
     var name: String?
 
-    @Option(help: "A new headline (\"\" clears it).")
+    @Option(help: "Change your headline to this (\"\" clears it).")
     var headline: String?
 
     func run() async throws {

@@ -21,10 +21,9 @@ struct Register: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingErrors {
-            let session = try Session(options: options, requireCredentials: false)
+            let session = try Session(options: options, credentials: force ? .replaceable : .optional)
             if let existing = session.credentials, !force {
-                throw CLIError(description: "already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it",
-                               exitCode: 73)
+                throw CLIError.cannotCreate("already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it")
             }
             let registered = try await session.client.register(NewProfile(displayName: name, headline: headline))
             try session.store.write(

@@ -7,10 +7,11 @@ import Tokens
 
 struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Connect with someone by scanning their QR code: a token, a URL holding one, or a photo.",
+        abstract: "Connect with someone by scanning their QR code.",
         discussion: """
-            The token is checked against the server's published keys before it is sent. Without a network,
-            a valid token is kept in a local queue and sent by `constellation sync` (or your next command).
+            Give the token, a URL that holds one, or `--image` with a photo of the code. \
+            The token is checked against the server's published keys before it is sent. Without a network, \
+            a genuine token is kept in a local queue and sent by `constellation sync` (or your next command).
             """
     )
 
@@ -56,13 +57,13 @@ struct Scan: AsyncParsableCommand {
                 }
                 if let redemption { return try report(redemption) }
             }
-            let scan = ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject)
-            try session.enqueue(scan)
+            let (scan, added) = try session.enqueue(
+                ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject))
             if options.json {
                 try Terminal.printJSON(Queued(queued: true, clientNonce: scan.clientNonce))
             } else {
                 Terminal.print("""
-                    The server cannot be reached, but the code is genuine: the scan is saved offline.
+                    The server cannot be reached, but the code is genuine: \(added ? "the scan is saved offline" : "it was already saved offline").
                     It will be sent by `constellation sync` or by your next command that reaches the server.
                     """)
             }

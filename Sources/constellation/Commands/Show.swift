@@ -13,7 +13,7 @@ struct Show: AsyncParsableCommand {
     @Flag(help: "Keep showing the code, replacing it with a fresh one before it expires (Ctrl-C to stop).")
     var watch = false
 
-    @Option(help: "text (the terminal, default), svg or png.")
+    @Option(help: "How to draw the code: text for the terminal, or an SVG or PNG image.")
     var format: Format = .text
 
     @Option(help: "Write the code to this file instead of the terminal (needed for png).")

@@ -3,14 +3,14 @@ import ConstellationModel
 import Foundation
 
 struct View: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "See your constellation: you, your connections and the links among them.")
+    static let configuration = CommandConfiguration(abstract: "See your network: you, your connections, their links.")
 
     @OptionGroup var options: GlobalOptions
 
     @Option(help: "Also write the picture as SVG to this file.")
     var svg: String?
 
-    @Option(help: "1: you and your connections (default); 2: their connections too.")
+    @Option(help: "How far to look: 1 is you and your connections, 2 adds their connections.")
     var depth = 1
 
     func validate() throws {
@@ -29,7 +29,7 @@ struct View: AsyncParsableCommand {
                 Terminal.note("Wrote \(svg).")
             }
             if options.json { return try Terminal.printJSON(network) }
-            Terminal.print(NetworkDrawing.text(network))
+            Terminal.print(NetworkDrawing.text(network, columns: Terminal.columns))
         }
     }
 }

@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+
+/// A test's temporary directory: one home (config directory) per person, and the server's data.
+struct Workspace {
+    let root = FileManager.default.temporaryDirectory.appendingPathComponent("e2e-\(UUID().uuidString)")
+
+    var serverData: URL { root.appendingPathComponent("server") }
+
+    func home(_ name: String) throws -> URL {
+        let url = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// `constellation register --name NAME` in `home`; the new profile's id.
+    func register(_ name: String, home: URL, server: String) throws -> UUID {
+        let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)
+        #expect(output.status == 0, "\(output.stderr)")
+        struct Registered: Decodable { let profileId: UUID; let apiKey: String }
+        let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
+        #expect(registered.apiKey.hasPrefix("cst_"))
+        return registered.profileId
+    }
+
+    /// A fresh token of the person registered in `home`, as `constellation show --token` prints it.
+    func token(home: URL, server: String) throws -> String {
+        try Binaries.cli(["show", "--token"], home: home, server: server).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}
