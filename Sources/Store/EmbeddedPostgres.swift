@@ -54,9 +54,9 @@ public final class EmbeddedPostgres: Sendable {
         for removed in SocketDirectory.sweepStale() {
             logger.info("removed a stale PostgreSQL socket directory", metadata: ["db.socket_dir": "\(removed.path)"])
         }
-        try socketDirectory.create(owner: runAs)
         let launchServer: @Sendable () throws(PostgresError) -> Process = {
-            try self.launch(binaries.appendingPathComponent("postgres"), [
+            try self.socketDirectory.create(owner: runAs)  // again on a restart, should anything have removed it
+            return try self.launch(binaries.appendingPathComponent("postgres"), [
                 "-D", self.clusterDirectory.path, "-k", self.socketDirectory.url.path, "-c", "listen_addresses=",
                 "-c", "unix_socket_permissions=0700",
             ], as: runAs)

@@ -3,8 +3,8 @@ import Foundation
 /// Where an embedded PostgreSQL puts its unix socket: a short path in /tmp (socket paths are
 /// limited to about 107 bytes) named after the data directory, so a server that crashed or was
 /// killed leaves one folder that its next start reuses, and a sweep can tell stale folders.
-struct SocketDirectory {
-    static let prefix = "constellation-pg-"
+package struct SocketDirectory {
+    package static let prefix = "constellation-pg-"
     static let root = URL(fileURLWithPath: "/tmp")
 
     let url: URL
@@ -14,10 +14,16 @@ struct SocketDirectory {
         url = Self.root.appendingPathComponent(Self.prefix + Self.fingerprint(dataDirectory.standardizedFileURL.path))
     }
 
-    /// Creates the folder (or keeps it), owned by `owner`, readable by it alone.
+    /// The file naming the Constellation server that uses the folder: while that process lives,
+    /// the folder is not stale, even between a PostgreSQL crash and its restart.
+    package static let ownerFile = "constellation.pid"
+
+    /// Creates the folder (or keeps it), owned by `owner`, readable by it alone, and marks it as
+    /// this process's.
     func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try "\(getpid())\n".write(to: url.appendingPathComponent(Self.ownerFile), atomically: true, encoding: .utf8)
         } catch {
             throw PostgresError(.embeddedServer, message: "cannot create the socket directory \(url.path): \(error.localizedDescription)")
         }
@@ -29,11 +35,11 @@ struct SocketDirectory {
         try? FileManager.default.removeItem(at: url)
     }
 
-    /// Removes the socket folders in /tmp that no running PostgreSQL uses: its lock file names a
-    /// process that is gone, or there is no lock file and the folder is over a minute old (a start
-    /// that failed). Returns the folders removed.
+    /// Removes the socket folders in /tmp that nothing running uses: neither the PostgreSQL in its
+    /// lock file nor the Constellation server in its owner file is alive, or, with neither file,
+    /// the folder is over a minute old (a start that failed). Returns the folders removed.
     @discardableResult
-    static func sweepStale(now: Date = Date()) -> [URL] {
+    package static func sweepStale(now: Date = Date()) -> [URL] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.map { root.appendingPathComponent($0) }.filter { folder in
             guard isStale(folder, now: now) else { return false }
@@ -43,15 +49,21 @@ struct SocketDirectory {
 
     private static func isStale(_ folder: URL, now: Date) -> Bool {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        if let lock = files.first(where: { $0.hasPrefix(".s.PGSQL.") && $0.hasSuffix(".lock") }) {
-            let text = (try? String(contentsOf: folder.appendingPathComponent(lock), encoding: .utf8)) ?? ""
-            guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }), pid > 0 else {
-                return true
-            }
-            return kill(pid, 0) != 0 && errno == ESRCH
+        let pidFiles = files.filter { ($0.hasPrefix(".s.PGSQL.") && $0.hasSuffix(".lock")) || $0 == ownerFile }
+        guard pidFiles.isEmpty else {
+            return !pidFiles.contains { isAlive(pidIn: folder.appendingPathComponent($0)) }
         }
         let modified = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate]) as? Date ?? now
         return now.timeIntervalSince(modified) > 60
+    }
+
+    /// Whether the process whose id is the first line of `file` is running.
+    private static func isAlive(pidIn file: URL) -> Bool {
+        let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+        guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }), pid > 0 else {
+            return false
+        }
+        return kill(pid, 0) == 0 || errno != ESRCH
     }
 
     /// A stable, short name for a path (FNV-1a, 64 bits, in hex): not a secret, just a label.

@@ -1,0 +1,40 @@
+import Foundation
+import Store
+import Testing
+
+/// Which leftover socket folders a starting server removes: only those nothing running uses.
+@Suite struct SocketDirectoryTests {
+    /// A process id that is certainly gone: a child that has exited and been reaped.
+    private static func deadProcess() throws -> pid_t {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/true")
+        try process.run()
+        process.waitUntilExit()
+        return process.processIdentifier
+    }
+
+    private static func folder(lock: pid_t?, owner: pid_t?) throws -> URL {
+        let url = URL(fileURLWithPath: "/tmp/\(SocketDirectory.prefix)test\(UInt32.random(in: 0...UInt32.max))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if let lock { try "\(lock)\n/data\n".write(to: url.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8) }
+        if let owner { try "\(owner)\n".write(to: url.appendingPathComponent(SocketDirectory.ownerFile), atomically: true, encoding: .utf8) }
+        return url
+    }
+
+    @Test func onlyFoldersNothingRunningUsesAreSwept() throws {
+        let dead = try Self.deadProcess()
+        let abandoned = try Self.folder(lock: dead, owner: dead)
+        let restarting = try Self.folder(lock: dead, owner: getpid())  // PostgreSQL died; its server is restarting it
+        let serving = try Self.folder(lock: getpid(), owner: nil)
+        let starting = try Self.folder(lock: nil, owner: nil)           // created a moment ago, no lock yet
+        defer { [restarting, serving, starting].forEach { try? FileManager.default.removeItem(at: $0) } }
+
+        let removed = SocketDirectory.sweepStale().map(\.path)
+        #expect(removed.contains(abandoned.path) && !FileManager.default.fileExists(atPath: abandoned.path))
+        for kept in [restarting, serving, starting] {
+            #expect(!removed.contains(kept.path) && FileManager.default.fileExists(atPath: kept.path), "\(kept.lastPathComponent)")
+        }
+        let later = SocketDirectory.sweepStale(now: Date().addingTimeInterval(120)).map(\.path)
+        #expect(later.contains(starting.path), "a lock-less folder over a minute old is stale")
+    }
+}
