@@ -74,6 +74,31 @@ public struct ConstellationClient: Sendable {
         return try await decode(send(.GET, "/v1/me/connections" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))))
     }
 
+    /// Every connection of mine as a file: `csv` (RFC 4180) or `vcard` (RFC 6350), UTF-8.
+    public func exportConnections(format: String) async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/me/connections?format=\(format.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")").body
+    }
+
+    /// Removes my connection with `profileId` (the redemptions that made it go too).
+    public func disconnect(from profileId: UUID) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/me/connections/\(profileId.uuidString.lowercased())")
+    }
+
+    /// Revokes every token I have shown so far; tokens issued from the answer's instant on redeem.
+    public func resetTokens() async throws(ClientError) -> TokenReset {
+        try await decode(send(.POST, "/v1/me/qr/reset"))
+    }
+
+    /// All my data as the server's JSON document (`PersonalData`), byte for byte.
+    public func exportPersonalData() async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/me/export").body
+    }
+
+    /// Erases my profile and everything that names it; my key stops working.
+    public func deleteMe() async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/me", body: DeletionConfirmation())
+    }
+
     /// My network laid out: depth 1 is my connections, 2 adds theirs.
     public func network(depth: Int = 1) async throws(ClientError) -> Network {
         try await decode(send(.GET, "/v1/me/network?depth=\(depth)"))
@@ -86,6 +111,13 @@ public struct ConstellationClient: Sendable {
         public let status: Int
         public let body: [UInt8]
         public let contentType: String?
+        /// Every header, in the order received.
+        public let headers: [(name: String, value: String)]
+
+        /// The first value of the header `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        }
     }
 
     /// Sends a request and returns the raw answer; a problem response becomes `ClientError.problem`.
@@ -116,7 +148,8 @@ public struct ConstellationClient: Sendable {
         } catch {
             throw .unreachable(server: baseURL, reason: ClientError.reason(for: error))
         }
-        let raw = RawResponse(status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"))
+        let raw = RawResponse(status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"),
+                              headers: response.headers.map { ($0.name, $0.value) })
         guard raw.status < 400 else {
             if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }
             throw .unexpectedResponse(status: raw.status, detail: String(decoding: raw.body.prefix(200), as: UTF8.self))

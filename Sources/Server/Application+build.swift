@@ -19,7 +19,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
-    NetworkController(services: services, layouts: SubgraphLayouts(compute: compute), compute: compute).addAuthenticatedRoutes(to: authenticated)
+    let layouts = SubgraphLayouts(compute: compute)
+    NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(services: services, layouts: layouts).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router
 }

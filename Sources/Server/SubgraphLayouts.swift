@@ -70,6 +70,11 @@ actor SubgraphLayouts {
         return picture
     }
 
+    /// Forgets every picture of `profile`'s own subgraphs (its profile was erased).
+    func forget(profile: UUID) {
+        entries = entries.filter { $0.key.id != profile }
+    }
+
     /// A fingerprint of the graph: its nodes and edges, in order.
     private static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
         var hasher = Hasher()

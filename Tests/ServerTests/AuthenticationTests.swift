@@ -12,6 +12,7 @@ import Testing
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
+        "DELETE /v1/me/connections/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {
@@ -19,7 +20,7 @@ import Testing
             let routes = buildRouter(server.services).routes.map { ($0.method.rawValue, $0.path.description) }
             var refused: Set<String> = []
             for (method, pattern) in routes where !Self.publicRoutes.contains("\(method) \(pattern)") {
-                let path = pattern.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                let path = pattern.replacing(/\{[A-Za-z]+\}/, with: UUID().uuidString)
                 let body = ["POST", "PATCH"].contains(method) ? "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" : "\r\n"
                 let request = { (authorization: String) in
                     "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\(body)"

@@ -4,7 +4,7 @@ import Hummingbird
 import Store
 import Tokens
 
-/// `POST /v1/connections` (redeem a scanned token) and `GET /v1/me/connections`.
+/// `POST /v1/connections` (redeem a scanned token) and `GET /v1/me/connections` (JSON pages, CSV, vCard).
 struct ConnectionController {
     let services: AppServices
     /// How far in the future an offline scan time may lie (clock skew between phone and server).
@@ -40,6 +40,7 @@ struct ConnectionController {
             guard let id = UUID(uuidString: text) else { throw TokenError.invalidClaims("'evt' is not an event id") }
             return id
         }
+        try await refuseRevoked(claims, owner: owner)
         let redemption = try await services.connections.redeem(RedemptionRequest(
             tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, expiresAt: claims.expiresAt,
             scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken))
@@ -49,10 +50,14 @@ struct ConnectionController {
         return try .json(redemption, status: redemption.created ? .created : .ok)
     }
 
-    /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`.
+    /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`;
+    /// `?format=csv|vcard`: every connection as a file instead (`exportConnections`).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let query = request.uri.queryParameters
+        if let format = query.get("format"), format != "json" {
+            return try await exportConnections(format: format, context: context)
+        }
         let limit = try query.get("limit").map { text in
             guard let value = Int(text), (1...200).contains(value) else {
                 throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")

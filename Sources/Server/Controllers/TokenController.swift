@@ -29,7 +29,7 @@ struct TokenController {
     }
 
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var response = try Response.json(try freshToken(for: context.requireProfile()), status: .created)
+        var response = try Response.json(try await freshToken(for: context.requireProfile()), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -40,7 +40,7 @@ struct TokenController {
         guard ["svg", "png", "txt"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be svg, png or txt")
         }
-        let token = try freshToken(for: context.requireProfile())
+        let token = try await freshToken(for: context.requireProfile())
         let code = try QRCode(encoding: token.token)
         var response: Response
         switch format {
@@ -52,9 +52,14 @@ struct TokenController {
         return response
     }
 
-    private func freshToken(for profile: Profile) throws -> IssuedToken {
+    /// A token issued now, or at the profile's `tokensValidFrom` if that is later (by less than a
+    /// second, right after `POST /v1/me/qr/reset`), so that a token issued after a reset redeems.
+    private func freshToken(for profile: Profile) async throws -> IssuedToken {
+        let now = Date()
+        let validFrom = try await services.profiles.tokensValidFrom(of: profile.id)
         let (token, claims) = try ConnectionTokens.issue(
-            subject: profile.id.uuidString.lowercased(), lifetime: services.configuration.tokenLifetime, keys: services.keyRing)
+            subject: profile.id.uuidString.lowercased(), lifetime: services.configuration.tokenLifetime,
+            now: max(now, validFrom ?? now), keys: services.keyRing)
         return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt)
     }
 }

@@ -1,28 +1,99 @@
 import ArgumentParser
 import ConstellationModel
+import Foundation
 
 struct Me: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Show your profile, or change it.")
+    static let configuration = CommandConfiguration(
+        abstract: "Show or change your profile, export your data, or delete your profile.",
+        discussion: "`constellation me` alone is `me show`: your profile; `me --name … --headline …` changes it.",
+        subcommands: [ShowProfile.self, Export.self, Delete.self],
+        defaultSubcommand: ShowProfile.self
+    )
 
-    @OptionGroup var options: GlobalOptions
+    struct ShowProfile: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile, or change it.")
 
-    @Option(help: "Change your display name to this.")
-    var name: String?
+        @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Change your headline to this (\"\" clears it).")
-    var headline: String?
+        @Option(help: "Change your display name to this.")
+        var name: String?
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            let profile = name == nil && headline == nil
-                ? try await session.client.me()
-                : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))
-            if options.json {
-                try Terminal.printJSON(profile)
-            } else {
-                Terminal.print("\(profile.displayName)\(profile.headline.map { " — \($0)" } ?? "")\nid: \(profile.id)")
+        @Option(help: "Change your headline to this (\"\" clears it).")
+        var headline: String?
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let profile = name == nil && headline == nil
+                    ? try await session.client.me()
+                    : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))
+                if options.json {
+                    try Terminal.printJSON(profile)
+                } else {
+                    Terminal.print("\(profile.displayName)\(profile.headline.map { " — \($0)" } ?? "")\nid: \(profile.id)")
+                }
+            }
+        }
+    }
+
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Save everything the server keeps about you as JSON.",
+            discussion: "Your profile, your keys' dates (never the keys), your connections, the codes you scanned and how often yours were.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")
+        var output: String?
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let bytes = try await session.client.exportPersonalData()
+                try OutputFile.write(bytes + (output == nil ? [0x0A] : []), to: output)
+                if let output { Terminal.note("Wrote your data to \(output).") }
+            }
+        }
+    }
+
+    struct Delete: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Delete your profile, keys and connections for good.",
+            discussion: "Your connections no longer list you. The key saved on this computer is removed too.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(help: "Confirm that you mean it: nothing can be undone.")
+        var yes = false
+
+        func validate() throws {
+            guard yes else {
+                throw ValidationError("this deletes your profile, keys and connections for good; add --yes to confirm")
+            }
+        }
+
+        /// What `me delete --json` prints.
+        struct Output: Encodable { let deleted: Bool; let profileId: UUID }
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                guard let credentials = session.credentials else { throw CLIError.credentials("not registered") }
+                try await session.client.deleteMe()
+                for file in [session.store.credentialsFile, session.store.queueFile] where FileManager.default.fileExists(atPath: file.path) {
+                    do {
+                        try FileManager.default.removeItem(at: file)
+                    } catch {
+                        throw CLIError.io("your profile is deleted, but \(file.path) could not be removed: \(error.localizedDescription)")
+                    }
+                }
+                if options.json { return try Terminal.printJSON(Output(deleted: true, profileId: credentials.profileId)) }
+                Terminal.print("""
+                    Your profile \(credentials.profileId) is deleted, with your keys and connections.
+                    The key saved on this computer is removed too.
+                    """)
             }
         }
     }

@@ -1,0 +1,102 @@
+import Foundation
+
+/// `GET /v1/me/export`: everything the server keeps about me, in one document. Secrets are not
+/// in it (API keys are kept only as hashes, and those stay out too), nor anyone else's private data:
+/// peers appear with their public fields only.
+public struct PersonalData: Codable, Sendable, Equatable {
+    /// The export format's version.
+    public let version: Int
+    public let exportedAt: Date
+    public let profile: Profile
+    public let profileUpdatedAt: Date
+    /// Tokens issued before this instant were revoked by `POST /v1/me/qr/reset`; nil: never reset.
+    public let tokensValidFrom: Date?
+    public let apiKeys: [APIKey]
+    public let connections: [Connection]
+    /// The tokens I scanned (redeemed), live or synced from an offline queue.
+    public let redemptions: [Redemption]
+    /// My tokens that someone redeemed, and how many people did.
+    public let tokens: [Token]
+
+    public init(
+        exportedAt: Date, profile: Profile, profileUpdatedAt: Date, tokensValidFrom: Date?, apiKeys: [APIKey],
+        connections: [Connection], redemptions: [Redemption], tokens: [Token]
+    ) {
+        version = 1
+        self.exportedAt = exportedAt
+        self.profile = profile
+        self.profileUpdatedAt = profileUpdatedAt
+        self.tokensValidFrom = tokensValidFrom
+        self.apiKeys = apiKeys
+        self.connections = connections
+        self.redemptions = redemptions
+        self.tokens = tokens
+    }
+
+    /// An API key's metadata; the key itself was shown once and only its hash is kept.
+    public struct APIKey: Codable, Sendable, Equatable {
+        public let createdAt: Date
+        public let revokedAt: Date?
+
+        public init(createdAt: Date, revokedAt: Date?) {
+            self.createdAt = createdAt
+            self.revokedAt = revokedAt
+        }
+    }
+
+    /// A connection: the peer's public fields, when, at which event, through which token.
+    public struct Connection: Codable, Sendable, Equatable {
+        public let id: Int64
+        public let peer: Profile
+        public let connectedAt: Date
+        public let eventId: UUID?
+        public let tokenId: String
+
+        public init(id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, tokenId: String) {
+            self.id = id
+            self.peer = peer
+            self.connectedAt = connectedAt
+            self.eventId = eventId
+            self.tokenId = tokenId
+        }
+    }
+
+    /// A token I redeemed: whose, when I scanned it, when the server received it, my nonce.
+    public struct Redemption: Codable, Sendable, Equatable {
+        public let tokenId: String
+        public let connectionId: Int64
+        /// The token's owner.
+        public let peerId: UUID
+        /// Whether this redemption created the connection (false: we were already connected).
+        public let createdConnection: Bool
+        public let scannedAt: Date
+        public let redeemedAt: Date
+        public let clientNonce: String?
+
+        public init(
+            tokenId: String, connectionId: Int64, peerId: UUID, createdConnection: Bool, scannedAt: Date, redeemedAt: Date,
+            clientNonce: String?
+        ) {
+            self.tokenId = tokenId
+            self.connectionId = connectionId
+            self.peerId = peerId
+            self.createdConnection = createdConnection
+            self.scannedAt = scannedAt
+            self.redeemedAt = redeemedAt
+            self.clientNonce = clientNonce
+        }
+    }
+
+    /// One of my tokens and how many people redeemed it.
+    public struct Token: Codable, Sendable, Equatable {
+        public let tokenId: String
+        public let uses: Int
+        public let expiresAt: Date
+
+        public init(tokenId: String, uses: Int, expiresAt: Date) {
+            self.tokenId = tokenId
+            self.uses = uses
+            self.expiresAt = expiresAt
+        }
+    }
+}

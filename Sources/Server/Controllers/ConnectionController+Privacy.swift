@@ -1,0 +1,29 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Tokens
+
+extension ConnectionController {
+    /// Refuses a token its owner revoked with `POST /v1/me/qr/reset`: one issued (`iat`, whole
+    /// seconds) before the owner's `tokensValidFrom`. Checked before the redemption's
+    /// transaction, so a redemption already past this check when the reset commits may still complete.
+    func refuseRevoked(_ claims: ConnectionClaims, owner: UUID) async throws {
+        guard let validFrom = try await services.profiles.tokensValidFrom(of: owner), claims.issuedAt < validFrom else { return }
+        throw Problem(status: 401, code: "token_revoked", title: "Its owner has revoked this token",
+                      detail: "Ask for a fresh QR code.")
+    }
+
+    /// `GET /v1/me/connections?format=csv|vcard`: every connection, newest first, as a file.
+    func exportConnections(format: String, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let (contentType, fileName, render): (String, String, @Sendable ([Connection]) -> String) = switch format {
+        case "csv": ("text/csv; charset=utf-8", "connections.csv", ConnectionsCSV.document)
+        case "vcard": ("text/vcard; charset=utf-8", "connections.vcf", VCard.document)
+        default: throw Problem.badRequest("unsupported_format", "format must be json, csv or vcard")
+        }
+        let connections = try await services.connections.allConnections(of: me.id)
+        var response = Response.fresh(Array(render(connections).utf8), contentType: contentType)
+        response.headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
+        return response
+    }
+}

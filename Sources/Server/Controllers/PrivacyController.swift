@@ -1,0 +1,72 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// An attendee's control over their own data: `DELETE /v1/me/connections/{profileId}`,
+/// `POST /v1/me/qr/reset`, `GET /v1/me/export`, `DELETE /v1/me`. Each acts on the caller's
+/// own data only: there is no path to anyone else's.
+struct PrivacyController {
+    let services: AppServices
+    let layouts: SubgraphLayouts
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.delete("me/connections/:profileId", use: disconnect)
+        group.post("me/qr/reset", use: resetTokens)
+        group.get("me/export", use: export)
+        group.delete("me", use: erase)
+    }
+
+    static let notConnected = Problem(status: 404, code: "not_connected", title: "You are not connected with this profile")
+
+    /// 204 when the connection is gone; 404 `not_connected` when there was none, including for an
+    /// id that is not a profile id at all (no connection lives under such a path).
+    @Sendable func disconnect(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)) else { throw Self.notConnected }
+        guard try await services.connections.remove(between: me.id, and: peer) else { throw Self.notConnected }
+        context.logger.info("connection removed", metadata: ["profile.id": "\(me.id)"])
+        return Response(status: .noContent)
+    }
+
+    /// Revokes every token I have shown so far; see `TokenReset` for the rule at the second.
+    @Sendable func resetTokens(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let validFrom = try await services.profiles.resetTokens(of: me.id, at: Date()) else { throw Problem.invalidCredentials }
+        context.logger.info("tokens reset", metadata: ["profile.id": "\(me.id)"])
+        var response = try Response.json(TokenReset(tokensValidFrom: validFrom))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// All my data as one JSON document, to be saved rather than shown or cached.
+    @Sendable func export(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let data = try await services.personalData.export(of: me.id) else { throw Problem.invalidCredentials }
+        var response = try Response.json(data)
+        response.headers[.contentDisposition] = "attachment; filename=\"constellation-export.json\""
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// Erases me: profile, keys, connections, redemptions, token counts. Only with
+    /// `{"confirm":"delete"}` as the body or `?confirm=delete`; otherwise 422 and nothing changes.
+    @Sendable func erase(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        var confirmation = request.uri.queryParameters.get("confirm")
+        if confirmation == nil {
+            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            if body.readableBytes > 0 {
+                confirmation = try JSONDecoder.constellation.decode(DeletionConfirmation.self, from: Data(body.readableBytesView)).confirm
+            }
+        }
+        guard confirmation == DeletionConfirmation.phrase else {
+            throw Problem(status: 422, code: "confirmation_required", title: "Deleting your profile needs a confirmation",
+                          detail: "Send {\"confirm\":\"delete\"} as the body, or ?confirm=delete.")
+        }
+        guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
+        await layouts.forget(profile: me.id)
+        context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])
+        return Response(status: .noContent)
+    }
+}

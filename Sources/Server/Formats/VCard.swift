@@ -1,0 +1,61 @@
+import ConstellationModel
+import Foundation
+
+/// My connections as vCard 4.0 (RFC 6350), one card per connection: `FN` the display name,
+/// `NOTE` the headline, `UID` the profile id as a `urn:uuid:`. Text values escape backslash,
+/// comma, semicolon and line breaks; lines end in CRLF and are folded at 75 octets, never
+/// inside a UTF-8 sequence.
+package enum VCard {
+    /// The longest a line may be, in octets, without its CRLF (RFC 6350 §3.2).
+    package static let lineLimit = 75
+
+    package static func document(_ connections: [Connection]) -> String {
+        connections.map(card).joined()
+    }
+
+    package static func card(_ connection: Connection) -> String {
+        var lines = ["BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:\(connection.peer.id.uuidString.lowercased())",
+                     "FN:\(escape(connection.peer.displayName))"]
+        if let headline = connection.peer.headline { lines.append("NOTE:\(escape(headline))") }
+        lines.append("END:VCARD")
+        return lines.map(fold).joined()
+    }
+
+    /// A text value with `\`, `,`, `;` and line breaks escaped (RFC 6350 §3.4).
+    package static func escape(_ text: String) -> String {
+        var escaped = ""
+        var scalars = text.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case ",": escaped += "\\,"
+            case ";": escaped += "\\;"
+            case "\n": escaped += "\\n"
+            case "\r":
+                escaped += "\\n"
+                if pending == "\n" { pending = scalars.next() }  // CRLF is one line break
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
+    }
+
+    /// `line` ended by CRLF, folded (CRLF and a space) so that no line exceeds `lineLimit` octets;
+    /// folds fall between Unicode scalars, so a UTF-8 sequence is never split.
+    package static func fold(_ line: String) -> String {
+        var folded = ""
+        var octets = 0
+        for scalar in line.unicodeScalars {
+            let size = UTF8.width(scalar)
+            if octets + size > lineLimit {
+                folded += "\r\n "
+                octets = 1
+            }
+            folded.unicodeScalars.append(scalar)
+            octets += size
+        }
+        return folded + "\r\n"
+    }
+}

@@ -1,0 +1,62 @@
+import ConstellationModel
+import Foundation
+
+/// Everything stored about one profile, gathered for its owner (`GET /v1/me/export`).
+public struct PersonalDataRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// `profile`'s data read from one snapshot (a read-only transaction), or nil when there is no
+    /// such profile. Peers appear with their public fields only; API keys without their hashes.
+    public func export(of profile: UUID, at moment: Date = Date()) async throws -> PersonalData? {
+        try await database.withTransaction(readOnly: true) { connection in
+            let rows = try connection.query("""
+                SELECT \(Profile.columns), p.updated_at, p.tokens_valid_from FROM profiles p WHERE p.id = \(profile)
+                """)
+            guard let row = rows.first else { return nil }
+            let apiKeys = try connection.query(
+                "SELECT created_at, revoked_at FROM api_keys WHERE profile_id = \(profile) ORDER BY created_at"
+            ).map { row throws(PostgresError) in
+                PersonalData.APIKey(createdAt: try row.date("created_at"), revokedAt: try Self.optionalDate(row, "revoked_at"))
+            }
+            let connections = try connection.query("""
+                SELECT c.id, c.created_at, c.event_id, c.token_id, \(Profile.columns)
+                FROM connections c
+                JOIN profiles p ON p.id = CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END
+                WHERE c.profile_a = \(profile) OR c.profile_b = \(profile)
+                ORDER BY c.id
+                """).map { row throws(PostgresError) in
+                PersonalData.Connection(id: try row.int("id"), peer: try Profile(row: row), connectedAt: try row.date("created_at"),
+                                        eventId: try row.optionalUUID("event_id"), tokenId: try row.string("token_id"))
+            }
+            let redemptions = try connection.query("""
+                SELECT r.token_id, r.connection_id, r.created, r.scanned_at, r.redeemed_at, r.client_nonce,
+                       CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END AS peer_id
+                FROM redemptions r JOIN connections c ON c.id = r.connection_id
+                WHERE r.scanner_id = \(profile)
+                ORDER BY r.redeemed_at, r.token_id
+                """).map { row throws(PostgresError) in
+                PersonalData.Redemption(
+                    tokenId: try row.string("token_id"), connectionId: try row.int("connection_id"), peerId: try row.uuid("peer_id"),
+                    createdConnection: try row.bool("created"), scannedAt: try row.date("scanned_at"),
+                    redeemedAt: try row.date("redeemed_at"), clientNonce: try row.optionalString("client_nonce"))
+            }
+            let tokens = try connection.query(
+                "SELECT token_id, uses, expires_at FROM token_uses WHERE owner_id = \(profile) ORDER BY expires_at, token_id"
+            ).map { row throws(PostgresError) in
+                PersonalData.Token(tokenId: try row.string("token_id"), uses: Int(try row.int("uses")), expiresAt: try row.date("expires_at"))
+            }
+            return PersonalData(
+                exportedAt: moment, profile: try Profile(row: row), profileUpdatedAt: try row.date("updated_at"),
+                tokensValidFrom: try Self.optionalDate(row, "tokens_valid_from"), apiKeys: apiKeys,
+                connections: connections, redemptions: redemptions, tokens: tokens)
+        }
+    }
+
+    private static func optionalDate(_ row: Row, _ column: String) throws(PostgresError) -> Date? {
+        try row.optionalString(column) == nil ? nil : try row.date(column)
+    }
+}

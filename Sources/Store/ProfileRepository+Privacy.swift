@@ -1,0 +1,38 @@
+import Foundation
+
+extension ProfileRepository {
+    /// Revokes every token `profile` issued up to `moment`: from now on only tokens issued at or
+    /// after the returned instant redeem. Tokens state `iat` in whole seconds, so that instant is
+    /// the whole second after `moment`; it never moves back (a clock that steps back cannot revive
+    /// revoked tokens). Nil when there is no such profile.
+    public func resetTokens(of profile: UUID, at moment: Date) async throws -> Date? {
+        let validFrom = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down) + 1)
+        return try await database.withConnection { connection in
+            try connection.query("""
+                UPDATE profiles SET tokens_valid_from = GREATEST(tokens_valid_from, \(validFrom))
+                WHERE id = \(profile) RETURNING tokens_valid_from
+                """).first.map { try $0.date("tokens_valid_from") }
+        }
+    }
+
+    /// The earliest `iat` a token of `profile` may carry to be redeemed: nil when it never reset
+    /// its tokens, or when there is no such profile.
+    public func tokensValidFrom(of profile: UUID) async throws -> Date? {
+        try await database.withConnection { connection in
+            let rows = try connection.query("SELECT tokens_valid_from FROM profiles WHERE id = \(profile)")
+            guard let row = rows.first, try row.optionalString("tokens_valid_from") != nil else { return nil }
+            return try row.date("tokens_valid_from")
+        }
+    }
+
+    /// Erases `profile` and everything that names it: its API keys, its connections (both ends),
+    /// the redemptions it made and those that made its connections, its tokens' use counts.
+    /// Returns whether the profile existed.
+    public func erase(_ profile: UUID) async throws -> Bool {
+        try await database.withTransaction { connection in
+            // Foreign keys cascade from profiles to api_keys, connections, token_uses and
+            // redemptions (by scanner, and by connection); the tests check no row names it afterwards.
+            !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
+        }
+    }
+}
