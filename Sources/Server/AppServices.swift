@@ -8,6 +8,7 @@ public struct AppServices: Sendable {
     public let keyRing: KeyRing
     package let profiles: ProfileRepository
     package let connections: ConnectionRepository
+    package let events: EventRepository
 
     public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
         self.configuration = configuration
@@ -15,5 +16,6 @@ public struct AppServices: Sendable {
         self.keyRing = keyRing
         profiles = ProfileRepository(database: database)
         connections = ConnectionRepository(database: database)
+        events = EventRepository(database: database)
     }
 }

@@ -8,10 +8,12 @@ import Testing
 /// Every route behind an API key, found in the router itself, refuses a request without a key
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
 @Suite struct AuthenticationTests {
-    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles"]
+    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}"]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
+        "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
+        "POST /v1/events/{event}/join",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {
@@ -20,6 +22,7 @@ import Testing
             var refused: Set<String> = []
             for (method, pattern) in routes where !Self.publicRoutes.contains("\(method) \(pattern)") {
                 let path = pattern.replacingOccurrences(of: "{id}", with: UUID().uuidString)
+                    .replacingOccurrences(of: "{event}", with: UUID().uuidString)
                 let body = ["POST", "PATCH"].contains(method) ? "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" : "\r\n"
                 let request = { (authorization: String) in
                     "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\(body)"
