@@ -9,6 +9,6 @@ struct Constellation: AsyncParsableCommand {
             Start with `constellation register --name "Your Name"`, then `constellation show` to show your code \
             and `constellation scan TOKEN` (or `--image photo.png`) to connect with someone.
             """,
-        subcommands: [Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Me.self, GraphCommand.self]
+        subcommands: [Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Me.self, EventCommand.self, GraphCommand.self]
     )
 }
