@@ -53,13 +53,47 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.GET, "/v1/keys"))
     }
 
-    public func issueToken() async throws(ClientError) -> IssuedToken {
-        try await decode(send(.POST, "/v1/tokens"))
+    /// A fresh token; with `event` (an event's id or slug, of which I am a member), a token for that event.
+    public func issueToken(event: String? = nil) async throws(ClientError) -> IssuedToken {
+        guard let event else { return try await decode(send(.POST, "/v1/tokens")) }
+        return try await decode(send(.POST, "/v1/tokens", body: TokenRequest(eventId: event)))
     }
 
-    /// A fresh token as a QR image: `svg`, `png` or `txt`.
-    public func qr(format: String) async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/me/qr?format=\(format)").body
+    /// A fresh token as a QR image: `svg`, `png` or `txt`; with `event`, a token for that event.
+    public func qr(format: String, event: String? = nil) async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/me/qr?format=\(format)" + (event.map { "&event=\(Self.escaped($0))" } ?? "")).body
+    }
+
+    // MARK: Events
+
+    /// Creates an event and makes me its organizer; the answer holds the join code, shown this once.
+    public func createEvent(_ event: NewEvent) async throws(ClientError) -> CreatedEvent {
+        try await decode(send(.POST, "/v1/events", body: event))
+    }
+
+    /// An event's public fields, by id or slug.
+    public func event(_ event: String) async throws(ClientError) -> Event {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))"))
+    }
+
+    /// The events I belong to and my role in each.
+    public func myEvents() async throws(ClientError) -> MyEvents {
+        try await decode(send(.GET, "/v1/me/events"))
+    }
+
+    /// Makes `profile` an organizer of `event` (I must organize it).
+    public func addOrganizer(_ profile: UUID, to event: String) async throws(ClientError) -> EventMember {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/organizers", body: NewOrganizer(profileId: profile)))
+    }
+
+    /// Replaces `event`'s join code (I must organize it); the old code stops working.
+    public func rotateJoinCode(of event: String) async throws(ClientError) -> EventJoinCode {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/join-code"))
+    }
+
+    /// Joins `event` as an attendee with its join code.
+    public func joinEvent(_ event: String, code: String) async throws(ClientError) -> MyEvent {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/join", body: JoinRequest(code: code)))
     }
 
     /// Redeems a scanned token; `created` in the answer tells a new connection from an existing one.
@@ -105,6 +139,13 @@ public struct ConstellationClient: Sendable {
     }
 
     // MARK: - Transport
+
+    /// `text` as one path segment or query value: everything but RFC 3986's unreserved ASCII is escaped.
+    private static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// A raw answer: status, body and headers.
     public struct RawResponse: Sendable {

@@ -6,12 +6,15 @@ public struct IssuedToken: Codable, Sendable {
     public let tokenId: String
     public let issuedAt: Date
     public let expiresAt: Date
+    /// The event the token is for (its `evt` claim); absent for a personal token.
+    public let eventId: UUID?
 
-    public init(token: String, tokenId: String, issuedAt: Date, expiresAt: Date) {
+    public init(token: String, tokenId: String, issuedAt: Date, expiresAt: Date, eventId: UUID? = nil) {
         self.token = token
         self.tokenId = tokenId
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
+        self.eventId = eventId
     }
 }
 

@@ -9,6 +9,7 @@ public struct AppServices: Sendable {
     package let profiles: ProfileRepository
     package let connections: ConnectionRepository
     package let personalData: PersonalDataRepository
+    package let events: EventRepository
 
     public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
         self.configuration = configuration
@@ -17,5 +18,6 @@ public struct AppServices: Sendable {
         profiles = ProfileRepository(database: database)
         connections = ConnectionRepository(database: database)
         personalData = PersonalDataRepository(database: database)
+        events = EventRepository(database: database)
     }
 }

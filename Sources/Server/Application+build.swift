@@ -13,11 +13,13 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let v1 = router.group("v1")
     ProfileController(services: services).addPublicRoutes(to: v1)
     TokenController(services: services).addPublicRoutes(to: v1)
+    EventController(services: services).addPublicRoutes(to: v1)
 
     let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
+    EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
     NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)

@@ -15,6 +15,13 @@ extension Problem {
         Problem(status: 422, code: "validation_failed", title: "A field is not valid", detail: detail)
     }
 
+    static let notAnOrganizer = Problem(status: 403, code: "not_an_organizer", title: "Only the event's organizers may do this")
+    static let notAMember = Problem(status: 403, code: "not_a_member", title: "Only the event's attendees and organizers may do this",
+                                    detail: "Join the event with its code first.")
+    static let unknownEvent = Problem(status: 404, code: "unknown_event", title: "No such event")
+    static let eventEnded = Problem(status: 410, code: "event_ended", title: "This event has ended",
+                                    detail: "Its tokens are no longer redeemed.")
+
     static func badRequest(_ code: String, _ detail: String) -> Problem {
         Problem(status: 400, code: code, title: "Bad request", detail: detail)
     }
@@ -36,6 +43,24 @@ extension Problem {
                 self.init(status: 422, code: "self_connection", title: "You cannot connect to yourself")
             case .unknownOwner:
                 self.init(status: 404, code: "unknown_profile", title: "The token's owner no longer exists")
+            case .unknownEvent:
+                self = .unknownEvent
+            case .eventEnded:
+                self = .eventEnded
+            }
+        case let error as EventError:
+            switch error {
+            case .slugTaken:
+                self.init(status: 409, code: "slug_taken", title: "Another event has this slug", detail: "Choose another slug.")
+            case .unknownEvent:
+                self = .unknownEvent
+            case .notAnOrganizer:
+                self = .notAnOrganizer
+            case .invalidJoinCode:
+                self.init(status: 403, code: "invalid_join_code", title: "The join code is not this event's",
+                          detail: "Ask an organizer for the current code (XXXX-XXXX).")
+            case .unknownProfile:
+                self.init(status: 404, code: "unknown_profile", title: "No such profile")
             }
         case let error as QRError:
             self.init(status: 422, code: "qr_failed", title: "The QR code could not be made", detail: error.description)

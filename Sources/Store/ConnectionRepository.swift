@@ -12,10 +12,12 @@ public struct RedemptionRequest: Sendable {
     public let clientNonce: String?
     /// How many different people may redeem one token.
     public let maximumUses: Int
+    /// How long after its event's end an event token is still redeemed (the offline grace).
+    public let eventGrace: TimeInterval
 
     public init(
         tokenId: String, ownerId: UUID, scannerId: UUID, eventId: UUID?, expiresAt: Date,
-        scannedAt: Date, clientNonce: String?, maximumUses: Int
+        scannedAt: Date, clientNonce: String?, maximumUses: Int, eventGrace: TimeInterval = 86_400
     ) {
         self.tokenId = tokenId
         self.ownerId = ownerId
@@ -25,6 +27,7 @@ public struct RedemptionRequest: Sendable {
         self.scannedAt = scannedAt
         self.clientNonce = clientNonce
         self.maximumUses = maximumUses
+        self.eventGrace = eventGrace
     }
 }
 
@@ -36,6 +39,10 @@ public enum RedemptionError: Error, Equatable, Sendable {
     case unknownOwner
     /// A profile cannot connect to itself.
     case selfConnection
+    /// The token names an event that does not exist.
+    case unknownEvent
+    /// The token's event ended longer ago than the offline grace.
+    case eventEnded
 }
 
 /// Connections between profiles and the redemptions that made them.
@@ -48,6 +55,9 @@ public struct ConnectionRepository: Sendable {
 
     /// Redeems a token: one transaction that counts the use, inserts the edge (if new) and the
     /// redemption. Idempotent per (token, scanner); unique constraints, not checks, decide races.
+    /// An event token also makes the scanner an attendee of its event (if not a member yet; the
+    /// owner is one, which minting checks) and records the pair in the event's graph: a pair that
+    /// meets at two events is in both, with one edge in `connections`.
     public func redeem(_ request: RedemptionRequest) async throws -> Redemption {
         guard request.ownerId != request.scannerId else { throw RedemptionError.selfConnection }
         for _ in 0..<3 {
@@ -68,6 +78,12 @@ public struct ConnectionRepository: Sendable {
             return Redemption(
                 connection: try loadConnection(id: existing.int("connection_id"), peer: request.ownerId, on: connection),
                 created: false, clientNonce: request.clientNonce)
+        }
+        if let event = request.eventId {
+            guard let row = try connection.query("SELECT ends_at FROM events WHERE id = \(event)").first else {
+                throw RedemptionError.unknownEvent
+            }
+            guard Date() <= (try row.date("ends_at")).addingTimeInterval(request.eventGrace) else { throw RedemptionError.eventEnded }
         }
         do {
             let uses = try connection.query("""
@@ -98,6 +114,19 @@ public struct ConnectionRepository: Sendable {
                 ON CONFLICT (token_id, scanner_id) DO NOTHING RETURNING token_id
                 """)
             guard !inserted.isEmpty else { throw ConcurrentRedemption() }
+            if let event = request.eventId {
+                try connection.query("""
+                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(scanner), 'attendee')
+                    ON CONFLICT (event_id, profile_id) DO NOTHING
+                    """)
+                // The first time the pair met at this event: an offline scan synced late may be earlier.
+                try connection.query("""
+                    INSERT INTO event_connections (event_id, profile_a, profile_b, connection_id, first_at)
+                    VALUES (\(event), LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(connectionId), \(request.scannedAt))
+                    ON CONFLICT (event_id, profile_a, profile_b) DO UPDATE SET first_at = EXCLUDED.first_at
+                    WHERE EXCLUDED.first_at < event_connections.first_at
+                    """)
+            }
             return Redemption(
                 connection: try loadConnection(id: connectionId, peer: request.ownerId, on: connection),
                 created: created, clientNonce: request.clientNonce)

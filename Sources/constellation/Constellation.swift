@@ -11,7 +11,7 @@ struct Constellation: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, Me.self, QRCommand.self,
-            GraphCommand.self,
+            EventCommand.self, GraphCommand.self,
         ]
     )
 }

@@ -8,11 +8,13 @@ import Testing
 /// Every route behind an API key, found in the router itself, refuses a request without a key
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
 @Suite struct AuthenticationTests {
-    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles"]
+    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}"]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
         "DELETE /v1/me/connections/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
+        "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
+        "POST /v1/events/{event}/join",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

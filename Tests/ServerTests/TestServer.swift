@@ -51,9 +51,11 @@ struct TestServer {
         try await services.database.withConnection { try $0.query("SELECT count(*) AS n FROM \(unsafeSQL: table)")[0].int("n") }
     }
 
-    /// A token signed by this server's key for `owner`, issued at `issuedAt`.
-    func token(for owner: Profile, issuedAt: Date = Date(), lifetime: Duration = .seconds(300)) throws -> String {
-        try ConnectionTokens.issue(subject: owner.id.uuidString.lowercased(), lifetime: lifetime, now: issuedAt, keys: services.keyRing).token
+    /// A token signed by this server's key for `owner`, issued at `issuedAt`, for `event` if given
+    /// (whether or not the server would mint it).
+    func token(for owner: Profile, event: UUID? = nil, issuedAt: Date = Date(), lifetime: Duration = .seconds(300)) throws -> String {
+        try ConnectionTokens.issue(subject: owner.id.uuidString.lowercased(), eventId: event?.uuidString.lowercased(),
+                                   lifetime: lifetime, now: issuedAt, keys: services.keyRing).token
     }
 }
 

@@ -10,12 +10,13 @@ struct StoreFixture {
     let conninfo: String
     let profiles: ProfileRepository
     let connections: ConnectionRepository
+    let events: EventRepository
 
     static func make(maximumConnections: Int = 8) async throws -> StoreFixture {
         let (database, conninfo) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
         return StoreFixture(
             database: database, conninfo: conninfo, profiles: ProfileRepository(database: database),
-            connections: ConnectionRepository(database: database))
+            connections: ConnectionRepository(database: database), events: EventRepository(database: database))
     }
 
     func profile(_ name: String = "Ada") async throws -> Profile {

@@ -43,7 +43,8 @@ struct ConnectionController {
         try await refuseRevoked(claims, owner: owner)
         let redemption = try await services.connections.redeem(RedemptionRequest(
             tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, expiresAt: claims.expiresAt,
-            scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken))
+            scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
+            eventGrace: grace))
         context.logger.info("token redeemed", metadata: [
             "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
         ])

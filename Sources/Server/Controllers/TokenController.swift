@@ -2,9 +2,11 @@ import ConstellationModel
 import Foundation
 import Hummingbird
 import QR
+import Store
 import Tokens
 
-/// `GET /v1/keys`, `POST /v1/tokens`, `GET /v1/me/qr`.
+/// `GET /v1/keys`, `POST /v1/tokens`, `GET /v1/me/qr`. A token for an event (body `{"eventId"}`,
+/// `?event=`: its id or slug) carries the event in its `evt` claim; only the event's members get one.
 struct TokenController {
     let services: AppServices
 
@@ -28,8 +30,13 @@ struct TokenController {
         return response
     }
 
+    /// No body (or `{}`): a personal token; `{"eventId": id or slug}`: a token for that event.
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var response = try Response.json(try await freshToken(for: context.requireProfile()), status: .created)
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let input = body.readableBytes == 0
+            ? TokenRequest() : try JSONDecoder.constellation.decode(TokenRequest.self, from: Data(body.readableBytesView))
+        let me = try context.requireProfile()
+        var response = try Response.json(try await freshToken(for: me, event: input.eventId), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -40,7 +47,7 @@ struct TokenController {
         guard ["svg", "png", "txt"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be svg, png or txt")
         }
-        let token = try await freshToken(for: context.requireProfile())
+        let token = try await freshToken(for: context.requireProfile(), event: request.uri.queryParameters.get("event"))
         let code = try QRCode(encoding: token.token)
         var response: Response
         switch format {
@@ -52,14 +59,26 @@ struct TokenController {
         return response
     }
 
-    /// A token issued now, or at the profile's `tokensValidFrom` if that is later (by less than a
-    /// second, right after `POST /v1/me/qr/reset`), so that a token issued after a reset redeems.
-    private func freshToken(for profile: Profile) async throws -> IssuedToken {
+    /// A token for `profile`; with `event` (an id or slug), for that event, if `profile` is a member
+    /// and the event has not ended (its end plus the offline grace, after which its tokens are refused).
+    /// Issued now, or at the profile's `tokensValidFrom` if that is later (by less than a second,
+    /// right after `POST /v1/me/qr/reset`), so that a token issued after a reset redeems.
+    private func freshToken(for profile: Profile, event reference: String? = nil) async throws -> IssuedToken {
+        var eventId: UUID?
+        if let reference {
+            guard let found = try await services.events.event(EventReference(reference), viewer: profile.id) else {
+                throw Problem.unknownEvent
+            }
+            guard found.role != nil else { throw Problem.notAMember }
+            let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
+            guard Date() <= found.event.endsAt.addingTimeInterval(grace) else { throw Problem.eventEnded }
+            eventId = found.event.id
+        }
         let now = Date()
         let validFrom = try await services.profiles.tokensValidFrom(of: profile.id)
         let (token, claims) = try ConnectionTokens.issue(
-            subject: profile.id.uuidString.lowercased(), lifetime: services.configuration.tokenLifetime,
-            now: max(now, validFrom ?? now), keys: services.keyRing)
-        return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt)
+            subject: profile.id.uuidString.lowercased(), eventId: eventId?.uuidString.lowercased(),
+            lifetime: services.configuration.tokenLifetime, now: max(now, validFrom ?? now), keys: services.keyRing)
+        return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId)
     }
 }

@@ -25,6 +25,9 @@ struct Show: AsyncParsableCommand {
     @Flag(help: "Draw dark modules on a light terminal background (the default suits dark backgrounds).")
     var light = false
 
+    @Option(help: "Show a code for this event (its slug or id; you must be a member): whoever scans it becomes an attendee.")
+    var event: String?
+
     func validate() throws {
         if format == .png && output == nil { throw ValidationError("--format png needs --output FILE") }
         if watch && (output != nil || token || options.json) { throw ValidationError("--watch shows the code in the terminal only") }
@@ -35,7 +38,7 @@ struct Show: AsyncParsableCommand {
             let session = try Session(options: options)
             try await session.catchUp()
             repeat {
-                let issued = try await session.client.issueToken()
+                let issued = try await session.client.issueToken(event: event)
                 try render(issued)
                 if watch {
                     // Replace the code 20 seconds before it expires.

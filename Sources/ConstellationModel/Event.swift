@@ -1,0 +1,140 @@
+import Foundation
+
+/// The public face of an event: what anyone may see (`GET /v1/events/{event}`), no members, no join code.
+public struct Event: Codable, Sendable, Equatable, Hashable {
+    public let id: UUID
+    /// Lowercase letters, digits and hyphens, 3…64 characters; addresses the event like its id.
+    public let slug: String
+    public let name: String
+    public let startsAt: Date
+    public let endsAt: Date
+    /// An IANA zone name, e.g. `Europe/Paris`.
+    public let timeZone: String
+
+    public init(id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String) {
+        self.id = id
+        self.slug = slug
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+    }
+
+    /// Names are 1…120 characters (Unicode code points, as PostgreSQL counts) after trimming.
+    public static let nameLimit = 120
+    /// Slugs are 3…64 characters.
+    public static let slugLength = 3...64
+    /// The longest an event may last.
+    public static let maximumDuration: TimeInterval = 31 * 86_400
+}
+
+/// `POST /v1/events`: create an event; the caller becomes its organizer.
+public struct NewEvent: Codable, Sendable {
+    public var name: String
+    public var slug: String
+    public var startsAt: Date
+    public var endsAt: Date
+    public var timeZone: String
+
+    public init(name: String, slug: String, startsAt: Date, endsAt: Date, timeZone: String) {
+        self.name = name
+        self.slug = slug
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+    }
+}
+
+/// The answer to `POST /v1/events` (201): the event and its join code, shown in clear this once
+/// (the server keeps a hash; `POST /v1/events/{event}/join-code` makes a new one).
+public struct CreatedEvent: Codable, Sendable {
+    public let event: Event
+    public let joinCode: String
+
+    public init(event: Event, joinCode: String) {
+        self.event = event
+        self.joinCode = joinCode
+    }
+}
+
+/// The answer to `POST /v1/events/{event}/join-code`: the new code; the old one no longer works.
+public struct EventJoinCode: Codable, Sendable {
+    public let eventId: UUID
+    public let joinCode: String
+
+    public init(eventId: UUID, joinCode: String) {
+        self.eventId = eventId
+        self.joinCode = joinCode
+    }
+}
+
+/// What a member is at an event.
+public enum EventRole: String, Codable, Sendable, Equatable {
+    case organizer
+    case attendee
+}
+
+/// One person's membership of an event (`POST /v1/events/{event}/organizers`).
+public struct EventMember: Codable, Sendable, Equatable {
+    public let eventId: UUID
+    public let profileId: UUID
+    public let role: EventRole
+    public let joinedAt: Date
+
+    public init(eventId: UUID, profileId: UUID, role: EventRole, joinedAt: Date) {
+        self.eventId = eventId
+        self.profileId = profileId
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}
+
+/// An event I belong to and my role there (`GET /v1/me/events`, `POST /v1/events/{event}/join`).
+public struct MyEvent: Codable, Sendable, Equatable {
+    public let event: Event
+    public let role: EventRole
+    public let joinedAt: Date
+
+    public init(event: Event, role: EventRole, joinedAt: Date) {
+        self.event = event
+        self.role = role
+        self.joinedAt = joinedAt
+    }
+}
+
+/// `GET /v1/me/events`: the events I belong to, the latest start first.
+public struct MyEvents: Codable, Sendable, Equatable {
+    public let items: [MyEvent]
+
+    public init(items: [MyEvent]) {
+        self.items = items
+    }
+}
+
+/// `POST /v1/events/{event}/organizers`: make a profile an organizer of the event.
+public struct NewOrganizer: Codable, Sendable {
+    public var profileId: UUID
+
+    public init(profileId: UUID) {
+        self.profileId = profileId
+    }
+}
+
+/// `POST /v1/events/{event}/join`: join as an attendee with the event's join code
+/// (`XXXX-XXXX`; case and the hyphen do not matter).
+public struct JoinRequest: Codable, Sendable {
+    public var code: String
+
+    public init(code: String) {
+        self.code = code
+    }
+}
+
+/// `POST /v1/tokens` with a body: a token for an event (`eventId`: its id or slug).
+public struct TokenRequest: Codable, Sendable {
+    public var eventId: String?
+
+    public init(eventId: String? = nil) {
+        self.eventId = eventId
+    }
+}

@@ -1,0 +1,100 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+import Tokens
+
+/// Events and their members: `POST /v1/events`, `GET /v1/events/{event}` (public),
+/// `GET /v1/me/events`, `POST /v1/events/{event}/organizers`, `POST /v1/events/{event}/join-code`,
+/// `POST /v1/events/{event}/join`. `{event}` is an event's id or its slug.
+///
+/// Organizer routes answer a caller who is not an organizer 403 `not_an_organizer`, stranger and
+/// attendee alike: an event's existence is public (`GET /v1/events/{event}`), so a 404 would hide nothing.
+struct EventController {
+    let services: AppServices
+
+    func addPublicRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events/:event", use: show)
+    }
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("events", use: create)
+        group.get("me/events", use: mine)
+        group.post("events/:event/organizers", use: addOrganizer)
+        group.post("events/:event/join-code", use: rotateJoinCode)
+        group.post("events/:event/join", use: join)
+    }
+
+    @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let input = try EventFields.check(try await request.decode(as: NewEvent.self, context: context))
+        let id = UUID()
+        let code = try JoinCode.generate()
+        let event = try await services.events.create(
+            id: id, slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
+            joinCodeHash: try Self.hash(code, event: id), organizer: me.id)
+        context.logger.info("event created", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
+        // The code is shown in clear this once: no cache along the way may keep it.
+        var response = try Response.json(CreatedEvent(event: event, joinCode: code), status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// Public: the event's name, slug, dates and time zone; no members, no join code.
+    @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(try await event(context).event)
+    }
+
+    @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(MyEvents(items: try await services.events.events(of: context.requireProfile().id)))
+    }
+
+    /// 201 when the profile becomes an organizer (new, or promoted from attendee), 200 when it was one.
+    @Sendable func addOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context, viewer: me.id)
+        guard event.role == .organizer else { throw Problem.notAnOrganizer }
+        let input = try await request.decode(as: NewOrganizer.self, context: context)
+        let (member, added) = try await services.events.addOrganizer(input.profileId, to: event.event.id, by: me.id)
+        if added {
+            context.logger.info("organizer added", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
+        }
+        return try .json(member, status: added ? .created : .ok)
+    }
+
+    @Sendable func rotateJoinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context, viewer: me.id)
+        guard event.role == .organizer else { throw Problem.notAnOrganizer }
+        let code = try JoinCode.generate()
+        try await services.events.rotateJoinCode(of: event.event.id, hash: try Self.hash(code, event: event.event.id), by: me.id)
+        context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)"])
+        var response = try Response.json(EventJoinCode(eventId: event.event.id, joinCode: code))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
+    @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context).event
+        let input = try await request.decode(as: JoinRequest.self, context: context)
+        guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw EventError.invalidJoinCode }
+        let (membership, joined) = try await services.events.join(event.id, profile: me.id, codeHash: hash)
+        if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }
+        return try .json(membership, status: joined ? .created : .ok)
+    }
+
+    /// The event the path names (`{event}`: id or slug) and `viewer`'s role there; 404 if none.
+    private func event(_ context: AppRequestContext, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?) {
+        guard let text = context.parameters.get("event"),
+              let found = try await services.events.event(EventReference(text), viewer: viewer)
+        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        return found
+    }
+
+    private static func hash(_ code: String, event: UUID) throws -> [UInt8] {
+        guard let hash = try JoinCode.hash(code, eventId: event) else { preconditionFailure("a generated join code is well-formed") }
+        return hash
+    }
+}

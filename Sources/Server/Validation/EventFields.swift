@@ -1,0 +1,46 @@
+import ConstellationModel
+import Foundation
+
+/// Checks and tidies the fields of a new event: every rule the database holds, and the ones it cannot.
+enum EventFields {
+    static let nameText = UserText(field: "name", minimum: 1, maximum: Event.nameLimit)
+
+    /// The checked input: a tidied name, and a slug, zone and dates as given.
+    static func check(_ input: NewEvent) throws -> NewEvent {
+        NewEvent(name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: input.startsAt,
+                 endsAt: try endsAt(input.endsAt, after: input.startsAt), timeZone: try timeZone(input.timeZone))
+    }
+
+    /// 3…64 lowercase ASCII letters, digits and hyphens, starting and ending with a letter or digit,
+    /// and not shaped like a UUID (events are addressed by either).
+    static func slug(_ slug: String) throws -> String {
+        let bytes = Array(slug.utf8)
+        let allowed = bytes.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        guard Event.slugLength.contains(bytes.count), allowed, bytes.first != 0x2D, bytes.last != 0x2D else {
+            throw Problem.validation(
+                "slug must be \(Event.slugLength.lowerBound) to \(Event.slugLength.upperBound) lowercase letters (a-z), digits and hyphens, "
+                    + "starting and ending with a letter or digit, e.g. rustconf-2026")
+        }
+        guard UUID(uuidString: slug) == nil else { throw Problem.validation("slug must not have the shape of a UUID") }
+        return slug
+    }
+
+    /// An IANA time zone name this server knows (`Europe/Paris`, `UTC`), exactly as listed.
+    static func timeZone(_ name: String) throws -> String {
+        guard name.utf8.count <= 64, knownTimeZones.contains(name) else {
+            throw Problem.validation("timeZone must be an IANA time zone name such as Europe/Paris or UTC")
+        }
+        return name
+    }
+
+    /// After `startsAt`, and at most `Event.maximumDuration` after it.
+    static func endsAt(_ endsAt: Date, after startsAt: Date) throws -> Date {
+        guard endsAt > startsAt else { throw Problem.validation("endsAt must be after startsAt") }
+        guard endsAt.timeIntervalSince(startsAt) <= Event.maximumDuration else {
+            throw Problem.validation("an event lasts at most \(Int(Event.maximumDuration / 86_400)) days")
+        }
+        return endsAt
+    }
+
+    private static let knownTimeZones = Set(TimeZone.knownTimeZoneIdentifiers).union(["UTC"])
+}

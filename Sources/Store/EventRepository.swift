@@ -1,0 +1,176 @@
+import ConstellationModel
+import Foundation
+
+/// How a request names an event: by id or by slug.
+public enum EventReference: Sendable, Equatable {
+    case id(UUID)
+    case slug(String)
+
+    /// A path segment or a body field: a UUID is an id, anything else a slug (slugs are lower
+    /// case, so `RustConf-2026` finds `rustconf-2026`). Slugs never have the shape of a UUID.
+    public init(_ text: String) {
+        if let id = UUID(uuidString: text) { self = .id(id) } else { self = .slug(text.lowercased()) }
+    }
+
+    /// The condition that picks the event from `events e`.
+    var condition: SQL {
+        switch self {
+        case .id(let id): "e.id = \(id)"
+        case .slug(let slug): "e.slug = \(slug)"
+        }
+    }
+}
+
+/// Why the database's rules refused a change to an event.
+public enum EventError: Error, Equatable, Sendable {
+    /// Another event has this slug.
+    case slugTaken
+    /// The event does not exist (any more).
+    case unknownEvent
+    /// The caller is not an organizer of the event.
+    case notAnOrganizer
+    /// The join code is not the event's current one.
+    case invalidJoinCode
+    /// The profile to add does not exist.
+    case unknownProfile
+}
+
+/// Events, their members and roles, and their join codes (kept as hashes).
+public struct EventRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Creates the event and makes `organizer` its organizer, in one transaction.
+    /// - Parameter id: the new event's id (its join code's hash is salted with it).
+    public func create(
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String,
+        joinCodeHash: [UInt8], organizer: UUID
+    ) async throws -> Event {
+        do {
+            return try await database.withTransaction { connection in
+                let rows = try connection.query("""
+                    WITH e AS (
+                        INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_hash)
+                        VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(ByteString(joinCodeHash)))
+                        RETURNING *)
+                    SELECT \(Event.columns) FROM e
+                    """)
+                let event = try Event(row: rows[0])
+                try connection.query("""
+                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(organizer), \(EventRole.organizer))
+                    """)
+                return event
+            }
+        } catch let error as PostgresError where error.isUniqueViolation {
+            throw EventError.slugTaken
+        }
+    }
+
+    /// The event `reference` names, and `viewer`'s role there (nil: not a member, or no viewer).
+    public func event(_ reference: EventReference, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?)? {
+        try await database.withConnection { connection in
+            guard let row = try connection.query("""
+                SELECT \(Event.columns), m.role FROM events e
+                LEFT JOIN event_members m ON m.event_id = e.id AND m.profile_id = \(viewer)
+                WHERE \(reference.condition)
+                """).first else { return nil }
+            return (try Event(row: row), try row.optionalString("role") == nil ? nil : EventRole(row: row))
+        }
+    }
+
+    /// The event's members, organizers first, then by when they joined.
+    public func members(of event: UUID) async throws -> [EventMember] {
+        try await database.withConnection { connection in
+            try connection.query("""
+                SELECT event_id, profile_id, role, joined_at FROM event_members WHERE event_id = \(event)
+                ORDER BY role = 'organizer' DESC, joined_at, profile_id
+                """).map(EventMember.init(row:))
+        }
+    }
+
+    /// Makes `profile` an organizer of `event` (an attendee is promoted), if `caller` organizes it.
+    /// `added` is false when `profile` was an organizer already.
+    public func addOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> (member: EventMember, added: Bool) {
+        do {
+            return try await database.withTransaction { connection in
+                try Self.requireOrganizer(caller, of: event, on: connection)
+                let changed = try connection.query("""
+                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.organizer))
+                    ON CONFLICT (event_id, profile_id) DO UPDATE SET role = EXCLUDED.role WHERE event_members.role <> EXCLUDED.role
+                    RETURNING event_id, profile_id, role, joined_at
+                    """)
+                if let row = changed.first { return (try EventMember(row: row), true) }
+                return (try Self.member(profile, of: event, on: connection), false)
+            }
+        } catch let error as PostgresError where error.sqlState == "23503" {
+            throw EventError.unknownProfile
+        }
+    }
+
+    /// Replaces the event's join code, if `caller` organizes it; the old code stops working at once.
+    public func rotateJoinCode(of event: UUID, hash: [UInt8], by caller: UUID) async throws {
+        try await database.withTransaction { connection in
+            try Self.requireOrganizer(caller, of: event, on: connection)
+            try connection.query("UPDATE events SET join_code_hash = \(ByteString(hash)) WHERE id = \(event)")
+        }
+    }
+
+    /// Makes `profile` an attendee of `event` if `codeHash` is the hash of its current join code;
+    /// a member already keeps their role. `joined` is false when they were a member already.
+    public func join(_ event: UUID, profile: UUID, codeHash: [UInt8]) async throws -> (membership: MyEvent, joined: Bool) {
+        try await database.withTransaction { connection in
+            // FOR SHARE: a rotation running now either commits first (and this sees the new code) or waits.
+            guard let row = try connection.query("""
+                SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
+                WHERE e.id = \(event) FOR SHARE
+                """).first else { throw EventError.unknownEvent }
+            guard try row.bool("matches") else { throw EventError.invalidJoinCode }
+            let inserted = try connection.query("""
+                INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.attendee))
+                ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
+                """)
+            let member = try inserted.first.map(EventMember.init(row:)) ?? Self.member(profile, of: event, on: connection)
+            return (MyEvent(event: try Event(row: row), role: member.role, joinedAt: member.joinedAt), !inserted.isEmpty)
+        }
+    }
+
+    /// The events `profile` belongs to and their role in each, the latest start first.
+    public func events(of profile: UUID) async throws -> [MyEvent] {
+        try await database.withConnection { connection in
+            try connection.query("""
+                SELECT \(Event.columns), m.role, m.joined_at FROM event_members m JOIN events e ON e.id = m.event_id
+                WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
+                """).map { row throws(PostgresError) in
+                    MyEvent(event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
+                }
+        }
+    }
+
+    /// Throws `notAnOrganizer` unless `profile` organizes `event`; the row stays locked (shared)
+    /// until the transaction ends, so a change of role cannot slip in between.
+    private static func requireOrganizer(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws {
+        let rows = try connection.query("""
+            SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR SHARE
+            """)
+        guard try rows.first.map({ row throws(PostgresError) in try EventRole(row: row) }) == .organizer else {
+            throw EventError.notAnOrganizer
+        }
+    }
+
+    private static func member(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws -> EventMember {
+        guard let row = try connection.query("""
+            SELECT event_id, profile_id, role, joined_at FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)
+            """).first else { throw PostgresError(.decoding, message: "membership vanished") }
+        return try EventMember(row: row)
+    }
+}
+
+extension EventMember {
+    init(row: Row) throws(PostgresError) {
+        self.init(eventId: try row.uuid("event_id"), profileId: try row.uuid("profile_id"),
+                  role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
+    }
+}

@@ -1,0 +1,122 @@
+import ArgumentParser
+import ConstellationModel
+import Foundation
+
+struct EventCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "event",
+        abstract: "Create an event, join one, or show one.",
+        discussion: """
+            An event is named by its slug (rustconf-2026) or its id. Its organizer gets a join code \
+            (XXXX-XXXX) to give attendees; `constellation show --event SLUG` shows a code that makes \
+            whoever scans it an attendee too.
+            """,
+        subcommands: [Create.self, Join.self, Show.self]
+    )
+
+    struct Create: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Create an event; you become its organizer.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Option(help: "The event's name, e.g. \"RustConf 2026\".")
+        var name: String
+
+        @Option(help: "Its short address: 3 to 64 lowercase letters, digits and hyphens, e.g. rustconf-2026.")
+        var slug: String
+
+        @Option(help: "When it starts: 2026-05-01T09:00 (in --time-zone) or with an offset, 2026-05-01T09:00:00+02:00.")
+        var starts: String
+
+        @Option(help: "When it ends, written like --starts.")
+        var ends: String
+
+        @Option(help: "Its IANA time zone, e.g. Europe/Paris.")
+        var timeZone: String = "UTC"
+
+        func validate() throws {
+            guard let zone = TimeZone(identifier: timeZone) else { throw ValidationError("'\(timeZone)' is not a time zone") }
+            guard EventCommand.date(starts, in: zone) != nil else { throw ValidationError("--starts '\(starts)' is not a date and time") }
+            guard EventCommand.date(ends, in: zone) != nil else { throw ValidationError("--ends '\(ends)' is not a date and time") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let zone = TimeZone(identifier: timeZone)!
+                let created = try await session.client.createEvent(NewEvent(
+                    name: name, slug: slug, startsAt: EventCommand.date(starts, in: zone)!, endsAt: EventCommand.date(ends, in: zone)!,
+                    timeZone: timeZone))
+                if options.json { return try Terminal.printJSON(created) }
+                Terminal.print("""
+                    Created \(created.event.name) (\(created.event.slug)), \(EventCommand.dates(of: created.event)).
+                    Join code: \(created.joinCode). It is shown only now: attendees run `constellation event join \(created.event.slug) --code \(created.joinCode)`.
+                    """)
+            }
+        }
+    }
+
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Join an event as an attendee with its join code.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        @Option(help: "The join code an organizer gave you (XXXX-XXXX; case and hyphen do not matter).")
+        var code: String
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let membership = try await session.client.joinEvent(event, code: code)
+                if options.json { return try Terminal.printJSON(membership) }
+                Terminal.print("You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
+                               + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show an event's name and dates.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options, credentials: .optional)
+                let event = try await session.client.event(event)
+                if options.json { return try Terminal.printJSON(event) }
+                Terminal.print("\(event.name) (\(event.slug))\n\(EventCommand.dates(of: event))\nid: \(event.id)")
+            }
+        }
+    }
+
+    /// ISO 8601 with an offset, or a local date and time (`2026-05-01T09:00[:00]`) in `zone`.
+    static func date(_ text: String, in zone: TimeZone) -> Date? {
+        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
+        for pattern in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm"] {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = zone
+            formatter.dateFormat = pattern
+            if let date = formatter.date(from: text) { return date }
+        }
+        return nil
+    }
+
+    /// "2026-05-01 09:00 – 2026-05-01 18:00 Europe/Paris", in the event's own time zone.
+    static func dates(of event: Event) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: event.timeZone) ?? .gmt
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return "\(formatter.string(from: event.startsAt)) – \(formatter.string(from: event.endsAt)) \(event.timeZone)"
+    }
+}

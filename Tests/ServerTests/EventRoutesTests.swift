@@ -1,0 +1,258 @@
+import Client
+import ConstellationModel
+import Foundation
+import Store
+import Testing
+import Tokens
+
+/// Events: creation, lookup by id or slug, members and roles, join codes, and who may do what.
+@Suite struct EventRoutesTests {
+    /// An event from now (whole seconds, as ISO 8601 carries them) lasting `hours`.
+    static func newEvent(_ slug: String = "rustconf-2026", name: String = "RustConf", startsIn: TimeInterval = -3600,
+                         hours: Double = 8, timeZone: String = "Europe/Paris") -> NewEvent {
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + startsIn).rounded(.down))
+        return NewEvent(name: name, slug: slug, startsAt: start, endsAt: start.addingTimeInterval(hours * 3600), timeZone: timeZone)
+    }
+
+    /// `XXXX-XXXX` over the 31 symbols without 0, O, 1, I and L.
+    static func isJoinCode(_ code: String) -> Bool {
+        let symbols = Set("ABCDEFGHJKMNPQRSTUVWXYZ23456789")
+        let parts = code.split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { $0.count == 4 && $0.allSatisfy(symbols.contains) }
+    }
+
+    @Test func creatingMakesMeTheOrganizerAndShowsTheJoinCodeOnce() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let input = Self.newEvent(name: "  RustConf 2026 ")
+            let raw = try await ada.client.send(.POST, "/v1/events", body: input)
+            #expect(raw.status == 201)
+            let created = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(raw.body))
+            #expect(Self.isJoinCode(created.joinCode), "\(created.joinCode)")
+            #expect(created.event.name == "RustConf 2026")
+            #expect(created.event.slug == input.slug && created.event.timeZone == "Europe/Paris")
+            #expect(created.event.startsAt == input.startsAt && created.event.endsAt == input.endsAt)
+
+            // Only the code's salted hash is stored.
+            let stored = try await server.services.database.withConnection {
+                try $0.query("SELECT encode(join_code_hash, 'hex') AS hash FROM events")[0].string("hash")
+            }
+            let expected = try #require(try JoinCode.hash(created.joinCode, eventId: created.event.id))
+            #expect(stored == expected.map { String(format: "%02x", $0) }.joined())
+
+            let mine = try await ada.client.myEvents().items
+            #expect(mine.map(\.event) == [created.event] && mine.map(\.role) == [.organizer])
+        }
+    }
+
+    @Test func anEventIsPublicByIdOrSlugWithoutMembersOrCode() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let created = try await ada.client.createEvent(Self.newEvent())
+            // No key needed: the join page shows the event before anyone has an account.
+            #expect(try await server.client.event(created.event.id.uuidString) == created.event)
+            #expect(try await server.client.event("rustconf-2026") == created.event)
+            #expect(try await server.client.event("RustConf-2026") == created.event, "slugs are looked up in lower case")
+            let raw = try await server.client.send(.GET, "/v1/events/rustconf-2026")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])
+            #expect(Set(object.keys) == ["id", "slug", "name", "startsAt", "endsAt", "timeZone"])
+            #expect(!String(decoding: raw.body, as: UTF8.self).contains(created.joinCode))
+            await expectProblem(404, "not_found") { _ = try await server.client.event("no-such-event") }
+            await expectProblem(404, "not_found") { _ = try await server.client.event(UUID().uuidString) }
+            await expectProblem(404, "not_found") { _ = try await server.client.event("caf\u{E9}") }
+        }
+    }
+
+    @Test func aTakenSlugIsAConflictAndChangesNothing() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let first = try await ada.client.createEvent(Self.newEvent())
+            await expectProblem(409, "slug_taken") { _ = try await bob.client.createEvent(Self.newEvent(name: "Other")) }
+            #expect(try await server.count("events") == 1)
+            #expect(try await server.count("event_members") == 1)
+            #expect(try await bob.client.myEvents().items.isEmpty)
+            #expect(try await server.client.event(first.event.slug).name == "RustConf")
+        }
+    }
+
+    @Test func badEventsAreRefusedAndChangeNothing() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            func body(slug: String = "rustconf-2026", name: String = "RustConf", startsAt: String = "2026-05-01T09:00:00Z",
+                      endsAt: String = "2026-05-01T18:00:00Z", timeZone: String = "Europe/Paris") -> String {
+                let object = ["slug": slug, "name": name, "startsAt": startsAt, "endsAt": endsAt, "timeZone": timeZone]
+                return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
+            }
+            let cases: [(String, Int, String, String)] = [
+                ("{\"slug\":", 400, "malformed_json", "truncated JSON"),
+                ("{}", 400, "malformed_json", "no fields"),
+                ("{\"slug\":\"ok-slug\",\"name\":\"N\",\"startsAt\":\"2026-05-01T09:00:00Z\",\"endsAt\":\"2026-05-01T18:00:00Z\"}", 400,
+                 "malformed_json", "no time zone"),
+                (body(startsAt: "tomorrow"), 400, "malformed_json", "a date that is not ISO 8601"),
+                (body(endsAt: "2026-05-01"), 400, "malformed_json", "a date without a time"),
+                (body(slug: "ab"), 422, "validation_failed", "a slug too short"),
+                (body(slug: String(repeating: "a", count: 65)), 422, "validation_failed", "a slug too long"),
+                (body(slug: "Rust-Conf"), 422, "validation_failed", "an uppercase slug"),
+                (body(slug: "caf\u{E9}-2026"), 422, "validation_failed", "a slug with a non-ASCII letter"),
+                (body(slug: "\u{FF52}ust"), 422, "validation_failed", "a slug with a fullwidth letter"),
+                (body(slug: "-rust"), 422, "validation_failed", "a slug starting with a hyphen"),
+                (body(slug: "rust-"), 422, "validation_failed", "a slug ending with a hyphen"),
+                (body(slug: "rust conf"), 422, "validation_failed", "a slug with a space"),
+                (body(slug: "rust_conf"), 422, "validation_failed", "a slug with an underscore"),
+                (body(slug: UUID().uuidString.lowercased()), 422, "validation_failed", "a slug shaped like a UUID"),
+                (body(name: "   "), 422, "validation_failed", "an empty name"),
+                (body(name: String(repeating: "n", count: 121)), 422, "validation_failed", "a name too long"),
+                (body(name: "Ada\u{202E}evil"), 422, "validation_failed", "a name with a bidi override"),
+                (body(name: "a\u{7}b"), 422, "validation_failed", "a name with a control character"),
+                (body(timeZone: "Mars/Olympus_Mons"), 422, "validation_failed", "an unknown time zone"),
+                (body(timeZone: ""), 422, "validation_failed", "an empty time zone"),
+                (body(timeZone: "europe/paris"), 422, "validation_failed", "a time zone in the wrong case"),
+                (body(endsAt: "2026-05-01T08:00:00Z"), 422, "validation_failed", "endsAt before startsAt"),
+                (body(endsAt: "2026-05-01T09:00:00Z"), 422, "validation_failed", "endsAt equal to startsAt"),
+                (body(endsAt: "2026-06-02T09:00:00Z"), 422, "validation_failed", "an event of 32 days"),
+            ]
+            for (json, status, code, what) in cases {
+                do {
+                    _ = try await ada.client.send(.POST, "/v1/events", rawBody: Array(json.utf8), headers: [("Content-Type", "application/json")])
+                    Issue.record("\(what): accepted")
+                } catch let ClientError.problem(problem) {
+                    #expect(problem.status == status && problem.code == code, "\(what): \(problem)")
+                }
+            }
+            #expect(try await server.count("events") == 0)
+            #expect(try await server.count("event_members") == 0)
+            // The rules let a good one through: 31 days is the longest, and an offset is a fine ISO 8601 date.
+            let longest = body(startsAt: "2026-05-01T09:00:00+02:00", endsAt: "2026-06-01T09:00:00+02:00", timeZone: "UTC")
+            #expect(try await ada.client.send(.POST, "/v1/events", rawBody: Array(longest.utf8),
+                                              headers: [("Content-Type", "application/json")]).status == 201)
+        }
+    }
+
+    @Test func organizersAddCoOrganizersAndMyEventsShowsRoles() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let created = try await ada.client.createEvent(Self.newEvent())
+            let added = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
+            #expect(added.status == 201)
+            let member = try JSONDecoder.constellation.decode(EventMember.self, from: Data(added.body))
+            #expect(member.profileId == bob.profile.id && member.role == .organizer && member.eventId == created.event.id)
+            let again = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
+            #expect(again.status == 200, "adding an organizer twice changes nothing")
+            #expect(try await bob.client.myEvents().items.map(\.role) == [.organizer])
+
+            // An attendee is promoted, by a co-organizer, addressing the event by id.
+            _ = try await cleo.client.joinEvent("rustconf-2026", code: created.joinCode)
+            #expect(try await cleo.client.myEvents().items.map(\.role) == [.attendee])
+            let promoted = try await bob.client.addOrganizer(cleo.profile.id, to: created.event.id.uuidString)
+            #expect(promoted.role == .organizer)
+            #expect(try await cleo.client.myEvents().items.map(\.role) == [.organizer])
+
+            await expectProblem(404, "unknown_profile") { _ = try await ada.client.addOrganizer(UUID(), to: "rustconf-2026") }
+            await expectProblem(400, "malformed_json") {
+                _ = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", rawBody: Array("{\"profileId\":\"x\"}".utf8))
+            }
+            #expect(try await server.count("event_members") == 3)
+
+            // My events: newest start first, each with my role.
+            _ = try await bob.client.createEvent(Self.newEvent("later-event", name: "Later", startsIn: 86_400))
+            let bobs = try await bob.client.myEvents().items
+            #expect(bobs.map(\.event.slug) == ["later-event", "rustconf-2026"])
+            #expect(bobs.map(\.role) == [.organizer, .organizer])
+        }
+    }
+
+    @Test func joiningTakesTheCurrentCodeAndIsIdempotent() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let created = try await ada.client.createEvent(Self.newEvent())
+            let code = created.joinCode
+            let wrong = Self.otherCode(than: code)
+            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: wrong) }
+            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: "hello") }
+            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: "") }
+            await expectProblem(400, "malformed_json") {
+                _ = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", rawBody: Array("{\"code\":".utf8))
+            }
+            await expectProblem(404, "not_found") { _ = try await bob.client.joinEvent("no-such-event", code: code) }
+            #expect(try await server.count("event_members") == 1)
+
+            // Case, spaces and the hyphen do not matter.
+            let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
+            let first = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", body: JoinRequest(code: typed))
+            #expect(first.status == 201)
+            let membership = try JSONDecoder.constellation.decode(MyEvent.self, from: Data(first.body))
+            #expect(membership.role == .attendee && membership.event == created.event)
+            let second = try await bob.client.send(.POST, "/v1/events/\(created.event.id)/join", body: JoinRequest(code: code))
+            #expect(second.status == 200)
+            #expect(try JSONDecoder.constellation.decode(MyEvent.self, from: Data(second.body)).joinedAt == membership.joinedAt)
+            // An organizer who joins stays an organizer.
+            #expect(try await ada.client.joinEvent("rustconf-2026", code: code).role == .organizer)
+            #expect(try await server.count("event_members") == 2)
+
+            // A new code: the old one is refused from now on, the new one works.
+            let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
+            #expect(rotated.eventId == created.event.id && rotated.joinCode != code)
+            #expect(Self.isJoinCode(rotated.joinCode))
+            await expectProblem(403, "invalid_join_code") { _ = try await cleo.client.joinEvent("rustconf-2026", code: code) }
+            #expect(try await cleo.client.joinEvent("rustconf-2026", code: rotated.joinCode).role == .attendee)
+            #expect(try await bob.client.myEvents().items.map(\.role) == [.attendee], "members stay when the code changes")
+        }
+    }
+
+    /// Every event route: no key 401, a stranger and an attendee 403 on organizer routes, an organizer 2xx;
+    /// each refusal changes nothing.
+    @Test func whoMayDoWhatOnEveryEventRoute() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), eve = try await server.user("Eve")
+            let created = try await ada.client.createEvent(Self.newEvent())
+            _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
+            let anonymous = server.client
+            let hashBefore = try await Self.codeHash(server)
+
+            // No key.
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.createEvent(Self.newEvent("other-event")) }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.myEvents() }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.addOrganizer(eve.profile.id, to: "rustconf-2026") }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.rotateJoinCode(of: "rustconf-2026") }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.joinEvent("rustconf-2026", code: created.joinCode) }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.issueToken(event: "rustconf-2026") }
+            // The public view needs none.
+            #expect(try await anonymous.event("rustconf-2026") == created.event)
+
+            // A stranger (Eve) and an attendee (Bob) on organizer routes; Eve may not make herself one.
+            for (who, client) in [("stranger", eve.client), ("attendee", bob.client)] {
+                await expectProblem(403, "not_an_organizer") { _ = try await client.addOrganizer(eve.profile.id, to: "rustconf-2026") }
+                await expectProblem(403, "not_an_organizer") { _ = try await client.addOrganizer(bob.profile.id, to: created.event.id.uuidString) }
+                await expectProblem(403, "not_an_organizer") { _ = try await client.rotateJoinCode(of: "rustconf-2026") }
+                #expect(try await Self.codeHash(server) == hashBefore, "\(who): the code is unchanged")
+            }
+            #expect(try await eve.client.myEvents().items.isEmpty)
+            #expect(try await bob.client.myEvents().items.map(\.role) == [.attendee])
+            #expect(try await server.count("event_members") == 2)
+            // Strangers may mint no event token; members may.
+            await expectProblem(403, "not_a_member") { _ = try await eve.client.issueToken(event: "rustconf-2026") }
+            #expect(try await bob.client.issueToken(event: "rustconf-2026").eventId == created.event.id)
+
+            // The organizer may do all of it.
+            #expect(try await ada.client.addOrganizer(eve.profile.id, to: "rustconf-2026").role == .organizer)
+            #expect(try await ada.client.rotateJoinCode(of: created.event.id.uuidString).eventId == created.event.id)
+            #expect(try await Self.codeHash(server) != hashBefore)
+            #expect(try await ada.client.myEvents().items.map(\.role) == [.organizer])
+            // Organizer routes on an event that does not exist.
+            await expectProblem(404, "not_found") { _ = try await ada.client.rotateJoinCode(of: "no-such-event") }
+            await expectProblem(404, "not_found") { _ = try await ada.client.addOrganizer(bob.profile.id, to: UUID().uuidString) }
+        }
+    }
+
+    /// A well-formed code that is not `code`.
+    static func otherCode(than code: String) -> String {
+        let first = code.first == "A" ? "B" : "A"
+        return first + code.dropFirst()
+    }
+
+    static func codeHash(_ server: TestServer) async throws -> String {
+        try await server.services.database.withConnection {
+            try $0.query("SELECT encode(join_code_hash, 'hex') AS hash FROM events WHERE slug = 'rustconf-2026'")[0].string("hash")
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import ConstellationModel
+import Foundation
+import Store
+import Testing
+
+@Suite struct EventRepositoryTests {
+    static let hash = [UInt8](repeating: 7, count: 32)
+
+    static func create(_ store: StoreFixture, slug: String = "rustconf-2026", organizer: Profile,
+                       endsAt: Date = Date().addingTimeInterval(3600)) async throws -> Event {
+        try await store.events.create(
+            id: UUID(), slug: slug, name: "RustConf", startsAt: endsAt.addingTimeInterval(-8 * 3600), endsAt: endsAt,
+            timeZone: "Europe/Paris", joinCodeHash: hash, organizer: organizer.id)
+    }
+
+    @Test func creatingMakesTheOrganizerInOneTransaction() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada")
+        let event = try await Self.create(store, organizer: ada)
+        #expect(try await store.events.members(of: event.id).map(\.role) == [.organizer])
+        let found = try #require(try await store.events.event(.slug("rustconf-2026"), viewer: ada.id))
+        #expect(found.event == event && found.role == .organizer)
+        #expect(try await store.events.event(.id(event.id))?.role == nil, "no viewer, no role")
+        // A slug taken: nothing is left behind, not even the organizer's membership.
+        await #expect(throws: EventError.slugTaken) { _ = try await Self.create(store, organizer: ada) }
+        // An organizer that does not exist: the event is rolled back with the membership.
+        let ghost = Profile(id: UUID(), displayName: "Ghost", headline: nil, createdAt: Date())
+        await #expect(throws: PostgresError.self) { _ = try await Self.create(store, slug: "ghost-event", organizer: ghost) }
+        #expect(try await store.count("events") == 1)
+        #expect(try await store.count("event_members") == 1)
+    }
+
+    /// The database holds the rules itself, whatever a caller forgets to check.
+    @Test func theDatabaseRefusesBadSlugsNamesAndDates() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada")
+        let start = Date()
+        for (slug, name, endsAt) in [
+            ("Rust-Conf", "N", start.addingTimeInterval(60)), ("ab", "N", start.addingTimeInterval(60)),
+            ("caf\u{E9}", "N", start.addingTimeInterval(60)), (UUID().uuidString.lowercased(), "N", start.addingTimeInterval(60)),
+            ("good-slug", "", start.addingTimeInterval(60)), ("good-slug", String(repeating: "n", count: 121), start.addingTimeInterval(60)),
+            ("good-slug", "N", start), ("good-slug", "N", start.addingTimeInterval(-60)),
+        ] {
+            await #expect(throws: PostgresError.self, "\(slug) \(name.count) \(endsAt)") {
+                _ = try await store.events.create(id: UUID(), slug: slug, name: name, startsAt: start, endsAt: endsAt,
+                                                  timeZone: "UTC", joinCodeHash: Self.hash, organizer: ada.id)
+            }
+        }
+        #expect(try await store.count("events") == 0)
+    }
+
+    @Test func joiningNeedsTheCodesHashAndKeepsARole() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let event = try await Self.create(store, organizer: ada)
+        await #expect(throws: EventError.invalidJoinCode) {
+            _ = try await store.events.join(event.id, profile: bob.id, codeHash: [UInt8](repeating: 8, count: 32))
+        }
+        await #expect(throws: EventError.unknownEvent) { _ = try await store.events.join(UUID(), profile: bob.id, codeHash: Self.hash) }
+        let joined = try await store.events.join(event.id, profile: bob.id, codeHash: Self.hash)
+        #expect(joined.joined && joined.membership.role == .attendee)
+        #expect(try await !store.events.join(event.id, profile: bob.id, codeHash: Self.hash).joined)
+        #expect(try await store.events.join(event.id, profile: ada.id, codeHash: Self.hash).membership.role == .organizer)
+
+        await #expect(throws: EventError.notAnOrganizer) {
+            try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: bob.id)
+        }
+        try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: ada.id)
+        let cleo = try await store.profile("Cleo")
+        await #expect(throws: EventError.invalidJoinCode) { _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash) }
+        #expect(try await store.events.members(of: event.id).map(\.profileId) == [ada.id, bob.id])
+    }
+
+    @Test func anOfflineScanSyncedLateMovesTheFirstMeetingEarlier() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let event = try await Self.create(store, organizer: ada)
+        func scan(_ token: String, owner: Profile, scanner: Profile, at scannedAt: Date) -> RedemptionRequest {
+            RedemptionRequest(tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: event.id,
+                              expiresAt: scannedAt.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10)
+        }
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        _ = try await store.connections.redeem(scan("live", owner: ada, scanner: bob, at: now))
+        // Ada scanned Bob's code ten minutes earlier, offline; her phone syncs now.
+        _ = try await store.connections.redeem(scan("offline", owner: bob, scanner: ada, at: now.addingTimeInterval(-600)))
+        // A later meeting leaves the first time alone.
+        _ = try await store.connections.redeem(scan("later", owner: ada, scanner: bob, at: now.addingTimeInterval(60)))
+        let firstAt = try await store.database.withConnection { try $0.query("SELECT first_at FROM event_connections")[0].date("first_at") }
+        #expect(firstAt == now.addingTimeInterval(-600))
+        #expect(try await store.count("event_connections") == 1)
+        #expect(try await store.count("connections") == 1)
+    }
+
+    /// Many people scan one organizer's event code at once: each becomes an attendee once, each pair one row.
+    @Test func concurrentScansOfAnEventTokenLeaveOneRowEach() async throws {
+        let store = try await StoreFixture.make()
+        let host = try await store.profile("Host")
+        let event = try await Self.create(store, organizer: host)
+        var scanners: [Profile] = []
+        for index in 0..<12 { scanners.append(try await store.profile("Scanner \(index)")) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for scanner in scanners {
+                for _ in 0..<2 {
+                    group.addTask {
+                        _ = try await store.connections.redeem(RedemptionRequest(
+                            tokenId: "shared", ownerId: host.id, scannerId: scanner.id, eventId: event.id,
+                            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 100))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.count("event_members") == 13)
+        #expect(try await store.count("event_connections") == 12)
+        #expect(try await store.count("connections") == 12)
+        #expect(try await store.count("redemptions") == 12)
+    }
+
+    @Test func deletingAnEventKeepsThePersonalEdge() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let event = try await Self.create(store, organizer: ada)
+        _ = try await store.connections.redeem(RedemptionRequest(
+            tokenId: "t", ownerId: ada.id, scannerId: bob.id, eventId: event.id, expiresAt: Date().addingTimeInterval(300),
+            scannedAt: Date(), clientNonce: nil, maximumUses: 10))
+        try await store.database.withConnection { try $0.query("DELETE FROM events WHERE id = \(event.id)") }
+        #expect(try await store.count("connections") == 1)
+        #expect(try await store.count("event_connections") == 0)
+        #expect(try await store.count("event_members") == 0)
+        let page = try await store.connections.connections(of: ada.id, before: nil, limit: 10)
+        #expect(page.items.map(\.eventId) == [nil])
+    }
+}
