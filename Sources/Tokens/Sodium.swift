@@ -78,6 +78,24 @@ enum Sodium {
         return out
     }
 
+    /// Keyed BLAKE2b (libsodium `crypto_generichash` with a key of 16…64 bytes), a MAC or a PRF.
+    static func blake2b(_ input: [UInt8], length: Int, key: SecretBytes) throws(TokenError) -> [UInt8] {
+        try ensureInitialised()
+        guard length >= Int(crypto_generichash_BYTES_MIN), length <= Int(crypto_generichash_BYTES_MAX),
+              key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX)
+        else { throw .cryptoFailure("BLAKE2b output or key length out of range") }
+        var out = [UInt8](repeating: 0, count: length)
+        let rc = key.withUnsafeBytes { k in
+            out.withUnsafeMutableBufferPointer { o in
+                withNonNullPointer(input) { i, count in
+                    crypto_generichash(o.baseAddress!, length, i, UInt64(count), bytes(k), k.count)
+                }
+            }
+        }
+        guard rc == 0 else { throw .cryptoFailure("crypto_generichash failed") }
+        return out
+    }
+
     /// Cryptographically secure random bytes.
     static func randomBytes(_ count: Int) throws(TokenError) -> [UInt8] {
         try ensureInitialised()
