@@ -54,7 +54,8 @@ extension LayoutDocument {
     private func writeJSON(to out: TextSink) {
         out += "{\"edges\":["
         for (index, edge) in edges.enumerated() {
-            out += (index == 0 ? "" : ",") + "{\"source\":\(json(edge.source)),\"target\":\(json(edge.target))}"
+            let start = edge.start.map { "\"start\":\(json($0))," } ?? ""
+            out += (index == 0 ? "" : ",") + "{\(start)\"source\":\(json(edge.source)),\"target\":\(json(edge.target))}"
         }
         out += "],\"meta\":" + metaJSON() + ",\"nodes\":["
         for (index, node) in nodes.enumerated() {
@@ -90,12 +91,14 @@ extension LayoutDocument {
         return out + "\""
     }
 
-    /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js).
+    /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js); when edges carry
+    /// a `start`, a dynamic graph (`timeformat="dateTime"`) whose timeline adds each edge at its time.
     private func writeGEXF(to out: TextSink) {
+        let dynamic = edges.contains { $0.start != nil } ? " mode=\"dynamic\" timeformat=\"dateTime\"" : ""
         out += """
             <?xml version="1.0" encoding="UTF-8"?>
             <gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">
-            <graph defaultedgetype="undirected">
+            <graph defaultedgetype="undirected"\(dynamic)>
             <attributes class="node"><attribute id="community" title="community" type="integer"/><attribute id="degree" title="degree" type="integer"/></attributes>
             <nodes>
 
@@ -108,7 +111,8 @@ extension LayoutDocument {
         }
         out += "</nodes>\n<edges>\n"
         for (index, edge) in edges.enumerated() {
-            out += "<edge id=\"\(index)\" source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n"
+            let start = edge.start.map { " start=\"\(xml($0))\"" } ?? ""
+            out += "<edge id=\"\(index)\" source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"\(start)/>\n"
         }
         out += "</edges>\n</graph>\n</gexf>\n"
     }
@@ -123,16 +127,20 @@ extension LayoutDocument {
             <key id="y" for="node" attr.name="y" attr.type="double"/>
             <key id="community" for="node" attr.name="community" attr.type="int"/>
             <key id="degree" for="node" attr.name="degree" attr.type="int"/>
-            <graph edgedefault="undirected">
 
             """
+        if edges.contains(where: { $0.start != nil }) { out += "<key id=\"start\" for=\"edge\" attr.name=\"start\" attr.type=\"string\"/>\n" }
+        out += "<graph edgedefault=\"undirected\">\n"
         for node in nodes {
             out += "<node id=\"\(xml(node.id))\"><data key=\"label\">\(xml(node.label ?? node.id))</data>"
             out += "<data key=\"x\">\(node.x)</data><data key=\"y\">\(node.y)</data>"
             if let community = node.community { out += "<data key=\"community\">\(community)</data>" }
             out += "<data key=\"degree\">\(node.degree)</data></node>\n"
         }
-        for edge in edges { out += "<edge source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"/>\n" }
+        for edge in edges {
+            let end = edge.start.map { "><data key=\"start\">\(xml($0))</data></edge>" } ?? "/>"
+            out += "<edge source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"\(end)\n"
+        }
         out += "</graph>\n</graphml>\n"
     }
 

@@ -22,10 +22,14 @@ public struct LayoutDocument: Codable, Sendable {
     public struct Edge: Codable, Sendable, Equatable {
         public let source: String
         public let target: String
+        /// When the edge appeared (an `xsd:dateTime`, e.g. `2026-11-21T21:33:47Z`): GEXF makes the
+        /// graph dynamic with it, so Gephi's timeline replays how the graph grew.
+        public let start: String?
 
-        public init(source: String, target: String) {
+        public init(source: String, target: String, start: String? = nil) {
             self.source = source
             self.target = target
+            self.start = start
         }
     }
 
