@@ -1,0 +1,83 @@
+import Foundation
+
+/// An event's whole graph laid out for its organizers: `GET /v1/events/{event}/network`. The
+/// nodes are the people who connected at the event, the edges the pairs that connected there.
+/// Node ids are per-event pseudonyms (`p…`), never profile ids; a label is the person's name only
+/// if they chose `named` for this event, else a pseudonym such as `Attendee 7KQ2MZ`.
+public struct EventNetwork: Codable, Sendable, Equatable {
+    /// A node as in `Network` (`isMe`: the organizer who asked), with its community.
+    public typealias Node = Network.Node
+
+    public struct Edge: Codable, Sendable, Equatable {
+        public let source: String
+        public let target: String
+        /// When the pair first connected at this event.
+        public let firstAt: Date
+
+        public init(source: String, target: String, firstAt: Date) {
+            self.source = source
+            self.target = target
+            self.firstAt = firstAt
+        }
+    }
+
+    public struct Meta: Codable, Sendable, Equatable {
+        public let eventId: UUID
+        /// The box the positions lie in: [minX, minY, maxX, maxY].
+        public let box: [Double]
+        public let layout: String
+        public let seed: UInt64
+        /// Whether the layout started from the previous picture of this event (it grew).
+        public let warmStart: Bool
+
+        public init(eventId: UUID, box: [Double], layout: String, seed: UInt64, warmStart: Bool) {
+            self.eventId = eventId
+            self.box = box
+            self.layout = layout
+            self.seed = seed
+            self.warmStart = warmStart
+        }
+    }
+
+    public let nodes: [Node]
+    public let edges: [Edge]
+    public let meta: Meta
+
+    public init(nodes: [Node], edges: [Edge], meta: Meta) {
+        self.nodes = nodes
+        self.edges = edges
+        self.meta = meta
+    }
+}
+
+/// Whether an event's organizers see a member by name or by a pseudonym (the default).
+public enum EventVisibility: String, Codable, Sendable, Equatable, CaseIterable {
+    case named
+    case pseudonymous
+}
+
+/// `PATCH /v1/events/{event}/me`: how organizers see me at this event (`named` or `pseudonymous`).
+public struct EventVisibilityChange: Codable, Sendable {
+    public var visibility: String
+
+    public init(visibility: String) {
+        self.visibility = visibility
+    }
+
+    public init(_ visibility: EventVisibility) {
+        self.visibility = visibility.rawValue
+    }
+}
+
+/// My standing at an event: my role and how organizers see me.
+public struct EventPrivacy: Codable, Sendable, Equatable {
+    public let eventId: UUID
+    public let role: EventRole
+    public let visibility: EventVisibility
+
+    public init(eventId: UUID, role: EventRole, visibility: EventVisibility) {
+        self.eventId = eventId
+        self.role = role
+        self.visibility = visibility
+    }
+}
