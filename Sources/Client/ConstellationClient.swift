@@ -96,6 +96,26 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/join", body: JoinRequest(code: code)))
     }
 
+    /// How organizers see me at `event` (I must be a member): by name, or by a pseudonym (the default).
+    public func setEventVisibility(_ visibility: EventVisibility, at event: String) async throws(ClientError) -> EventPrivacy {
+        try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(visibility)))
+    }
+
+    /// The event's whole network laid out, with pseudonymous ids (I must organize it).
+    public func eventNetwork(_ event: String) async throws(ClientError) -> EventNetwork {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/network"))
+    }
+
+    /// The event's network as a file: `json`, `gexf` (dynamic), `graphml` or `csv` (I must organize it).
+    public func exportEventNetwork(_ event: String, format: String) async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))").body
+    }
+
+    /// Statistics of the event's network as JSON (`graph stats --json`'s shape; I must organize it).
+    public func eventNetworkStats(_ event: String) async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/events/\(Self.escaped(event))/network/stats").body
+    }
+
     /// Redeems a scanned token; `created` in the answer tells a new connection from an existing one.
     public func redeem(_ request: RedeemRequest) async throws(ClientError) -> Redemption {
         try await decode(send(.POST, "/v1/connections", body: request))

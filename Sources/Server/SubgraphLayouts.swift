@@ -14,13 +14,15 @@ actor SubgraphLayouts {
     /// mutations keyed by a single-case enum whose payload holds a `UUID` (the release server
     /// crashed on the second, cached request); `SubgraphLayoutsTests` guards this in release builds.
     struct Subject: Hashable, Sendable {
-        enum Kind: Hashable, Sendable { case network }
+        enum Kind: Hashable, Sendable { case network, event }
         let kind: Kind
         let id: UUID
         let depth: Int
 
         /// A person's network to `depth` connections.
         static func network(of profile: UUID, depth: Int) -> Subject { Subject(kind: .network, id: profile, depth: depth) }
+        /// An event's whole graph: the people who connected there and their pairs.
+        static func event(_ id: UUID) -> Subject { Subject(kind: .event, id: id, depth: 0) }
     }
 
     /// A subgraph's picture: each node's place and community.
@@ -70,9 +72,10 @@ actor SubgraphLayouts {
         return picture
     }
 
-    /// Forgets every picture of `profile`'s own subgraphs (its profile was erased).
+    /// Forgets every picture of `profile`'s own subgraphs, and every event picture that placed
+    /// them (its profile was erased: no cached position is kept for it).
     func forget(profile: UUID) {
-        entries = entries.filter { $0.key.id != profile }
+        entries = entries.filter { $0.key.id != profile && !($0.key.kind == .event && $0.value.picture.places[profile] != nil) }
     }
 
     /// A fingerprint of the graph: its nodes and edges, in order.

@@ -1,0 +1,102 @@
+import ConstellationModel
+import Foundation
+import Graph
+import Hummingbird
+import Store
+
+/// An event's constellation for its organizers: `GET /v1/events/{event}/network?format=json|gexf|graphml|csv`
+/// and `GET /v1/events/{event}/network/stats`; and each member's choice of how organizers see them,
+/// `PATCH /v1/events/{event}/me` `{visibility: named|pseudonymous}`.
+///
+/// Organizer views name people by per-event pseudonyms (`EventIdentity`), never by profile id,
+/// and by name only those who chose `named`. Names are applied per response, so a change of
+/// visibility re-labels the cached picture without laying it out again.
+struct EventNetworkController {
+    let services: AppServices
+    let layouts: SubgraphLayouts
+    let compute: GraphComputation
+
+    static let formats = ["json", "gexf", "graphml", "csv"]
+    static let tooLarge = Problem(status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
+                                  detail: "More people connected at it than the server's event network limit.")
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events/:event/network", use: network)
+        group.get("events/:event/network/stats", use: stats)
+        group.patch("events/:event/me", use: setVisibility)
+    }
+
+    @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await organizedEvent(context, organizer: me.id)
+        let format = request.uri.queryParameters.get("format") ?? "json"
+        guard Self.formats.contains(format) else {
+            throw Problem.badRequest("unsupported_format", "format must be json, gexf, graphml or csv")
+        }
+        let graph = try await graph(of: event)
+        let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.pairs.map { ($0.a, $0.b) })
+        let identity = EventIdentity(keyRing: services.keyRing)
+        let rendered = try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
+            Result {
+                let view = EventNetworkView(event: event, viewer: me.id, graph: graph, picture: picture,
+                                            faces: try identity.faces(of: graph.people, at: event))
+                return try view.render(format)
+            }
+        }.get()
+        return .fresh(rendered.bytes, contentType: rendered.type)
+    }
+
+    @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await organizedEvent(context, organizer: me.id)
+        let graph = try await graph(of: event)
+        let identity = EventIdentity(keyRing: services.keyRing)
+        let statistics = try await compute.run { () -> Result<GraphStatistics, any Error> in
+            Result {
+                let faces = try identity.faces(of: graph.people, at: event)
+                let ids = { (id: UUID) in faces[id]?.id ?? "" }
+                let pseudonymous = Graph(nodes: graph.people.map { ids($0.id) }, edges: graph.pairs.map { (ids($0.a), ids($0.b)) })
+                return GraphStatistics(pseudonymous, seed: SubgraphLayouts.Picture.seed)
+            }
+        }.get()
+        var response = try Response.json(statistics)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// Any member (attendee or organizer) chooses how the event's organizers see them.
+    @Sendable func setVisibility(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let text = context.parameters.get("event"),
+              let found = try await services.events.event(EventReference(text), viewer: me.id)
+        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        guard found.role != nil else { throw Problem.notAMember }
+        let input = try await request.decode(as: EventVisibilityChange.self, context: context)
+        guard let visibility = EventVisibility(rawValue: input.visibility) else {
+            throw Problem.validation("visibility must be named or pseudonymous")
+        }
+        guard let privacy = try await services.events.setVisibility(visibility, of: me.id, at: found.event.id) else {
+            throw Problem.notAMember
+        }
+        context.logger.info("event visibility set", metadata: ["event.id": "\(found.event.id)", "profile.id": "\(me.id)",
+                                                               "event.visibility": "\(visibility.rawValue)"])
+        return try .json(privacy)
+    }
+
+    /// The id of the event the path names, if `organizer` organizes it: 404 if there is no such
+    /// event, 403 `not_an_organizer` for anyone else (attendees too).
+    private func organizedEvent(_ context: AppRequestContext, organizer: UUID) async throws -> UUID {
+        guard let text = context.parameters.get("event"),
+              let found = try await services.events.event(EventReference(text), viewer: organizer)
+        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        return found.event.id
+    }
+
+    private func graph(of event: UUID) async throws -> EventGraph {
+        guard let graph = try await services.events.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
+            throw Self.tooLarge
+        }
+        return graph
+    }
+}

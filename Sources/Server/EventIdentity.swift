@@ -1,0 +1,57 @@
+import Foundation
+import Store
+import Tokens
+
+/// How an event's organizers see its people: never by profile id. Each person has a node id at
+/// each event, `p` and 16 base32 symbols of a keyed BLAKE2b of (event, profile) under a server
+/// secret: stable across requests, unrelated across events (two events' views cannot be joined),
+/// and not computable by someone who knows the profile id. The label is the person's display
+/// name if they chose `named` at this event, else `Attendee` and the first 6 symbols.
+struct EventIdentity: Sendable {
+    /// What an organizer sees of one person.
+    struct Face: Sendable, Equatable {
+        let id: String
+        let label: String
+    }
+
+    private let keyRing: KeyRing
+
+    init(keyRing: KeyRing) {
+        self.keyRing = keyRing
+    }
+
+    /// The faces of everyone in `graph` at `event`, by profile id.
+    func faces(of people: [EventGraph.Person], at event: UUID) throws -> [UUID: Face] {
+        let key = try PseudonymKey(purpose: "constellation:event-pseudonym:v1", signingKey: keyRing.signingKey)
+        let eventBytes = Self.bytes(of: event)
+        var faces: [UUID: Face] = [:]
+        faces.reserveCapacity(people.count)
+        for person in people {
+            let symbols = Self.base32(try key.digest(eventBytes + Self.bytes(of: person.id), length: 16).prefix(10))
+            let label = person.visibility == .named ? person.displayName : "Attendee " + symbols.prefix(6)
+            faces[person.id] = Face(id: "p" + symbols.lowercased(), label: label)
+        }
+        return faces
+    }
+
+    private static func bytes(of id: UUID) -> [UInt8] {
+        withUnsafeBytes(of: id.uuid) { Array($0) }
+    }
+
+    /// RFC 4648 base32 without padding (10 bytes: 16 symbols).
+    private static func base32(_ bytes: some Collection<UInt8>) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+        var out = "", buffer = 0, bits = 0
+        for byte in bytes {
+            buffer = (buffer << 8) | Int(byte)
+            bits += 8
+            while bits >= 5 {
+                out.append(alphabet[(buffer >> (bits - 5)) & 31])
+                bits -= 5
+            }
+            buffer &= (1 << bits) - 1
+        }
+        if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 31]) }
+        return out
+    }
+}
