@@ -14,7 +14,7 @@ import Testing
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
         "DELETE /v1/me/connections/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
         "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
-        "POST /v1/events/{event}/join",
+        "POST /v1/events/{event}/join", "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {
