@@ -25,6 +25,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
     PrivacyController(services: services, layouts: layouts).addAuthenticatedRoutes(to: authenticated)
     EventNetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
+    EventInsightsController(services: services, compute: compute).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router
 }

@@ -22,14 +22,19 @@ struct EventIdentity: Sendable {
 
     /// The faces of everyone in `graph` at `event`, by profile id.
     func faces(of people: [EventGraph.Person], at event: UUID) throws -> [UUID: Face] {
+        try faces(of: people.map { ($0.id, $0.visibility == .named ? $0.displayName : nil) }, at: event)
+    }
+
+    /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be
+    /// named (non-nil), else by pseudonym. Every organizer view (network, stats, summary) uses this.
+    func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID) throws -> [UUID: Face] {
         let key = try PseudonymKey(purpose: "constellation:event-pseudonym:v1", signingKey: keyRing.signingKey)
         let eventBytes = Self.bytes(of: event)
         var faces: [UUID: Face] = [:]
         faces.reserveCapacity(people.count)
         for person in people {
             let symbols = Self.base32(try key.digest(eventBytes + Self.bytes(of: person.id), length: 16).prefix(10))
-            let label = person.visibility == .named ? person.displayName : "Attendee " + symbols.prefix(6)
-            faces[person.id] = Face(id: "p" + symbols.lowercased(), label: label)
+            faces[person.id] = Face(id: "p" + symbols.lowercased(), label: person.namedAs ?? "Attendee " + symbols.prefix(6))
         }
         return faces
     }

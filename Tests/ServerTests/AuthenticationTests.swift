@@ -15,7 +15,7 @@ import Testing
         "DELETE /v1/me/connections/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
         "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
         "POST /v1/events/{event}/join", "PATCH /v1/events/{event}/me", "GET /v1/events/{event}/network",
-        "GET /v1/events/{event}/network/stats",
+        "GET /v1/events/{event}/network/stats", "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

@@ -1,0 +1,90 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+
+/// What an event's organizers learn about it: `GET /v1/events/{event}/growth` and
+/// `GET /v1/events/{event}/summary`. Anyone else, attendee or stranger, gets 403 `not_an_organizer`.
+/// Both read one snapshot in a read-only transaction and compute on the graph thread pool.
+struct EventInsightsController {
+    let services: AppServices
+    let compute: GraphComputation
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events/:event/growth", use: growth)
+        group.get("events/:event/summary", use: summary)
+    }
+
+    /// `?bucket=5m|15m|1h|1d` (default 1h), `from` and `to` (RFC 3339; `to` exclusive).
+    @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await organizedEvent(context)
+        let query = try GrowthQuery(request.uri.queryParameters)
+        let pairs = try await services.events.pairs(of: event.id)
+        let window: GrowthTimeline.Window?
+        do {
+            window = try GrowthTimeline.window(size: query.size, pairs: pairs, from: query.from, to: query.to)
+        } catch GrowthTimeline.WindowError.tooMany(let count) {
+            throw Problem.badRequest("too_many_buckets",
+                                     "\(count) buckets asked for; at most \(EventGrowth.maximumBuckets): choose a larger bucket or a narrower from/to")
+        }
+        guard let window else { return try .json(EventGrowth(buckets: [])) }
+        let buckets = try await compute.run { GrowthTimeline.buckets(pairs, window: window) }
+        return try .json(EventGrowth(buckets: buckets))
+    }
+
+    @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await organizedEvent(context)
+        let (pairs, members) = try await services.events.graph(of: event.id)
+        let faces = try EventIdentity(keyRing: services.keyRing).faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event.id)
+        let labels = faces.mapValues(\.label)
+        let summary = try await compute.run { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+        return try .json(summary)
+    }
+
+    /// The event the path names, if the caller organizes it: 404 `not_found` if there is none,
+    /// 403 `not_an_organizer` for anyone else.
+    private func organizedEvent(_ context: AppRequestContext) async throws -> Event {
+        let me = try context.requireProfile()
+        guard let text = context.parameters.get("event"),
+              let found = try await services.events.event(EventReference(text), viewer: me.id)
+        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        return found.event
+    }
+}
+
+/// The growth route's query, checked: 400 `invalid_bucket`, `invalid_date` or `invalid_range`.
+struct GrowthQuery {
+    let size: Int
+    let from: Date?
+    let to: Date?
+
+    init(_ parameters: Parameters) throws {
+        let bucket = parameters.get("bucket") ?? "1h"
+        guard let size = EventGrowth.bucketSizes[bucket] else {
+            throw Problem.badRequest("invalid_bucket", "bucket must be one of 5m, 15m, 1h, 1d")
+        }
+        self.size = size
+        from = try Self.date(parameters, "from")
+        to = try Self.date(parameters, "to")
+        if let from, let to, from >= to { throw Problem.badRequest("invalid_range", "from must be before to") }
+    }
+
+    private static func date(_ parameters: Parameters, _ name: String) throws -> Date? {
+        guard let text = parameters.get(name) else { return nil }
+        guard let date = parse(text) else {
+            throw Problem.badRequest("invalid_date", "\(name) must be an RFC 3339 date-time, e.g. 2026-11-21T09:00:00Z")
+        }
+        return date
+    }
+
+    /// RFC 3339 with or without fractional seconds.
+    static func parse(_ text: String) -> Date? {
+        guard text.utf8.count <= 40 else { return nil }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        if let date = formatter.date(from: text) { return date }
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.date(from: text)
+    }
+}

@@ -1,0 +1,48 @@
+import ConstellationModel
+import Foundation
+import Graph
+import Store
+
+/// An event's summary from its pairs and members: counts, the peak hour, top connectors as
+/// organizers see them (named or pseudonymous, never by profile id), communities and components.
+enum EventSummaryBuilder {
+    static let topCount = 5
+
+    /// `labels` names each member as organizers see them (`EventIdentity`): never a profile id.
+    static func summary(pairs: [EventPair], members: [EventMemberView], labels: [UUID: String]) -> EventSummary {
+        let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })
+        let n = graph.nodeCount
+        let degrees = (0..<n).map(graph.degree(of:))
+        let betweenness = Betweenness.compute(graph).values
+        let communities = Communities.detect(graph)
+        let byId = Dictionary(members.map { ($0.profileId, $0) }, uniquingKeysWith: { first, _ in first })
+
+        let connectors = (0..<n).map { node -> EventSummary.Connector in
+            let id = graph.ids[node]
+            let member = byId[id]
+            let named = member?.named ?? false
+            return EventSummary.Connector(name: labels[id] ?? "Attendee", named: named,
+                                          degree: degrees[node], betweenness: betweenness[node])
+        }
+        // Ties go by name, so the order never depends on anyone's profile id.
+        let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)
+        let topByBetweenness = connectors.filter { $0.betweenness > 0 }
+            .sorted { ($0.betweenness, $1.name) > ($1.betweenness, $0.name) }.prefix(topCount)
+
+        let connected = Set(graph.ids)
+        let membersConnected = members.filter { connected.contains($0.profileId) }.count
+        return EventSummary(
+            people: n, connections: graph.edgeCount, attendees: members.count,
+            connectedShare: members.isEmpty ? 0 : Double(membersConnected) / Double(members.count),
+            peakHour: peakHour(pairs), topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness),
+            communities: communities.count, modularity: communities.modularity, largestComponent: Components(graph).largest)
+    }
+
+    /// The UTC hour with the most new connections, the earliest on a tie.
+    private static func peakHour(_ pairs: [EventPair]) -> EventSummary.Peak? {
+        var counts: [Int: Int] = [:]
+        for pair in pairs { counts[GrowthTimeline.index(pair.firstAt, size: 3_600), default: 0] += 1 }
+        return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }
+            .map { .init(start: Date(timeIntervalSince1970: Double($0.key * 3_600)), newConnections: $0.value) }
+    }
+}
