@@ -4,7 +4,7 @@ import Foundation
 extension NetworkDrawing {
     /// A standalone SVG: links as lines, people as dots (you highlighted), labels placed so that
     /// none overlaps another or a dot; the picture grows to hold every label it shows.
-    static func svg(_ network: Network, size: Double = 800) -> String {
+    static func svg(_ network: some DrawableNetwork, size: Double = 800) -> String {
         let margin = 60.0
         func point(_ node: Network.Node) -> (x: Double, y: Double) {
             (margin + (node.x + 1) / 2 * (size - 2 * margin), margin + (node.y + 1) / 2 * (size - 2 * margin))
@@ -26,7 +26,7 @@ extension NetworkDrawing {
                          width, height, left, top, width, height)
         svg += String(format: "<rect x=\"%.0f\" y=\"%.0f\" width=\"%.0f\" height=\"%.0f\" fill=\"#0b1026\"/>\n", left, top, width, height)
         svg += "<g stroke=\"#8da2ff\" stroke-opacity=\"0.5\">\n"
-        for edge in network.edges {
+        for edge in network.links {
             guard let a = index[edge.source], let b = index[edge.target] else { continue }
             let (x1, y1) = point(a), (x2, y2) = point(b)
             svg += String(format: "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", x1, y1, x2, y2)

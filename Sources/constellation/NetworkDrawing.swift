@@ -1,22 +1,23 @@
 import ConstellationModel
 import Foundation
 
-/// Draws a laid-out network (positions in [-1, 1]²) as terminal text or SVG.
+/// Draws a laid-out network (positions in [-1, 1]²), mine or an event's, as terminal text or SVG.
 enum NetworkDrawing {
     /// A character canvas: `@` is you, digits and `*` the others, `·` the links; a legend follows.
     /// Every line fits in `columns` terminal columns; the canvas keeps a terminal cell's 1:2 aspect.
-    static func text(_ network: Network, columns: Int) -> String {
-        guard network.nodes.count > 1 else {
-            return DisplayWidth.wrap("Your constellation is just you so far: `constellation show` and let someone scan it.", to: columns)
-                .joined(separator: "\n")
-        }
+    /// `empty` is what to say instead when there is no one else to draw.
+    static func text(
+        _ network: some DrawableNetwork, columns: Int,
+        empty: String = "Your constellation is just you so far: `constellation show` and let someone scan it."
+    ) -> String {
+        guard network.nodes.count > 1 else { return DisplayWidth.wrap(empty, to: columns).joined(separator: "\n") }
         let width = max(1, min(columns - 1, 100)), height = max(3, width * 11 / 36)
         var canvas = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         func cell(_ node: Network.Node) -> (Int, Int) {
             (Int(((node.x + 1) / 2 * Double(width - 1)).rounded()), Int(((node.y + 1) / 2 * Double(height - 1)).rounded()))
         }
         let index = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0) })
-        for edge in network.edges {
+        for edge in network.links {
             guard let a = index[edge.source], let b = index[edge.target] else { continue }
             let (x0, y0) = cell(a), (x1, y1) = cell(b)
             let steps = max(abs(x1 - x0), abs(y1 - y0), 1)
@@ -36,9 +37,7 @@ enum NetworkDrawing {
         }
         var lines = canvas.map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
         lines.append("")
-        lines += DisplayWidth.wrap(
-            "@ you — \(others.count) connection\(others.count == 1 ? "" : "s"), \(network.edges.count) link\(network.edges.count == 1 ? "" : "s")",
-            to: columns)
+        lines += DisplayWidth.wrap(network.caption, to: columns)
         for (number, node) in others.prefix(9).enumerated() {
             let links = " (\(node.degree) link\(node.degree == 1 ? "" : "s"))"
             let label = DisplayWidth.truncate(node.label, to: max(1, columns - 2 - DisplayWidth.of(links)))

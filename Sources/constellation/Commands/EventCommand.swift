@@ -5,13 +5,14 @@ import Foundation
 struct EventCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "event",
-        abstract: "Create an event, join one, or show one.",
+        abstract: "Create an event, join one, or show one; its organizers see how it grew, its figures and its network.",
         discussion: """
             An event is named by its slug (rustconf-2026) or its id. Its organizer gets a join code \
             (XXXX-XXXX) to give attendees; `constellation show --event SLUG` shows a code that makes \
-            whoever scans it an attendee too.
+            whoever scans it an attendee too. `growth`, `summary`, `view` and `export` are for its organizers; \
+            anyone else gets exit 65 (not_an_organizer), like every other refusal by the server.
             """,
-        subcommands: [Create.self, Join.self, Show.self]
+        subcommands: [Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self]
     )
 
     struct Create: AsyncParsableCommand {

@@ -1,0 +1,43 @@
+import ArgumentParser
+import ConstellationModel
+import Foundation
+
+extension EventCommand {
+    struct Export: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "An event's network as a file for Gephi, yEd or a spreadsheet (organizers only).",
+            discussion: """
+                GEXF is dynamic (each edge starts when its pair first connected), GraphML static, CSV is \
+                source,target,first_at. Nodes are per-event pseudonyms, labelled by name only for people who chose it.
+                """)
+
+        enum Format: String, ExpressibleByArgument, CaseIterable { case gexf, graphml, csv }
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        @Option(help: "The file format: gexf, graphml or csv.")
+        var format: Format
+
+        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")
+        var output: String?
+
+        func validate() throws {
+            if options.json { throw ValidationError("--format chooses the file's format: drop --json") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let bytes = try await EventCommand.asOrganizer(of: event) {
+                    try await session.client.exportEventNetwork(event, format: format.rawValue)
+                }
+                try OutputFile.write(bytes, to: output)
+                if let output { Terminal.note("Wrote \(event)'s network to \(output).") }
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Client
+import ConstellationModel
+import Foundation
+
+extension EventCommand {
+    /// Runs a request only an event's organizers may make. The server's 403 `not_an_organizer`
+    /// becomes a sentence naming the event, with exit 65 like every other refusal the server
+    /// gives (77 is kept for missing or refused credentials, which this is not).
+    static func asOrganizer<T>(of event: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as ClientError where error.code == "not_an_organizer" {
+            throw CLIError.data("you do not organize \(event): only its organizers see its growth, summary and network "
+                                + "[not_an_organizer]")
+        }
+    }
+
+    /// A date and time in the event's time zone, as the event's other times are shown.
+    static func localTime(_ date: Date, in zone: TimeZone) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = zone
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: date)
+    }
+}
