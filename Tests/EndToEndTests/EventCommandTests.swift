@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `constellation event create|join|show` and `show --event` with the real binaries.
+/// `constellation event create|join|show|growth|summary|view|export` and `show --event` with the real binaries.
 @Suite(.serialized) struct EventCommandTests {
     let workspace = Workspace()
 
@@ -63,5 +63,74 @@ import TestSupport
         #expect(badDate.status == 64 && badDate.stderr.contains("--starts"), "\(badDate.stderr)")
         let missing = try Binaries.cli(["event", "show", "no-such-event"], home: ada, server: server.url)
         #expect(missing.status == 65 && missing.stderr.contains("not_found"), "\(missing.stderr)")
+    }
+
+    @Test func organizerInsights() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let ids = [try workspace.register("Ada", home: ada, server: server.url), try workspace.register("Bob", home: bob, server: server.url),
+                   try workspace.register("Cleo", home: cleo, server: server.url)]
+        let now = Date(), iso = Date.ISO8601FormatStyle()
+        let create = try Binaries.cli(["event", "create", "--name", "GopherCon", "--slug", "gophercon", "--starts",
+                                       now.addingTimeInterval(-3600).formatted(iso), "--ends", now.addingTimeInterval(8 * 3600).formatted(iso),
+                                       "--time-zone", "Europe/Paris", "--json"], home: ada, server: server.url)
+        let code = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(create.stdout.utf8)).joinCode
+        for home in [bob, cleo] {
+            let join = try Binaries.cli(["event", "join", "gophercon", "--code", code], home: home, server: server.url)
+            #expect(join.status == 0, "\(join.stderr)")
+        }
+        // Bob scans Ada's event code, Cleo scans Bob's: three people, two connections.
+        for (shower, scanner) in [(ada, bob), (bob, cleo)] {
+            let token = try Binaries.cli(["show", "--event", "gophercon", "--token"], home: shower, server: server.url)
+                .stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let scan = try Binaries.cli(["scan", token], home: scanner, server: server.url)
+            #expect(scan.status == 0, "\(scan.stderr)")
+        }
+
+        let csv = try Binaries.cli(["event", "growth", "gophercon", "--bucket", "5m", "--csv"], home: ada, server: server.url)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        let rows = csv.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
+        #expect(rows.first == ["start", "new_connections", "new_people", "cumulative_people", "cumulative_connections", "largest_component"])
+        let buckets = rows.dropFirst()
+        #expect(buckets.allSatisfy { $0.count == 6 && (try? iso.parse($0[0])) != nil && $0[0].hasSuffix("Z") }, "\(csv.stdout)")
+        #expect(buckets.map { Int($0[1]) ?? -1 }.reduce(0, +) == 2 && buckets.map { Int($0[2]) ?? -1 }.reduce(0, +) == 3)
+        #expect(buckets.last.map { [$0[3], $0[4], $0[5]] } == ["3", "2", "3"], "\(csv.stdout)")
+
+        let growth = try Binaries.cli(["event", "growth", "gophercon", "--bucket", "5m"], home: ada, server: server.url,
+                                      environment: ["COLUMNS": "80"])
+        #expect(growth.status == 0, "\(growth.stderr)")
+        let lines = growth.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count > 3 && lines.allSatisfy { $0.count <= 80 }, "\(growth.stdout)")
+        #expect(growth.stdout.contains("█") && growth.stdout.contains("3 people, 2 connections"), "\(growth.stdout)")
+
+        let summary = try Binaries.cli(["event", "summary", "gophercon", "--json"], home: ada, server: server.url)
+        #expect(summary.status == 0, "\(summary.stderr)")
+        let figures = try JSONDecoder.constellation.decode(EventSummary.self, from: Data(summary.stdout.utf8))
+        #expect(figures.people == 3 && figures.connections == 2)
+        let table = try Binaries.cli(["event", "summary", "gophercon"], home: ada, server: server.url)
+        #expect(table.status == 0 && table.stdout.contains("Top by degree") && table.stdout.contains("Europe/Paris"), "\(table.stdout)")
+
+        let svg = workspace.root.appendingPathComponent("gophercon.svg")
+        let view = try Binaries.cli(["event", "view", "gophercon", "--json", "--svg", svg.path], home: ada, server: server.url)
+        #expect(view.status == 0, "\(view.stderr)")
+        let network = try JSONDecoder.constellation.decode(EventNetwork.self, from: Data(view.stdout.utf8))
+        #expect(network.nodes.count == 3 && network.edges.count == 2)
+        #expect(ids.allSatisfy { !view.stdout.lowercased().contains($0.uuidString.lowercased()) }, "no profile id in an event's network")
+        #expect(((try? String(contentsOf: svg, encoding: .utf8)) ?? "").hasPrefix("<svg"))
+        let picture = try Binaries.cli(["event", "view", "gophercon"], home: ada, server: server.url, environment: ["COLUMNS": "80"])
+        #expect(picture.status == 0 && picture.stdout.contains("3 people, 2 links"), "\(picture.stdout)\(picture.stderr)")
+
+        let gexf = try Binaries.cli(["event", "export", "gophercon", "--format", "gexf"], home: ada, server: server.url)
+        #expect(gexf.status == 0 && gexf.stdout.contains("<gexf"), "\(gexf.stderr)")
+        let file = workspace.root.appendingPathComponent("gophercon.csv")
+        let export = try Binaries.cli(["event", "export", "gophercon", "--format", "csv", "--output", file.path], home: ada, server: server.url)
+        #expect(export.status == 0 && export.stdout.isEmpty, "\(export.stderr)")
+        #expect(FileManager.default.fileExists(atPath: file.path))
+
+        // An attendee is refused in plain words, exit 65 like the server's other refusals.
+        let refused = try Binaries.cli(["event", "summary", "gophercon"], home: bob, server: server.url)
+        #expect(refused.status == 65 && refused.stderr.contains("you do not organize gophercon")
+                && refused.stderr.contains("not_an_organizer"), "\(refused.stderr)")
     }
 }
