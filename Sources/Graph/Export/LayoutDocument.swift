@@ -70,7 +70,7 @@ public struct LayoutDocument: Codable, Sendable {
         }
         edges = graph.edgeList.map { Edge(source: ids[$0.0], target: ids[$0.1]) }
         let xs = positions.map(\.x), ys = positions.map(\.y)
-        meta = Meta(seed: seed, box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], nodes: graph.nodeCount,
+        meta = Meta(seed: seed, box: boundingBox(xs: xs, ys: ys), nodes: graph.nodeCount,
                     edges: graph.edgeCount, droppedSelfLoops: graph.droppedSelfLoops, droppedDuplicates: graph.droppedDuplicates,
                     warmStart: previous != nil,
                     seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
@@ -81,7 +81,7 @@ public struct LayoutDocument: Codable, Sendable {
         self.nodes = nodes
         self.edges = edges
         let xs = nodes.map(\.x), ys = nodes.map(\.y)
-        meta = Meta(seed: seed, box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], nodes: nodes.count, edges: edges.count,
+        meta = Meta(seed: seed, box: boundingBox(xs: xs, ys: ys), nodes: nodes.count, edges: edges.count,
                     droppedSelfLoops: 0, droppedDuplicates: 0, warmStart: warmStart, seconds: seconds)
     }
 

@@ -23,7 +23,7 @@ struct EventNetworkView {
         }.sorted { ($0.firstAt, $0.source, $0.target) < ($1.firstAt, $1.source, $1.target) }
         let xs = nodes.map(\.x), ys = nodes.map(\.y)
         network = EventNetwork(nodes: nodes, edges: edges, meta: .init(
-            eventId: event, box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], layout: "constellation",
+            eventId: event, box: boundingBox(xs: xs, ys: ys), layout: "constellation",
             seed: SubgraphLayouts.Picture.seed, warmStart: picture.warmStarted))
     }
 

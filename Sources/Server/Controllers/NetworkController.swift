@@ -60,7 +60,7 @@ struct NetworkController {
         return Network(
             nodes: nodes,
             edges: hood.edges.map { Network.Edge(source: $0.0.uuidString, target: $0.1.uuidString) },
-            meta: .init(box: [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0], layout: "constellation",
+            meta: .init(box: boundingBox(xs: xs, ys: ys), layout: "constellation",
                         seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
     }
 
