@@ -138,6 +138,23 @@ public struct ConstellationClient: Sendable {
         _ = try await send(.DELETE, "/v1/me/connections/\(profileId.uuidString.lowercased())")
     }
 
+    /// Blocks someone: our connection goes, and neither of us can connect with the other.
+    @discardableResult
+    public func block(_ profileId: UUID) async throws(ClientError) -> Block {
+        try await decode(send(.POST, "/v1/me/blocks/\(profileId.uuidString.lowercased())"))
+    }
+
+    /// Lifts my block of someone (the connection it removed does not come back).
+    public func unblock(_ profileId: UUID) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/me/blocks/\(profileId.uuidString.lowercased())")
+    }
+
+    /// The people I blocked, most recent first.
+    public func blocks() async throws(ClientError) -> [Block] {
+        let list: BlockList = try await decode(send(.GET, "/v1/me/blocks"))
+        return list.items
+    }
+
     /// Revokes every token I have shown so far; tokens issued from the answer's instant on redeem.
     public func resetTokens() async throws(ClientError) -> TokenReset {
         try await decode(send(.POST, "/v1/me/qr/reset"))

@@ -17,10 +17,12 @@ public struct PersonalData: Codable, Sendable, Equatable {
     public let redemptions: [Redemption]
     /// My tokens that someone redeemed, and how many people did.
     public let tokens: [Token]
+    /// The people I blocked.
+    public let blocks: [Block]
 
     public init(
         exportedAt: Date, profile: Profile, profileUpdatedAt: Date, tokensValidFrom: Date?, apiKeys: [APIKey],
-        connections: [Connection], redemptions: [Redemption], tokens: [Token]
+        connections: [Connection], redemptions: [Redemption], tokens: [Token], blocks: [Block]
     ) {
         version = 1
         self.exportedAt = exportedAt
@@ -31,6 +33,7 @@ public struct PersonalData: Codable, Sendable, Equatable {
         self.connections = connections
         self.redemptions = redemptions
         self.tokens = tokens
+        self.blocks = blocks
     }
 
     /// An API key's metadata; the key itself was shown once and only its hash is kept.

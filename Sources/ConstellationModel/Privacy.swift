@@ -22,3 +22,24 @@ public struct DeletionConfirmation: Codable, Sendable, Equatable {
         self.confirm = confirm
     }
 }
+
+/// Someone I blocked: neither of us can connect with the other while the block lasts.
+public struct Block: Codable, Sendable, Equatable {
+    /// The blocked person's public fields.
+    public let profile: Profile
+    public let blockedAt: Date
+
+    public init(profile: Profile, blockedAt: Date) {
+        self.profile = profile
+        self.blockedAt = blockedAt
+    }
+}
+
+/// `GET /v1/me/blocks`: the people I blocked, most recent first.
+public struct BlockList: Codable, Sendable, Equatable {
+    public let items: [Block]
+
+    public init(items: [Block]) {
+        self.items = items
+    }
+}

@@ -10,6 +10,7 @@ public struct AppServices: Sendable {
     package let connections: ConnectionRepository
     package let personalData: PersonalDataRepository
     package let events: EventRepository
+    package let blocks: BlockRepository
 
     public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
         self.configuration = configuration
@@ -19,5 +20,6 @@ public struct AppServices: Sendable {
         connections = ConnectionRepository(database: database)
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
+        blocks = BlockRepository(database: database)
     }
 }

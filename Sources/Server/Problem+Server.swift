@@ -18,6 +18,9 @@ extension Problem {
     static let notAnOrganizer = Problem(status: 403, code: "not_an_organizer", title: "Only the event's organizers may do this")
     static let notAMember = Problem(status: 403, code: "not_a_member", title: "Only the event's attendees and organizers may do this",
                                     detail: "Join the event with its code first.")
+    /// Neither says who blocked whom: the scanner learns only that the two cannot connect.
+    static let blocked = Problem(status: 403, code: "blocked", title: "You cannot connect with this person",
+                                 detail: "One of you has blocked the other.")
     static let unknownEvent = Problem(status: 404, code: "unknown_event", title: "No such event")
     static let eventEnded = Problem(status: 410, code: "event_ended", title: "This event has ended",
                                     detail: "Its tokens are no longer redeemed.")
@@ -47,6 +50,15 @@ extension Problem {
                 self = .unknownEvent
             case .eventEnded:
                 self = .eventEnded
+            case .blocked:
+                self = .blocked
+            }
+        case let error as BlockError:
+            switch error {
+            case .unknownProfile:
+                self.init(status: 404, code: "unknown_profile", title: "No such profile")
+            case .selfBlock:
+                self.init(status: 422, code: "self_block", title: "You cannot block yourself")
             }
         case let error as EventError:
             switch error {

@@ -43,6 +43,8 @@ public enum RedemptionError: Error, Equatable, Sendable {
     case unknownEvent
     /// The token's event ended longer ago than the offline grace.
     case eventEnded
+    /// One of the two has blocked the other.
+    case blocked
 }
 
 /// Connections between profiles and the redemptions that made them.
@@ -79,6 +81,18 @@ public struct ConnectionRepository: Sendable {
                 connection: try loadConnection(id: existing.int("connection_id"), peer: request.ownerId, on: connection),
                 created: false, clientNonce: request.clientNonce)
         }
+        // Lock both profiles against a concurrent block first, and only then look for one: a block
+        // committed while this waited is seen by the next statement (see migrations/0004_blocks.sql).
+        let (owner, scanner) = (request.ownerId, request.scannerId)
+        let present = try connection.query("""
+            SELECT id FROM profiles WHERE id IN (\(owner), \(scanner)) ORDER BY id FOR KEY SHARE
+            """)
+        guard present.count == 2 else { throw RedemptionError.unknownOwner }
+        let blocked = try connection.query("""
+            SELECT 1 FROM blocks
+            WHERE (blocker_id = \(owner) AND blocked_id = \(scanner)) OR (blocker_id = \(scanner) AND blocked_id = \(owner))
+            """)
+        guard blocked.isEmpty else { throw RedemptionError.blocked }
         if let event = request.eventId {
             guard let row = try connection.query("SELECT ends_at FROM events WHERE id = \(event)").first else {
                 throw RedemptionError.unknownEvent
@@ -95,7 +109,6 @@ public struct ConnectionRepository: Sendable {
                 """)
             guard !uses.isEmpty else { throw RedemptionError.tokenUsedUp }
             var created = true
-            let (owner, scanner) = (request.ownerId, request.scannerId)
             var edge = try connection.query("""
                 INSERT INTO connections (profile_a, profile_b, token_id, event_id)
                 VALUES (LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(request.tokenId), \(request.eventId))

@@ -52,7 +52,8 @@ public struct PersonalDataRepository: Sendable {
             return PersonalData(
                 exportedAt: moment, profile: try Profile(row: row), profileUpdatedAt: try row.date("updated_at"),
                 tokensValidFrom: try Self.optionalDate(row, "tokens_valid_from"), apiKeys: apiKeys,
-                connections: connections, redemptions: redemptions, tokens: tokens)
+                connections: connections, redemptions: redemptions, tokens: tokens,
+                blocks: try BlockRepository.blocks(by: profile, on: connection))
         }
     }
 

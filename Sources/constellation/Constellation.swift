@@ -10,7 +10,8 @@ struct Constellation: AsyncParsableCommand {
             and `constellation scan TOKEN` (or `--image photo.png`) to connect with someone.
             """,
         subcommands: [
-            Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, Me.self, QRCommand.self,
+            Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, BlockCommand.self, Unblock.self,
+            Me.self, QRCommand.self,
             EventCommand.self, GraphCommand.self,
         ]
     )

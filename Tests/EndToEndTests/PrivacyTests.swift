@@ -4,7 +4,7 @@ import Testing
 import TestSupport
 
 /// An attendee's privacy commands with the real CLI and server binaries: vCard and CSV exports,
-/// revoking shown codes, disconnecting, exporting and deleting a profile.
+/// revoking shown codes, disconnecting, exporting, blocking and deleting a profile.
 @Suite(.serialized) struct PrivacyTests {
     let workspace = Workspace()
 
@@ -24,7 +24,7 @@ import TestSupport
         let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob, Jr.", home: bob, server: server.url)
-        _ = try workspace.register("Cleo", home: cleo, server: server.url)
+        let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
         let shown = try workspace.token(home: ada, server: server.url)
         #expect(try Binaries.cli(["scan", shown], home: bob, server: server.url).status == 0)
 
@@ -67,6 +67,19 @@ import TestSupport
         let data = try JSONDecoder.constellation.decode(PersonalData.self, from: Data(contentsOf: exportFile))
         #expect(data.profile.id == adaId && data.connections.map(\.peer.displayName) == ["Cleo"] && data.tokensValidFrom != nil)
         #expect(try mode(exportFile) == 0o600)
+
+        // block: Cleo leaves Ada's connections and cannot scan Ada's fresh code; unblock lifts it.
+        let blocked = try Binaries.cli(["block", cleoId.uuidString], home: ada, server: server.url)
+        #expect(blocked.status == 0 && blocked.stdout.contains("You blocked Cleo"), "\(blocked.stderr)")
+        #expect(try connections(home: ada, server: server.url).isEmpty)
+        let refusedScan = try Binaries.cli(["scan", try workspace.token(home: ada, server: server.url)], home: cleo, server: server.url)
+        #expect(refusedScan.status == 65 && refusedScan.stderr.contains("[blocked]"), "\(refusedScan.stderr)")
+        let list = try Binaries.cli(["block", "--list", "--json"], home: ada, server: server.url)
+        #expect(try JSONDecoder.constellation.decode(BlockList.self, from: Data(list.stdout.utf8)).items.map(\.profile.id) == [cleoId])
+        #expect(try Binaries.cli(["block"], home: ada, server: server.url).status == 64)
+        #expect(try Binaries.cli(["unblock", cleoId.uuidString], home: ada, server: server.url).status == 0)
+        let notBlocked = try Binaries.cli(["unblock", cleoId.uuidString], home: ada, server: server.url)
+        #expect(notBlocked.status == 65 && notBlocked.stderr.contains("[not_blocked]"), "\(notBlocked.stderr)")
 
         // me delete: refused without --yes (nothing happens), then done, and the local key is gone.
         let refused = try Binaries.cli(["me", "delete"], home: ada, server: server.url)

@@ -12,7 +12,8 @@ import Testing
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
-        "DELETE /v1/me/connections/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
+        "DELETE /v1/me/connections/{profileId}", "GET /v1/me/blocks", "POST /v1/me/blocks/{profileId}",
+        "DELETE /v1/me/blocks/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",
         "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
         "POST /v1/events/{event}/join", "PATCH /v1/events/{event}/me", "GET /v1/events/{event}/network",
         "GET /v1/events/{event}/network/stats", "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",

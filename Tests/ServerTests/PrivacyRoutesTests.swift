@@ -57,6 +57,55 @@ import Tokens
         }
     }
 
+    // MARK: - POST|DELETE /v1/me/blocks/{profileId}, GET /v1/me/blocks
+
+    @Test func aBlockRemovesTheConnectionEverywhereAndNeitherCanConnectAgain() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent())
+            try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "rustconf-2026").token))
+            try await connect(carol.client, to: ada.client)
+            #expect(try await server.count("event_connections") == 1)
+            let bobsOldToken = try await bob.client.issueToken().token
+
+            let raw = try await ada.client.send(.POST, "/v1/me/blocks/\(bob.profile.id.uuidString.lowercased())")
+            #expect(raw.status == 201)
+            let block = try JSONDecoder.constellation.decode(Block.self, from: Data(raw.body))
+            #expect(block.profile.id == bob.profile.id && block.profile.displayName == "Bob")
+            #expect(try await ada.client.connections().items.map(\.peer.id) == [carol.profile.id])
+            #expect(try await bob.client.connections().items.isEmpty)
+            #expect(try await server.count("event_connections") == 0, "the pair left the event's graph too")
+            #expect(try await ada.client.network().nodes.count == 2, "Ada's constellation is Ada and Carol")
+
+            // Neither direction connects, not even with a token shown before the block; nothing is written.
+            let before = try await counts(server)
+            await expectProblem(403, "blocked") { try await connect(bob.client, to: ada.client) }
+            await expectProblem(403, "blocked") { try await connect(ada.client, to: bob.client) }
+            await expectProblem(403, "blocked") { _ = try await ada.client.redeem(RedeemRequest(token: bobsOldToken)) }
+            #expect(try await counts(server) == before)
+
+            // Blocking again changes nothing; the blocked person does not see who blocked them.
+            #expect(try await ada.client.send(.POST, "/v1/me/blocks/\(bob.profile.id.uuidString)").status == 200)
+            #expect(try await ada.client.blocks().map(\.profile.id) == [bob.profile.id])
+            #expect(try await bob.client.blocks().isEmpty)
+            let export = try JSONDecoder.constellation.decode(PersonalData.self, from: Data(try await ada.client.exportPersonalData()))
+            #expect(export.blocks.map(\.profile.id) == [bob.profile.id])
+
+            // Bad targets: myself, nobody, not an id.
+            await expectProblem(422, "self_block") { try await ada.client.block(ada.profile.id) }
+            await expectProblem(404, "unknown_profile") { try await ada.client.block(UUID()) }
+            await expectProblem(404, "unknown_profile") { _ = try await ada.client.send(.POST, "/v1/me/blocks/n%C3%B6t-an-id") }
+            await expectProblem(404, "not_blocked") { try await bob.client.unblock(ada.profile.id) }
+            #expect(try await counts(server) == before)
+
+            // Unblocking lifts the refusal; the connection comes back only with a fresh scan.
+            try await ada.client.unblock(bob.profile.id)
+            await expectProblem(404, "not_blocked") { try await ada.client.unblock(bob.profile.id) }
+            #expect(try await bob.client.connections().items.isEmpty)
+            #expect(try await connect(bob.client, to: ada.client).created)
+        }
+    }
+
     // MARK: - POST /v1/me/qr/reset
 
     @Test func qrResetRevokesEveryTokenShownBeforeAndOnlyThose() async throws {

@@ -4,14 +4,18 @@ import Hummingbird
 import NIOCore
 
 /// An attendee's control over their own data: `DELETE /v1/me/connections/{profileId}`,
-/// `POST /v1/me/qr/reset`, `GET /v1/me/export`, `DELETE /v1/me`. Each acts on the caller's
-/// own data only: there is no path to anyone else's.
+/// blocks (`POST|DELETE /v1/me/blocks/{profileId}`, `GET /v1/me/blocks`), `POST /v1/me/qr/reset`,
+/// `GET /v1/me/export`, `DELETE /v1/me`. Each acts on the caller's own data only: there is no
+/// path to anyone else's.
 struct PrivacyController {
     let services: AppServices
     let layouts: SubgraphLayouts
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.delete("me/connections/:profileId", use: disconnect)
+        group.get("me/blocks", use: listBlocks)
+        group.post("me/blocks/:profileId", use: block)
+        group.delete("me/blocks/:profileId", use: unblock)
         group.post("me/qr/reset", use: resetTokens)
         group.get("me/export", use: export)
         group.delete("me", use: erase)
@@ -27,6 +31,32 @@ struct PrivacyController {
         guard try await services.connections.remove(between: me.id, and: peer) else { throw Self.notConnected }
         context.logger.info("connection removed", metadata: ["profile.id": "\(me.id)"])
         return Response(status: .noContent)
+    }
+
+    static let unknownProfile = Problem(status: 404, code: "unknown_profile", title: "No such profile")
+    static let notBlocked = Problem(status: 404, code: "not_blocked", title: "You have not blocked this profile")
+
+    /// Blocks a person: 201 with the block, or 200 when it existed already; our connection goes.
+    @Sendable func block(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)) else { throw Self.unknownProfile }
+        let (block, created) = try await services.blocks.block(peer, by: me.id)
+        if created { context.logger.info("profile blocked", metadata: ["profile.id": "\(me.id)"]) }
+        return try .json(block, status: created ? .created : .ok)
+    }
+
+    /// Lifts a block: 204, or 404 `not_blocked`. The removed connection does not come back.
+    @Sendable func unblock(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),
+              try await services.blocks.unblock(peer, by: me.id) else { throw Self.notBlocked }
+        return Response(status: .noContent)
+    }
+
+    /// The people I blocked, most recent first.
+    @Sendable func listBlocks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        return try .json(BlockList(items: try await services.blocks.blocks(by: me.id)))
     }
 
     /// Revokes every token I have shown so far; see `TokenReset` for the rule at the second.

@@ -1,0 +1,77 @@
+import ConstellationModel
+import Foundation
+
+/// Why a block was refused.
+public enum BlockError: Error, Equatable, Sendable {
+    /// There is no profile to block.
+    case unknownProfile
+    /// A profile cannot block itself.
+    case selfBlock
+}
+
+/// Who blocked whom. A block removes the pair's connection and keeps the two from connecting
+/// again, whoever's token is scanned; see `migrations/0004_blocks.sql` for how a block and a
+/// concurrent redemption order themselves.
+public struct BlockRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// Blocks `blocked` for `blocker` and removes their connection, in one transaction.
+    /// `created` is false when the block existed already (nothing changes then).
+    public func block(_ blocked: UUID, by blocker: UUID) async throws -> (block: Block, created: Bool) {
+        guard blocked != blocker else { throw BlockError.selfBlock }
+        return try await database.withTransaction { connection in
+            // Waits for a redemption of this pair in flight; a later one waits for this block.
+            let locked = try connection.query("""
+                SELECT id FROM profiles WHERE id IN (\(blocker), \(blocked)) ORDER BY id FOR UPDATE
+                """)
+            guard locked.count == 2 else { throw BlockError.unknownProfile }
+            let inserted = try connection.query("""
+                INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(blocker), \(blocked))
+                ON CONFLICT (blocker_id, blocked_id) DO NOTHING RETURNING created_at
+                """)
+            try connection.query("""
+                DELETE FROM connections
+                WHERE profile_a = LEAST(\(blocker), \(blocked)) AND profile_b = GREATEST(\(blocker), \(blocked))
+                """)
+            let rows = try connection.query("""
+                SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id
+                WHERE b.blocker_id = \(blocker) AND b.blocked_id = \(blocked)
+                """)
+            return (try Block(row: rows[0]), !inserted.isEmpty)
+        }
+    }
+
+    /// Lifts `blocker`'s block of `blocked`; false when there was none. The connection a block
+    /// removed does not come back: the two connect again by scanning a fresh code.
+    public func unblock(_ blocked: UUID, by blocker: UUID) async throws -> Bool {
+        try await database.withConnection { connection in
+            !(try connection.query("""
+                DELETE FROM blocks WHERE blocker_id = \(blocker) AND blocked_id = \(blocked) RETURNING blocked_id
+                """).isEmpty)
+        }
+    }
+
+    /// The people `blocker` blocked, most recent first.
+    public func blocks(by blocker: UUID) async throws -> [Block] {
+        try await database.withConnection { connection in
+            try Self.blocks(by: blocker, on: connection)
+        }
+    }
+
+    static func blocks(by blocker: UUID, on connection: PostgresConnection) throws -> [Block] {
+        try connection.query("""
+            SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id
+            WHERE b.blocker_id = \(blocker) ORDER BY b.created_at DESC, b.blocked_id
+            """).map(Block.init(row:))
+    }
+}
+
+extension Block {
+    init(row: Row) throws(PostgresError) {
+        self.init(profile: try Profile(row: row), blockedAt: try row.date("created_at"))
+    }
+}
