@@ -22,10 +22,11 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
+    let growth = GrowthCache(events: services.events, compute: compute)
     NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
-    PrivacyController(services: services, layouts: layouts).addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(services: services, layouts: layouts, growth: growth).addAuthenticatedRoutes(to: authenticated)
     EventNetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
-    EventInsightsController(services: services, compute: compute).addAuthenticatedRoutes(to: authenticated)
+    EventInsightsController(services: services, compute: compute, growthCache: growth).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router
 }

@@ -132,7 +132,8 @@ public struct ConnectionRepository: Sendable {
                     INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(scanner), 'attendee')
                     ON CONFLICT (event_id, profile_id) DO NOTHING
                     """)
-                // The first time the pair met at this event: an offline scan synced late may be earlier.
+                // The first time the pair met at this event: an offline scan synced late may be earlier
+                // (a re-dated row takes a new `seq`, which tells cached growth to read the event again).
                 try connection.query("""
                     INSERT INTO event_connections (event_id, profile_a, profile_b, connection_id, first_at)
                     VALUES (\(event), LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(connectionId), \(request.scannedAt))

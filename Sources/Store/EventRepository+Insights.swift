@@ -13,6 +13,24 @@ package struct EventPair: Sendable, Equatable {
     }
 }
 
+/// Which of an event's pairs a computation has seen (see `migrations/0005_event_growth.sql`):
+/// any pair added, removed or re-dated changes it.
+package struct EventPairsVersion: Sendable, Equatable {
+    package let count: Int64
+    package let lastSequence: Int64
+    package let sequenceSum: Int64
+}
+
+/// The event's pairs as they are now, relative to a version read before.
+package enum EventPairsRead: Sendable {
+    /// Nothing changed since that version.
+    case unchanged
+    /// Pairs were only added since: these, in order of first connection.
+    case appended([EventPair], EventPairsVersion)
+    /// Every pair, in order of first connection (no version given, or pairs were removed or re-dated).
+    case all([EventPair], EventPairsVersion)
+}
+
 /// A member of an event as its organizers may see them: the display name, and whether they chose
 /// to be seen by it.
 package struct EventMemberView: Sendable, Equatable {
@@ -23,11 +41,27 @@ package struct EventMemberView: Sendable, Equatable {
 
 /// What the event's growth and summary are computed from.
 extension EventRepository {
-    /// The event's pairs, oldest first connection first, read with one indexed query in a
-    /// read-only transaction.
-    package func pairs(of event: UUID) async throws -> [EventPair] {
+    /// What changed in the event's pairs since `known`, from one snapshot: the version costs one
+    /// index-only scan; the pairs added since cost one range read on the same index.
+    package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
-            try Self.pairs(of: event, on: connection)
+            let row = try connection.query("""
+                SELECT count(*) AS n, coalesce(max(seq), 0) AS last, coalesce(sum(seq), 0)::bigint AS total
+                FROM event_connections WHERE event_id = \(event)
+                """)[0]
+            let version = EventPairsVersion(count: try row.int("n"), lastSequence: try row.int("last"), sequenceSum: try row.int("total"))
+            guard let known else { return .all(try Self.pairs(of: event, on: connection), version) }
+            if version == known { return .unchanged }
+            let added = try connection.query("""
+                SELECT profile_a, profile_b, first_at, seq FROM event_connections
+                WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
+                """)
+            // Only additions if the new rows account for the whole difference; else something went or moved.
+            let addedSum = try added.reduce(Int64(0)) { sum, row throws(PostgresError) in sum + (try row.int("seq")) }
+            guard known.count + Int64(added.count) == version.count, known.sequenceSum + addedSum == version.sequenceSum else {
+                return .all(try Self.pairs(of: event, on: connection), version)
+            }
+            return .appended(try added.map(EventPair.init(row:)), version)
         }
     }
 
@@ -51,8 +85,12 @@ extension EventRepository {
         try connection.query("""
             SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event)
             ORDER BY first_at, profile_a, profile_b
-            """).map { row throws(PostgresError) in
-                EventPair(profileA: try row.uuid("profile_a"), profileB: try row.uuid("profile_b"), firstAt: try row.date("first_at"))
-            }
+            """).map(EventPair.init(row:))
+    }
+}
+
+extension EventPair {
+    init(row: Row) throws(PostgresError) {
+        self.init(profileA: try row.uuid("profile_a"), profileB: try row.uuid("profile_b"), firstAt: try row.date("first_at"))
     }
 }

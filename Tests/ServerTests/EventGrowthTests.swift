@@ -126,6 +126,32 @@ import Testing
         }
     }
 
+    /// Growth is kept between requests and brought up to date: extended by a new pair, read again
+    /// after a re-dating or a removal; each answer equals the naive recomputation from the rows.
+    @Test func growthFollowsTheEventAsItGrowsIsRedatedAndShrinks() async throws {
+        try await TestServer.run { server throws in
+            let scene = try await Self.scene(server)
+            func check(_ bucket: String, size: Int, _ comment: Comment) async throws -> [GrowthBucket] {
+                let buckets = try await scene.ada.client.eventGrowth("growth-fest", bucket: bucket).buckets
+                #expect(buckets == (try await Self.expected(server, event: scene.event.id, size: size, starts: buckets.map(\.start))), comment)
+                return buckets
+            }
+            #expect(try await check("1d", size: 86_400, "before").last?.cumulativeConnections == 5)
+            // Gus meets Eve now, months after the scene: the cached series is extended.
+            _ = try await scene.eve.client.redeem(RedeemRequest(token: try await scene.gus.client.issueToken(event: "growth-fest").token))
+            let grown = try await check("1d", size: 86_400, "extended")
+            #expect(grown.last?.cumulativeConnections == 6 && grown.last?.cumulativePeople == 7)
+            // Re-dated into the scene's morning (an update, which renumbers the row): read again.
+            try await Self.date(server, event: scene.event.id, scene.gus.profile.id, scene.eve.profile.id, at: Self.at(50))
+            let redated = try await check("5m", size: 300, "re-dated")
+            #expect(redated.count == 17 && redated.map(\.largestComponent).max() == 7)
+            // Dan and Eve part: Eve–Gus hangs off Dan–Eve no more, and the largest component shrinks.
+            try await scene.dan.client.disconnect(from: scene.eve.profile.id)
+            let shrunk = try await check("5m", size: 300, "removed")
+            #expect(shrunk.last?.cumulativeConnections == 5 && shrunk.last?.largestComponent == 5)
+        }
+    }
+
     @Test func fromAndToChooseTheBucketsAndCumulativeValuesCountWhatCameBefore() async throws {
         try await TestServer.run { server throws in
             let scene = try await Self.scene(server)

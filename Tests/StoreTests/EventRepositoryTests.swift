@@ -91,6 +91,45 @@ import Testing
         #expect(try await store.count("connections") == 1)
     }
 
+    /// What cached growth learns from the version of an event's pairs: nothing changed, only
+    /// additions (just those are read), or a removal or re-dating (everything is read again).
+    @Test func pairsSinceAVersionTellAdditionsFromRemovalsAndRedating() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let cleo = try await store.profile("Cleo"), dan = try await store.profile("Dan")
+        let event = try await Self.create(store, organizer: ada)
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        func meet(_ owner: Profile, _ scanner: Profile, at scannedAt: Date = now) async throws {
+            _ = try await store.connections.redeem(RedemptionRequest(
+                tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id,
+                expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
+        }
+        try await meet(ada, bob)
+        guard case .all(let first, let v1) = try await store.events.pairs(of: event.id, since: nil) else { Issue.record("no version: all"); return }
+        #expect(first.count == 1 && v1.count == 1)
+        guard case .unchanged = try await store.events.pairs(of: event.id, since: v1) else { Issue.record("nothing changed"); return }
+
+        // Cleo meets Ada (new pair), and Dan meets Cleo elsewhere first, then here: both are additions.
+        try await meet(ada, cleo)
+        try await store.connections.redeem(store.request(token: "personal", owner: dan, scanner: cleo))
+        try await meet(dan, cleo)
+        guard case .appended(let added, let v2) = try await store.events.pairs(of: event.id, since: v1) else { Issue.record("additions"); return }
+        #expect(Set(added.map { Set([$0.profileA, $0.profileB]) }) == [Set([ada.id, cleo.id]), Set([cleo.id, dan.id])])
+        #expect(v2.count == 3)
+
+        // A late offline scan re-dates Ada–Bob: the same count, yet not an addition.
+        try await meet(bob, ada, at: now.addingTimeInterval(-900))
+        guard case .all(let redated, let v3) = try await store.events.pairs(of: event.id, since: v2) else { Issue.record("re-dated"); return }
+        #expect(v3.count == 3 && redated.first?.firstAt == now.addingTimeInterval(-900))
+
+        // A removal and an addition together keep the count, yet are seen.
+        _ = try await store.connections.remove(between: ada.id, and: cleo.id)
+        try await meet(bob, dan)
+        guard case .all(let after, let v4) = try await store.events.pairs(of: event.id, since: v3) else { Issue.record("removal"); return }
+        #expect(v4.count == 3 && after.count == 3)
+        #expect(!after.contains { Set([$0.profileA, $0.profileB]) == Set([ada.id, cleo.id]) })
+    }
+
     /// Many people scan one organizer's event code at once: each becomes an attendee once, each pair one row.
     @Test func concurrentScansOfAnEventTokenLeaveOneRowEach() async throws {
         let store = try await StoreFixture.make()

@@ -5,10 +5,12 @@ import Store
 
 /// What an event's organizers learn about it: `GET /v1/events/{event}/growth` and
 /// `GET /v1/events/{event}/summary`. Anyone else, attendee or stranger, gets 403 `not_an_organizer`.
-/// Both read one snapshot in a read-only transaction and compute on the graph thread pool.
+/// Both read one snapshot in a read-only transaction and compute on the graph thread pool; growth
+/// is kept per event (`GrowthCache`) and extended as the event grows.
 struct EventInsightsController {
     let services: AppServices
     let compute: GraphComputation
+    let growthCache: GrowthCache
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/growth", use: growth)
@@ -19,17 +21,16 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await organizedEvent(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let pairs = try await services.events.pairs(of: event.id)
-        let window: GrowthTimeline.Window?
+        let series = try await growthCache.series(of: event.id)
+        let window: GrowthSeries.Window?
         do {
-            window = try GrowthTimeline.window(size: query.size, pairs: pairs, from: query.from, to: query.to)
-        } catch GrowthTimeline.WindowError.tooMany(let count) {
+            window = try series.window(size: query.size, from: query.from, to: query.to)
+        } catch GrowthSeries.WindowError.tooMany(let count) {
             throw Problem.badRequest("too_many_buckets",
                                      "\(count) buckets asked for; at most \(EventGrowth.maximumBuckets): choose a larger bucket or a narrower from/to")
         }
         guard let window else { return try .json(EventGrowth(buckets: [])) }
-        let buckets = try await compute.run { GrowthTimeline.buckets(pairs, window: window) }
-        return try .json(EventGrowth(buckets: buckets))
+        return try .json(EventGrowth(buckets: series.buckets(window)))
     }
 
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -10,6 +10,7 @@ import NIOCore
 struct PrivacyController {
     let services: AppServices
     let layouts: SubgraphLayouts
+    let growth: GrowthCache
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.delete("me/connections/:profileId", use: disconnect)
@@ -96,6 +97,7 @@ struct PrivacyController {
         }
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
         await layouts.forget(profile: me.id)
+        await growth.forget(profile: me.id)
         context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])
         return Response(status: .noContent)
     }

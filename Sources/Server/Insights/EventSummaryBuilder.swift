@@ -41,7 +41,7 @@ enum EventSummaryBuilder {
     /// The UTC hour with the most new connections, the earliest on a tie.
     private static func peakHour(_ pairs: [EventPair]) -> EventSummary.Peak? {
         var counts: [Int: Int] = [:]
-        for pair in pairs { counts[GrowthTimeline.index(pair.firstAt, size: 3_600), default: 0] += 1 }
+        for pair in pairs { counts[GrowthSeries.index(pair.firstAt, size: 3_600), default: 0] += 1 }
         return counts.max { ($0.value, $1.key) < ($1.value, $0.key) }
             .map { .init(start: Date(timeIntervalSince1970: Double($0.key * 3_600)), newConnections: $0.value) }
     }
