@@ -52,6 +52,8 @@ extension Problem {
                 self = .eventEnded
             case .blocked:
                 self = .blocked
+            case .tokenRevoked:
+                self.init(status: 401, code: "token_revoked", title: "Its owner has revoked this token", detail: "Ask for a fresh QR code.")
             }
         case let error as BlockError:
             switch error {

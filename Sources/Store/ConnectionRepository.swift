@@ -7,6 +7,8 @@ public struct RedemptionRequest: Sendable {
     public let ownerId: UUID
     public let scannerId: UUID
     public let eventId: UUID?
+    /// The token's `iat`: a token issued before its owner's QR reset is refused.
+    public let issuedAt: Date
     public let expiresAt: Date
     public let scannedAt: Date
     public let clientNonce: String?
@@ -16,13 +18,14 @@ public struct RedemptionRequest: Sendable {
     public let eventGrace: TimeInterval
 
     public init(
-        tokenId: String, ownerId: UUID, scannerId: UUID, eventId: UUID?, expiresAt: Date,
+        tokenId: String, ownerId: UUID, scannerId: UUID, eventId: UUID?, issuedAt: Date, expiresAt: Date,
         scannedAt: Date, clientNonce: String?, maximumUses: Int, eventGrace: TimeInterval = 86_400
     ) {
         self.tokenId = tokenId
         self.ownerId = ownerId
         self.scannerId = scannerId
         self.eventId = eventId
+        self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.scannedAt = scannedAt
         self.clientNonce = clientNonce
@@ -45,6 +48,8 @@ public enum RedemptionError: Error, Equatable, Sendable {
     case eventEnded
     /// One of the two has blocked the other.
     case blocked
+    /// The token was issued before its owner's QR reset (`tokens_valid_from`).
+    case tokenRevoked
 }
 
 /// Connections between profiles and the redemptions that made them.
@@ -55,107 +60,46 @@ public struct ConnectionRepository: Sendable {
         self.database = database
     }
 
-    /// Redeems a token: one transaction that counts the use, inserts the edge (if new) and the
-    /// redemption. Idempotent per (token, scanner); unique constraints, not checks, decide races.
-    /// An event token also makes the scanner an attendee of its event (if not a member yet; the
-    /// owner is one, which minting checks) and records the pair in the event's graph: a pair that
+    /// Redeems a token in one round trip: the database function `redeem_token` (see
+    /// `migrations/0006_redeem_function.sql`) checks the owner's QR reset, answers a re-scan as
+    /// before, refuses a blocked pair or an ended event, counts the use under its cap and inserts
+    /// the edge (if new) and the redemption, all in one transaction. Idempotent per (token,
+    /// scanner); unique constraints, not checks, decide races. An event token also makes the
+    /// scanner an attendee of its event and records the pair in the event's graph: a pair that
     /// meets at two events is in both, with one edge in `connections`.
     public func redeem(_ request: RedemptionRequest) async throws -> Redemption {
         guard request.ownerId != request.scannerId else { throw RedemptionError.selfConnection }
         for _ in 0..<3 {
             do {
-                return try await database.withTransaction { try Self.redeem(request, on: $0) }
-            } catch is ConcurrentRedemption {
+                return try await database.withConnection { try Self.redeem(request, on: $0) }
+            } catch let error as PostgresError where error.sqlState == Self.concurrentRedemption {
                 // The same scanner's concurrent redemption committed first; the next pass answers with it.
             }
         }
         throw PostgresError(.server, message: "redemption did not settle after concurrent retries")
     }
 
-    /// Throws `ConcurrentRedemption` when the same scanner's concurrent redemption committed first.
-    private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
-        if let existing = try connection.query(
-            "SELECT connection_id FROM redemptions WHERE token_id = \(request.tokenId) AND scanner_id = \(request.scannerId)"
-        ).first {
-            return Redemption(
-                connection: try loadConnection(id: existing.int("connection_id"), peer: request.ownerId, on: connection),
-                created: false, clientNonce: request.clientNonce)
-        }
-        // Lock both profiles against a concurrent block first, and only then look for one: a block
-        // committed while this waited is seen by the next statement (see migrations/0004_blocks.sql).
-        let (owner, scanner) = (request.ownerId, request.scannerId)
-        let present = try connection.query("""
-            SELECT id FROM profiles WHERE id IN (\(owner), \(scanner)) ORDER BY id FOR KEY SHARE
-            """)
-        guard present.count == 2 else { throw RedemptionError.unknownOwner }
-        let blocked = try connection.query("""
-            SELECT 1 FROM blocks
-            WHERE (blocker_id = \(owner) AND blocked_id = \(scanner)) OR (blocker_id = \(scanner) AND blocked_id = \(owner))
-            """)
-        guard blocked.isEmpty else { throw RedemptionError.blocked }
-        if let event = request.eventId {
-            guard let row = try connection.query("SELECT ends_at FROM events WHERE id = \(event)").first else {
-                throw RedemptionError.unknownEvent
-            }
-            guard Date() <= (try row.date("ends_at")).addingTimeInterval(request.eventGrace) else { throw RedemptionError.eventEnded }
-        }
-        do {
-            let uses = try connection.query("""
-                INSERT INTO token_uses (token_id, owner_id, uses, expires_at)
-                VALUES (\(request.tokenId), \(request.ownerId), 1, \(request.expiresAt))
-                ON CONFLICT (token_id) DO UPDATE SET uses = token_uses.uses + 1
-                WHERE token_uses.uses < \(request.maximumUses) AND token_uses.owner_id = EXCLUDED.owner_id
-                RETURNING uses
-                """)
-            guard !uses.isEmpty else { throw RedemptionError.tokenUsedUp }
-            var created = true
-            var edge = try connection.query("""
-                INSERT INTO connections (profile_a, profile_b, token_id, event_id)
-                VALUES (LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(request.tokenId), \(request.eventId))
-                ON CONFLICT (profile_a, profile_b) DO NOTHING RETURNING id
-                """)
-            if edge.isEmpty {
-                created = false
-                edge = try connection.query("""
-                    SELECT id FROM connections WHERE profile_a = LEAST(\(owner), \(scanner)) AND profile_b = GREATEST(\(owner), \(scanner))
-                    """)
-            }
-            let connectionId = try edge[0].int("id")
-            let inserted = try connection.query("""
-                INSERT INTO redemptions (token_id, scanner_id, connection_id, created, scanned_at, client_nonce)
-                VALUES (\(request.tokenId), \(scanner), \(connectionId), \(created), \(request.scannedAt), \(request.clientNonce))
-                ON CONFLICT (token_id, scanner_id) DO NOTHING RETURNING token_id
-                """)
-            guard !inserted.isEmpty else { throw ConcurrentRedemption() }
-            if let event = request.eventId {
-                try connection.query("""
-                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(scanner), 'attendee')
-                    ON CONFLICT (event_id, profile_id) DO NOTHING
-                    """)
-                // The first time the pair met at this event: an offline scan synced late may be earlier
-                // (a re-dated row takes a new `seq`, which tells cached growth to read the event again).
-                try connection.query("""
-                    INSERT INTO event_connections (event_id, profile_a, profile_b, connection_id, first_at)
-                    VALUES (\(event), LEAST(\(owner), \(scanner)), GREATEST(\(owner), \(scanner)), \(connectionId), \(request.scannedAt))
-                    ON CONFLICT (event_id, profile_a, profile_b) DO UPDATE SET first_at = EXCLUDED.first_at
-                    WHERE EXCLUDED.first_at < event_connections.first_at
-                    """)
-            }
-            return Redemption(
-                connection: try loadConnection(id: connectionId, peer: request.ownerId, on: connection),
-                created: created, clientNonce: request.clientNonce)
-        } catch let error as PostgresError where error.sqlState == "23503" {
-            throw RedemptionError.unknownOwner
-        }
-    }
+    /// The SQLSTATE `redeem_token` raises when the same scanner's concurrent redemption committed first.
+    private static let concurrentRedemption = "CNR01"
 
-    private static func loadConnection(id: Int64, peer: UUID, on connection: PostgresConnection) throws -> Connection {
-        let rows = try connection.query("""
-            SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
-            FROM connections c JOIN profiles p ON p.id = \(peer) WHERE c.id = \(id)
-            """)
-        guard let row = rows.first else { throw PostgresError(.decoding, message: "connection \(id) vanished") }
-        return try Connection(row: row)
+    private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
+        let row = try connection.query("""
+            SELECT * FROM redeem_token(
+                \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
+                \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
+                \(Int(request.eventGrace.rounded(.up))))
+            """)[0]
+        switch try row.string("outcome") {
+        case "ok":
+            return Redemption(connection: try Connection(row: row), created: try row.bool("created"), clientNonce: request.clientNonce)
+        case "token_revoked": throw RedemptionError.tokenRevoked
+        case "blocked": throw RedemptionError.blocked
+        case "unknown_owner": throw RedemptionError.unknownOwner
+        case "unknown_event": throw RedemptionError.unknownEvent
+        case "event_ended": throw RedemptionError.eventEnded
+        case "token_used_up": throw RedemptionError.tokenUsedUp
+        case let outcome: throw PostgresError(.decoding, message: "redeem_token answered '\(outcome)'")
+        }
     }
 
     /// A page of `profile`'s connections, newest first, strictly older than `before` (a connection id).
@@ -221,9 +165,6 @@ public struct ConnectionRepository: Sendable {
             """
     }
 }
-
-/// The same scanner redeemed the same token in a concurrent transaction that committed first.
-private struct ConcurrentRedemption: Error {}
 
 extension Connection {
     init(row: Row) throws(PostgresError) {

@@ -76,7 +76,7 @@ import Testing
         let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
         func scan(_ token: String, owner: Profile, scanner: Profile, at scannedAt: Date) -> RedemptionRequest {
-            RedemptionRequest(tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: event.id,
+            RedemptionRequest(tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
                               expiresAt: scannedAt.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10)
         }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
@@ -101,7 +101,7 @@ import Testing
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         func meet(_ owner: Profile, _ scanner: Profile, at scannedAt: Date = now) async throws {
             _ = try await store.connections.redeem(RedemptionRequest(
-                tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id,
+                tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
                 expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
         }
         try await meet(ada, bob)
@@ -142,7 +142,7 @@ import Testing
                 for _ in 0..<2 {
                     group.addTask {
                         _ = try await store.connections.redeem(RedemptionRequest(
-                            tokenId: "shared", ownerId: host.id, scannerId: scanner.id, eventId: event.id,
+                            tokenId: "shared", ownerId: host.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
                             expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 100))
                     }
                 }
@@ -160,7 +160,7 @@ import Testing
         let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
         _ = try await store.connections.redeem(RedemptionRequest(
-            tokenId: "t", ownerId: ada.id, scannerId: bob.id, eventId: event.id, expiresAt: Date().addingTimeInterval(300),
+            tokenId: "t", ownerId: ada.id, scannerId: bob.id, eventId: event.id, issuedAt: Date(), expiresAt: Date().addingTimeInterval(300),
             scannedAt: Date(), clientNonce: nil, maximumUses: 10))
         try await store.database.withConnection { try $0.query("DELETE FROM events WHERE id = \(event.id)") }
         #expect(try await store.count("connections") == 1)

@@ -116,3 +116,29 @@ import Testing
         #expect(second.nextCursor == nil)
     }
 }
+
+extension RedemptionTests {
+    /// The QR reset is checked inside the redemption's own statement: a token issued before it is
+    /// refused, a re-scan by someone who redeemed it before too (their connection stays), and
+    /// nothing is written.
+    @Test func aTokenIssuedBeforeItsOwnersResetIsRefusedInsideTheRedemption() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob"), cleo = try await store.profile("Cleo")
+        let issued = Date().addingTimeInterval(-60)
+        func scan(by scanner: Profile, issuedAt: Date = issued) -> RedemptionRequest {
+            RedemptionRequest(tokenId: "shown", ownerId: ada.id, scannerId: scanner.id, eventId: nil, issuedAt: issuedAt,
+                              expiresAt: Date().addingTimeInterval(240), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
+        }
+        #expect(try await store.connections.redeem(scan(by: bob)).created)
+        let validFrom = try #require(try await store.profiles.resetTokens(of: ada.id, at: Date()))
+        let uses = try await store.count("token_uses"), redemptions = try await store.count("redemptions")
+        await #expect(throws: RedemptionError.tokenRevoked) { try await store.connections.redeem(scan(by: cleo)) }
+        await #expect(throws: RedemptionError.tokenRevoked) { try await store.connections.redeem(scan(by: bob)) }
+        #expect(try await store.count("token_uses") == uses)
+        #expect(try await store.count("redemptions") == redemptions)
+        #expect(try await store.count("connections") == 1, "Bob's connection stays")
+        let fresh = RedemptionRequest(tokenId: "fresh", ownerId: ada.id, scannerId: cleo.id, eventId: nil, issuedAt: validFrom,
+                                      expiresAt: validFrom.addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
+        #expect(try await store.connections.redeem(fresh).created, "a token issued from the reset on redeems")
+    }
+}

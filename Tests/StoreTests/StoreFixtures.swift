@@ -25,7 +25,7 @@ struct StoreFixture {
 
     func request(token: String, owner: Profile, scanner: Profile, maximumUses: Int = 100) -> RedemptionRequest {
         RedemptionRequest(
-            tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: nil,
+            tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: nil, issuedAt: Date(),
             expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: maximumUses)
     }
 

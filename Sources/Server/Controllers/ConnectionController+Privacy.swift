@@ -4,15 +4,6 @@ import Hummingbird
 import Tokens
 
 extension ConnectionController {
-    /// Refuses a token its owner revoked with `POST /v1/me/qr/reset`: one issued (`iat`, whole
-    /// seconds) before the owner's `tokensValidFrom`. Checked before the redemption's
-    /// transaction, so a redemption already past this check when the reset commits may still complete.
-    func refuseRevoked(_ claims: ConnectionClaims, owner: UUID) async throws {
-        guard let validFrom = try await services.profiles.tokensValidFrom(of: owner), claims.issuedAt < validFrom else { return }
-        throw Problem(status: 401, code: "token_revoked", title: "Its owner has revoked this token",
-                      detail: "Ask for a fresh QR code.")
-    }
-
     /// `GET /v1/me/connections?format=csv|vcard`: every connection, newest first, as a file.
     func exportConnections(format: String, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()

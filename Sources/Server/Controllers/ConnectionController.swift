@@ -40,9 +40,9 @@ struct ConnectionController {
             guard let id = UUID(uuidString: text) else { throw TokenError.invalidClaims("'evt' is not an event id") }
             return id
         }
-        try await refuseRevoked(claims, owner: owner)
         let redemption = try await services.connections.redeem(RedemptionRequest(
-            tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, expiresAt: claims.expiresAt,
+            tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, issuedAt: claims.issuedAt,
+            expiresAt: claims.expiresAt,
             scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
             eventGrace: grace))
         context.logger.info("token redeemed", metadata: [
