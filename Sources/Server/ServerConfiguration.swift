@@ -14,7 +14,7 @@ public struct ServerConfiguration: Sendable {
     public var maximumRedemptionsPerToken = 50
     /// How long after its expiry a token scanned offline (while it was valid) may still be
     /// redeemed (`CONSTELLATION_OFFLINE_GRACE_SECONDS`).
-    public var offlineGrace: Duration = .seconds(24 * 3600)
+    public var offlineGrace: Duration = .seconds(2 * 3600)
     /// Most database connections open at once (`CONSTELLATION_DB_POOL_SIZE`).
     public var databasePoolSize = 8
     /// The most people a network view holds, nearest first (`CONSTELLATION_NETWORK_LIMIT`): depth 2 can reach far.

@@ -19,7 +19,7 @@ public struct RedemptionRequest: Sendable {
 
     public init(
         tokenId: String, ownerId: UUID, scannerId: UUID, eventId: UUID?, issuedAt: Date, expiresAt: Date,
-        scannedAt: Date, clientNonce: String?, maximumUses: Int, eventGrace: TimeInterval = 86_400
+        scannedAt: Date, clientNonce: String?, maximumUses: Int, eventGrace: TimeInterval = 7_200
     ) {
         self.tokenId = tokenId
         self.ownerId = ownerId

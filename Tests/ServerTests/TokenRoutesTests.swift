@@ -11,7 +11,7 @@ import Tokens
             let ada = try await server.user("Ada")
             let keySet = try await server.client.keys()
             #expect(keySet.keys.count == 1)
-            #expect(keySet.offlineGraceSeconds == 86_400)
+            #expect(keySet.offlineGraceSeconds == 7_200, "two hours by default")
             let published = try #require(keySet.keys.first)
             let publicKey = try PASERK.decodePublicKey(published.publicKey)
             #expect(try PASERK.publicId(of: publicKey) == published.pid)
