@@ -5,13 +5,16 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     public let status: Int
     public let code: String
     public let detail: String?
+    /// For 429 and 503: how many seconds to wait before trying again (also the `Retry-After` header).
+    public let retryAfter: Int?
 
-    public init(status: Int, code: String, title: String, detail: String? = nil) {
+    public init(status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil) {
         self.type = "/problems/\(code)"
         self.title = title
         self.status = status
         self.code = code
         self.detail = detail
+        self.retryAfter = retryAfter
     }
 
     public static let mediaType = "application/problem+json"

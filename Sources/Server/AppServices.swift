@@ -11,15 +11,23 @@ public struct AppServices: Sendable {
     package let personalData: PersonalDataRepository
     package let events: EventRepository
     package let blocks: BlockRepository
+    /// API keys verified recently (see `CredentialCache`).
+    let credentials: CredentialCache
 
-    public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing) {
+    /// The newest migration this server was built for: `/ready` answers 503 while the database is
+    /// behind it (nil: not checked).
+    public let schemaVersion: String?
+
+    public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing, schemaVersion: String? = nil) {
         self.configuration = configuration
         self.database = database
         self.keyRing = keyRing
+        self.schemaVersion = schemaVersion
         profiles = ProfileRepository(database: database)
         connections = ConnectionRepository(database: database)
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)
+        credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
     }
 }

@@ -15,7 +15,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addPublicRoutes(to: v1)
     EventController(services: services).addPublicRoutes(to: v1)
 
-    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles))
+    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles, credentials: services.credentials))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)

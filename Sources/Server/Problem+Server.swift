@@ -79,7 +79,12 @@ extension Problem {
         case let error as QRError:
             self.init(status: 422, code: "qr_failed", title: "The QR code could not be made", detail: error.description)
         case let error as PostgresError where error.kind == .connectionFailed || error.kind == .shutdown:
-            self.init(status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly")
+            self.init(status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly", retryAfter: 2)
+        case let error as PostgresError where error.kind == .poolExhausted:
+            self.init(status: 503, code: "database_busy", title: "Every database connection is busy; try again shortly", retryAfter: 1)
+        case let error as PostgresError where error.isQueryCanceled:
+            self.init(status: 503, code: "database_timeout", title: "The database took too long to answer; try again shortly",
+                      retryAfter: 2)
         case let error as PostgresError where error.isDataException || error.isIntegrityViolation:
             // A backstop: the checks before the database should have caught it, and the request changed nothing.
             self.init(status: error.isUniqueViolation ? 409 : 422, code: error.isUniqueViolation ? "conflict" : "validation_failed",
@@ -121,6 +126,7 @@ extension Problem {
     var response: Response {
         var headers: HTTPFields = [.contentType: Problem.mediaType, .cacheControl: "no-store"]
         if status == 401 { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
         let body = (try? JSONEncoder.constellation.encode(self)) ?? Data()
         return Response(status: .init(code: status), headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: body)))
     }

@@ -27,6 +27,16 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// How long an idle keep-alive connection stays open (`CONSTELLATION_IDLE_TIMEOUT_SECONDS`).
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a verified API key is trusted without asking the database again
+    /// (`CONSTELLATION_AUTH_CACHE_SECONDS`, 0 to ask every time): the longest a key revoked
+    /// through another instance still works here.
+    public var credentialCacheLifetime: Duration = .seconds(10)
+    /// How long a request waits for a free database connection before 503 `database_busy`
+    /// (`CONSTELLATION_DB_POOL_WAIT_MS`).
+    public var databaseWait: Duration = .seconds(5)
+    /// PostgreSQL's `statement_timeout` for the server's queries (`CONSTELLATION_STATEMENT_TIMEOUT_MS`);
+    /// a statement past it is cancelled and answered 503 `database_timeout`. Migrations are exempt.
+    public var statementTimeout: Duration = .seconds(30)
 
     public init() {}
 
@@ -48,6 +58,9 @@ public struct ServerConfiguration: Sendable {
         if let limit = try integer("CONSTELLATION_EVENT_NETWORK_LIMIT", in: 2...1_000_000) { eventNetworkLimit = limit }
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
+        if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
+        if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }
+        if let milliseconds = try integer("CONSTELLATION_STATEMENT_TIMEOUT_MS", in: 1...3_600_000) { statementTimeout = .milliseconds(milliseconds) }
     }
 }
 

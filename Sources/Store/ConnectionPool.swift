@@ -1,24 +1,30 @@
 import Logging
 import NIOPosix
 
-/// Lends at most `limit` connections; callers beyond that wait in order. Connections are
-/// opened lazily (on the thread pool: `PQconnectdb` blocks) and broken ones are replaced.
+/// Lends at most `limit` connections; callers beyond that wait in order, for at most `waitLimit`
+/// (then `PostgresError.poolExhausted`: never an endless wait). Connections are opened lazily (on
+/// the thread pool: `PQconnectdb` blocks), with `setup` run on each, and broken ones are replaced.
 actor ConnectionPool {
-    private enum Lease { case connection(PostgresConnection), open }
+    private enum Lease { case connection(PostgresConnection), open, timedOut }
 
     private let conninfo: String
+    private let setup: String?
     private let limit: Int
+    private let waitLimit: Duration
     private let threads: NIOThreadPool
     private let logger: Logger
     private var idle: [PostgresConnection] = []
     private var open = 0
-    private var waiters: [CheckedContinuation<Lease, Never>] = []
+    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Lease, Never>)] = []
+    private var nextWaiter: UInt64 = 0
     private var closed = false
 
-    init(conninfo: String, limit: Int, threads: NIOThreadPool, logger: Logger) {
+    init(conninfo: String, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger) {
         precondition(limit > 0, "a pool needs at least one connection")
         self.conninfo = conninfo
+        self.setup = setup
         self.limit = limit
+        self.waitLimit = waitLimit
         self.threads = threads
         self.logger = logger
     }
@@ -30,20 +36,37 @@ actor ConnectionPool {
             open += 1
             return try await connect()
         }
-        switch await withCheckedContinuation({ waiters.append($0) }) {
+        let id = nextWaiter
+        nextWaiter += 1
+        let lease = await withCheckedContinuation { continuation in
+            waiters.append((id, continuation))
+            Task { [waitLimit] in
+                try? await Task.sleep(for: waitLimit)
+                self.expire(id)
+            }
+        }
+        switch lease {
         case .connection(let connection): return connection
         case .open: return try await connect()
+        case .timedOut:
+            throw PostgresError(.poolExhausted, message: "no database connection became free within \(waitLimit)")
         }
+    }
+
+    /// Sends a caller still waiting after `waitLimit` away empty-handed.
+    private func expire(_ id: UInt64) {
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
+        waiters.remove(at: index).continuation.resume(returning: .timedOut)
     }
 
     func checkin(_ connection: PostgresConnection) {
         if !connection.isHealthy || closed {
             logger.warning("dropping a broken PostgreSQL connection", metadata: ["db.pool.open": "\(open)"])
-            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().resume(returning: .open) }
+            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().continuation.resume(returning: .open) }
         } else if waiters.isEmpty {
             idle.append(connection)
         } else {
-            waiters.removeFirst().resume(returning: .connection(connection))
+            waiters.removeFirst().continuation.resume(returning: .connection(connection))
         }
     }
 
@@ -56,10 +79,14 @@ actor ConnectionPool {
     /// Opens a connection for a slot already counted in `open`; gives the slot back on failure.
     private func connect() async throws -> PostgresConnection {
         do {
-            let conninfo = conninfo
-            return try await threads.runIfActive { try PostgresConnection(conninfo: conninfo) }
+            let (conninfo, setup) = (conninfo, setup)
+            return try await threads.runIfActive {
+                let connection = try PostgresConnection(conninfo: conninfo)
+                if let setup { try connection.execute(unsafeSQL: setup) }
+                return connection
+            }
         } catch {
-            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().resume(returning: .open) }
+            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().continuation.resume(returning: .open) }
             throw error
         }
     }

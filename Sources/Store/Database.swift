@@ -10,10 +10,17 @@ public final class Database: Sendable {
     /// - Parameters:
     ///   - conninfo: a libpq connection string or URL (empty: libpq's `PG*` variables).
     ///   - maximumConnections: the most connections open at once (and threads running queries).
-    public init(conninfo: String, maximumConnections: Int = 8, logger: Logger) {
+    ///   - connectionWait: how long a caller waits for a busy pool before `poolExhausted`.
+    ///   - statementTimeout: PostgreSQL's `statement_timeout` on every connection (nil: the server's).
+    public init(
+        conninfo: String, maximumConnections: Int = 8, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
+        logger: Logger
+    ) {
         threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
-        pool = ConnectionPool(conninfo: conninfo, limit: maximumConnections, threads: threads, logger: logger)
+        let setup = statementTimeout.map { "SET statement_timeout = \(Int(($0 / .milliseconds(1)).rounded(.up)))" }
+        pool = ConnectionPool(
+            conninfo: conninfo, setup: setup, limit: maximumConnections, waitLimit: connectionWait, threads: threads, logger: logger)
     }
 
     /// Lends a connection to `body`, which runs on a pool thread and may block.

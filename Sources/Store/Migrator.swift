@@ -38,6 +38,10 @@ public struct Migrator: Sendable {
     public func migrate(_ database: Database) async throws -> [String] {
         let migrations = try migrations()
         let applied = try await database.withConnection { connection in
+            // Migrations (and waiting for another instance's) may take longer than any statement should.
+            let timeout = try connection.query("SELECT current_setting('statement_timeout') AS timeout")[0].string("timeout")
+            try connection.query("SELECT set_config('statement_timeout', '0', false)")
+            defer { _ = try? connection.query("SELECT set_config('statement_timeout', \(timeout), false)") }
             try connection.query("SELECT pg_advisory_lock(\(Self.lockKey))")
             defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))") }
             return try Self.apply(migrations, on: connection)

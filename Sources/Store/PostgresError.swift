@@ -15,6 +15,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case shutdown
         /// A bound value PostgreSQL cannot store (a string holding NUL), refused before sending.
         case invalidParameter
+        /// No pooled connection became free within the pool's wait limit.
+        case poolExhausted
     }
 
     public let kind: Kind
@@ -38,6 +40,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// SQLSTATE class 22: a value the database could not take (too long, out of range, bad encoding).
     public var isDataException: Bool { sqlState?.hasPrefix("22") == true }
+
+    /// SQLSTATE 57014: the statement ran past `statement_timeout` (or was cancelled).
+    public var isQueryCanceled: Bool { sqlState == "57014" }
 
     /// SQLSTATE class 23: a constraint (check, unique, foreign key, not null) refused the row.
     public var isIntegrityViolation: Bool { sqlState?.hasPrefix("23") == true }

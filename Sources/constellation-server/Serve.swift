@@ -34,10 +34,14 @@ struct Serve: AsyncParsableCommand {
         let keyRing = try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: configuration.dataDirectory)
         // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
         let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try setup.connect() }
-        let database = Database(conninfo: conninfo, maximumConnections: configuration.databasePoolSize, logger: logger)
+        let database = Database(
+            conninfo: conninfo, maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+            statementTimeout: configuration.statementTimeout, logger: logger)
         do {
-            try await Migrator(directory: migrations, logger: logger).migrate(database)
-            let services = AppServices(configuration: configuration, database: database, keyRing: keyRing)
+            let migrator = Migrator(directory: migrations, logger: logger)
+            try await migrator.migrate(database)
+            let services = AppServices(
+                configuration: configuration, database: database, keyRing: keyRing, schemaVersion: try migrator.migrations().last?.version)
             let host = configuration.host
             let app = buildApplication(services, logger: logger) { port in
                 // Scripts and tests read this line to learn the address.

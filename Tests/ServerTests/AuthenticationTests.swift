@@ -8,7 +8,7 @@ import Testing
 /// Every route behind an API key, found in the router itself, refuses a request without a key
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
 @Suite struct AuthenticationTests {
-    static let publicRoutes: Set<String> = ["GET /health", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}"]
+    static let publicRoutes: Set<String> = ["GET /health", "GET /ready", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}"]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
@@ -41,6 +41,28 @@ import Testing
                 refused.insert("\(method) \(pattern)")
             }
             #expect(refused == Self.authenticatedRoutes)
+        }
+    }
+
+    /// A verified key is trusted for the cache's lifetime without a query: a revocation made
+    /// behind this server's back (another instance, an operator) takes effect within that bound;
+    /// one made through this server (erasing the profile) at once.
+    @Test func aVerifiedKeyIsCachedForItsLifetimeAndNoLonger() async throws {
+        try await TestServer.run(configure: { $0.credentialCacheLifetime = .seconds(2) }) { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            _ = try await ada.client.me()
+            let revoked = try await server.services.database.withConnection { connection in
+                try connection.query("UPDATE api_keys SET revoked_at = now() WHERE profile_id = \(ada.profile.id) RETURNING 1 AS n").count
+            }
+            #expect(revoked == 1)
+            _ = try await ada.client.issueToken()  // still trusted: the database was not asked
+            try await Task.sleep(for: .milliseconds(2_300))
+            await expectProblem(401, "invalid_credentials") { _ = try await ada.client.issueToken() }
+
+            // Through this server, an erasure is honoured at once however fresh the cache.
+            _ = try await bob.client.me()
+            try await bob.client.deleteMe()
+            await expectProblem(401, "invalid_credentials") { _ = try await bob.client.issueToken() }
         }
     }
 }

@@ -17,10 +17,12 @@ struct TestServer {
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
-        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 8)
         var configuration = ServerConfiguration()
         configuration.port = 0
         configure(&configuration)
+        let (database, _) = try await TestDatabase.createMigrated(
+            maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+            statementTimeout: configuration.statementTimeout)
         let services = AppServices(configuration: configuration, database: database,
                                    keyRing: try KeyRing(current: SigningKey.generate(), since: Date()))
         let (ports, continuation) = AsyncStream<Int>.makeStream()

@@ -30,9 +30,13 @@ public enum TestDatabase {
     }
 
     /// A new database with every migration applied, and its connection string.
-    public static func createMigrated(maximumConnections: Int = 8) async throws -> (Database, String) {
+    public static func createMigrated(
+        maximumConnections: Int = 8, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil
+    ) async throws -> (Database, String) {
         let conninfo = try await createEmpty()
-        let database = Database(conninfo: conninfo, maximumConnections: maximumConnections, logger: logger)
+        let database = Database(
+            conninfo: conninfo, maximumConnections: maximumConnections, connectionWait: connectionWait,
+            statementTimeout: statementTimeout, logger: logger)
         try await Migrator(directory: migrations, logger: logger).migrate(database)
         return (database, conninfo)
     }

@@ -1,22 +1,56 @@
 import Hummingbird
+import Store
 
-/// `GET /health`: 200 when the server can reach its database, 503 when it cannot.
+/// `GET /health`: the process is up and serving (no database work, so a load balancer's probe
+/// stays cheap and answers even when every database connection is busy).
+/// `GET /ready`: ready for traffic: the database answers, its schema is at least the version this
+/// server was built for, and a signing key is loaded; else 503 saying which is not.
 struct HealthController {
     let services: AppServices
 
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("health", use: health)
+        router.get("ready", use: ready)
     }
 
-    struct Health: Encodable { let status: String; let database: String }
+    struct Health: Encodable { let status: String }
+
+    struct Readiness: Encodable {
+        let status: String
+        let database: String
+        let migrations: String
+        let signingKey: String
+    }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
+        var response = try Response.json(Health(status: "ok"))
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let schema: String?
         do {
-            _ = try await services.database.withConnection { try $0.query("SELECT 1") }
-            return try .json(Health(status: "ok", database: "ok"))
+            schema = try await services.database.withConnection { connection in
+                try connection.query("SELECT coalesce(max(version), '') AS version FROM schema_migrations")[0].string("version")
+            }
         } catch {
-            context.logger.warning("health check failed", metadata: ["error": "\(error)"])
-            return try .json(Health(status: "unavailable", database: "unreachable"), status: .serviceUnavailable)
+            context.logger.warning("readiness check: the database does not answer", metadata: ["error": "\(error)"])
+            schema = nil
         }
+        let migrations = switch (schema, services.schemaVersion) {
+        case (nil, _): "unknown"
+        case (.some(let found), .some(let needed)) where found < needed: "behind"
+        default: "current"
+        }
+        let signingKey = services.keyRing.verificationKeys.isEmpty ? "missing" : "loaded"
+        let isReady = schema != nil && migrations == "current" && signingKey == "loaded"
+        var response = try Response.json(
+            Readiness(status: isReady ? "ready" : "unavailable", database: schema == nil ? "unreachable" : "ok",
+                      migrations: migrations, signingKey: signingKey),
+            status: isReady ? .ok : .serviceUnavailable)
+        response.headers[.cacheControl] = "no-store"
+        if !isReady { response.headers[.retryAfter] = "2" }
+        return response
     }
 }

@@ -96,6 +96,7 @@ struct PrivacyController {
                           detail: "Send {\"confirm\":\"delete\"} as the body, or ?confirm=delete.")
         }
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
+        services.credentials.forget(profile: me.id)
         await layouts.forget(profile: me.id)
         await growth.forget(profile: me.id)
         context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])

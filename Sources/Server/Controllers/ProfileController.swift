@@ -40,8 +40,10 @@ struct ProfileController {
         return try .json(profile)
     }
 
+    /// Read afresh: the profile in the context may come from the credential cache.
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try context.requireProfile())
+        guard let profile = try await services.profiles.profile(id: context.requireProfile().id) else { throw Problem.invalidCredentials }
+        return try .json(profile)
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -55,6 +57,7 @@ struct ProfileController {
         guard let updated = try await services.profiles.update(id: me.id, displayName: name, headline: headline) else {
             throw Problem.invalidCredentials
         }
+        services.credentials.forget(profile: me.id)
         return try .json(updated)
     }
 }

@@ -1,0 +1,56 @@
+import Client
+import ConstellationModel
+import Foundation
+import Server
+import Store
+import Testing
+
+/// The database never makes a request hang: a full pool is waited on for a bounded time, then
+/// 503 `database_busy` with `Retry-After`; a statement past `statement_timeout` is cancelled;
+/// `/health` needs no connection at all.
+@Suite struct DatabaseLimitsTests {
+    @Test func aFullPoolAnswers503AfterTheWaitAndHealthStillAnswers() async throws {
+        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.databaseWait = .milliseconds(300) }) { server throws in
+            let database = server.services.database
+            let (started, signal) = AsyncStream<Void>.makeStream()
+            let holder = Task {
+                try await database.withConnection { connection in
+                    signal.yield()
+                    try connection.query("SELECT pg_sleep(2)")
+                }
+            }
+            var iterator = started.makeAsyncIterator()
+            await iterator.next()
+            let began = ContinuousClock.now
+            let refused = try await RawHTTP.exchange(port: server.port, """
+                POST /v1/profiles HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 21\r\n\r\n{"displayName":"Ada"}
+                """)
+            let waited = ContinuousClock.now - began
+            #expect(refused.httpStatus == 503 && refused.httpHeader("Retry-After") == "1")
+            #expect(refused.httpBody.contains("\"code\":\"database_busy\"") && refused.httpBody.contains("\"retryAfter\":1"))
+            #expect(waited >= .milliseconds(300) && waited < .milliseconds(1_500), "waited \(waited)")
+            #expect(try await server.client.health(), "/health takes no connection")
+            try await holder.value
+            #expect(try await server.client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada")).status == 201)
+        }
+    }
+
+    @Test func aStatementPastTheTimeoutIsCancelledAndTheConnectionLivesOn() async throws {
+        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.statementTimeout = .milliseconds(200) }) { server throws in
+            let database = server.services.database
+            do {
+                try await database.withConnection { try $0.query("SELECT pg_sleep(2)") }
+                Issue.record("the statement was not cancelled")
+            } catch let error as PostgresError {
+                #expect(error.isQueryCanceled)
+                let problem = try #require(Problem(error))
+                #expect(problem.status == 503 && problem.code == "database_timeout" && problem.retryAfter == 2)
+            }
+            // The pool's one connection still works, and the server still serves.
+            #expect(try await database.withConnection { try $0.query("SELECT 1 AS one")[0].int("one") } == 1)
+            #expect(try await server.user("Ada").profile.displayName == "Ada")
+            let ready = try await server.client.send(.GET, "/ready")
+            #expect(ready.status == 200, "\(String(decoding: ready.body, as: UTF8.self))")
+        }
+    }
+}
