@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "constellation-server",
             dependencies: [
-                "Server", "Store",
+                "ConstellationModel", "Graph", "Server", "Store", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

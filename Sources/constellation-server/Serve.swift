@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import NIOPosix
 import Server
 import Store
 
@@ -32,10 +31,7 @@ struct Serve: AsyncParsableCommand {
         let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
         let migrations = try setup.migrationsDirectory()
         let keyRing = try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: configuration.dataDirectory)
-        // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
-        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try setup.connect() }
-        let database = Database(conninfo: conninfo, maximumConnections: configuration.databasePoolSize, logger: logger)
-        do {
+        try await setup.withDatabase(maximumConnections: configuration.databasePoolSize) { database in
             try await Migrator(directory: migrations, logger: logger).migrate(database)
             let services = AppServices(configuration: configuration, database: database, keyRing: keyRing)
             let host = configuration.host
@@ -44,10 +40,6 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Constellation listening on http://\(host):\(port)\n".utf8))
             }
             try await app.runService()
-        } catch {
-            await DatabaseSetup.shutdown(database, embedded)
-            throw error
         }
-        await DatabaseSetup.shutdown(database, embedded)
     }
 }
