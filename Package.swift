@@ -82,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "constellation-server",
             dependencies: [
-                "Server", "Store",
+                "ConstellationModel", "Graph", "Server", "Store", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -102,6 +102,6 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport"]),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["Client", "ConstellationModel", "QR", "Tokens", "TestSupport", "constellation", "constellation-server"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server"]),
     ]
 )

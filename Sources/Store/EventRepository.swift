@@ -49,24 +49,37 @@ public struct EventRepository: Sendable {
         id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String,
         joinCodeHash: [UInt8], organizer: UUID
     ) async throws -> Event {
-        do {
-            return try await database.withTransaction { connection in
-                let rows = try connection.query("""
-                    WITH e AS (
-                        INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_hash)
-                        VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(ByteString(joinCodeHash)))
-                        RETURNING *)
-                    SELECT \(Event.columns) FROM e
-                    """)
-                let event = try Event(row: rows[0])
-                try connection.query("""
-                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(organizer), \(EventRole.organizer))
-                    """)
-                return event
-            }
-        } catch let error as PostgresError where error.isUniqueViolation {
-            throw EventError.slugTaken
+        try await database.withTransaction { connection in
+            try Self.insert(id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
+                            joinCodeHash: joinCodeHash, organizer: organizer, on: connection)
         }
+    }
+
+    /// Inserts the event and its organizer's membership, in the caller's transaction;
+    /// `slugTaken` when another event has the slug.
+    static func insert(
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String,
+        joinCodeHash: [UInt8], organizer: UUID, on connection: PostgresConnection
+    ) throws -> Event {
+        let rows: [Row]
+        do {
+            rows = try connection.query("""
+                WITH e AS (
+                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_hash)
+                    VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(ByteString(joinCodeHash)))
+                    RETURNING *)
+                SELECT \(Event.columns) FROM e
+                """)
+        } catch {
+            // A catch-all: `catch … where error.isUniqueViolation` here crashes Swift 6.3.1's
+            // MandatoryAllocBoxToStack pass.
+            throw error.isUniqueViolation ? EventError.slugTaken : error
+        }
+        let event = try Event(row: rows[0])
+        try connection.query("""
+            INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(organizer), \(EventRole.organizer))
+            """)
+        return event
     }
 
     /// The event `reference` names, and `viewer`'s role there (nil: not a member, or no viewer).

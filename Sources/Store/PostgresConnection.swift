@@ -58,6 +58,54 @@ package final class PostgresConnection: @unchecked Sendable {
         _ = try consume(PQexec(handle, sql), sql: sql)
     }
 
+    /// Copies `rows` into `table (columns)` with `COPY … FROM STDIN` in text format (nil is NULL),
+    /// sending about 64 KiB at a time, and returns how many rows the server took. A value holding
+    /// NUL is refused as in `query`: the copy is cancelled, so none of its rows is kept (and a
+    /// transaction around it is aborted). `table` and `columns` are quoted as identifiers.
+    @discardableResult
+    package func copy(into table: String, columns: [String], rows: some Sequence<[String?]>) throws(PostgresError) -> Int {
+        let sql = "COPY \(Self.identifier(table)) (\(columns.map(Self.identifier).joined(separator: ", "))) FROM STDIN"
+        guard let started = PQexec(handle, sql) else {
+            throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
+        }
+        defer { PQclear(started) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(of: started, sql: sql) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(2 * Self.copyChunk)
+        var error: PostgresError?
+        rows: for row in rows {
+            for (index, value) in row.enumerated() {
+                if index > 0 { buffer.append(UInt8(ascii: "\t")) }
+                guard Self.appendCopyText(value, to: &buffer) else {
+                    error = PostgresError(
+                        .invalidParameter, sqlState: PostgresError.nulInText,
+                        message: "column \(columns[index]) holds a NUL character, which PostgreSQL text cannot store", query: sql)
+                    break rows
+                }
+            }
+            buffer.append(UInt8(ascii: "\n"))
+            if buffer.count >= Self.copyChunk {
+                error = send(buffer, sql: sql)
+                guard error == nil else { break rows }
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+        if error == nil, !buffer.isEmpty { error = send(buffer, sql: sql) }
+        // Ending with an error message makes the server fail the COPY and keep none of its rows.
+        PQputCopyEnd(handle, error == nil ? nil : "copy cancelled by the client")
+        var copied = 0
+        while let result = PQgetResult(handle) {
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = Int(String(cString: PQcmdTuples(result))) ?? 0
+            } else if error == nil {
+                error = failure(of: result, sql: sql)
+            }
+            PQclear(result)
+        }
+        if let error { throw error }
+        return copied
+    }
+
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// A read-only transaction sees one snapshot (repeatable read) and runs on a hot standby too.
     package func transaction<T>(readOnly: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
@@ -91,13 +139,54 @@ package final class PostgresConnection: @unchecked Sendable {
         case PGRES_TUPLES_OK:
             return Self.rows(of: result)
         default:
-            // The primary message only: the full one quotes the statement, which may hold data.
-            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-            let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
-                ?? Self.errorMessage(handle)
-            let kind: PostgresError.Kind = isHealthy ? .server : .connectionFailed
-            throw PostgresError(kind, sqlState: state, message: message, query: sql)
+            throw failure(of: result, sql: sql)
         }
+    }
+
+    /// The error a failed result reports: the primary message only, since the full one quotes
+    /// the statement, which may hold data.
+    private func failure(of result: OpaquePointer, sql: String) -> PostgresError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            ?? Self.errorMessage(handle)
+        let kind: PostgresError.Kind = isHealthy ? .server : .connectionFailed
+        return PostgresError(kind, sqlState: state, message: message, query: sql)
+    }
+
+    /// COPY data is sent in pieces of about this many bytes.
+    private static let copyChunk = 65_536
+
+    /// Sends COPY data; the error when the connection failed.
+    private func send(_ bytes: [UInt8], sql: String) -> PostgresError? {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32($0.count)) }
+        }
+        return sent == 1 ? nil : PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
+    }
+
+    /// Appends `value` as a field of COPY's text format: `\N` for nil, and backslash, tab, newline
+    /// and carriage return escaped. False, and nothing appended, when `value` holds NUL.
+    private static func appendCopyText(_ value: String?, to buffer: inout [UInt8]) -> Bool {
+        guard let value else {
+            buffer += [UInt8(ascii: "\\"), UInt8(ascii: "N")]
+            return true
+        }
+        guard !value.utf8.contains(0) else { return false }
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "\\"): buffer += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case UInt8(ascii: "\t"): buffer += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case UInt8(ascii: "\n"): buffer += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case UInt8(ascii: "\r"): buffer += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            default: buffer.append(byte)
+            }
+        }
+        return true
+    }
+
+    /// `name` as a quoted SQL identifier.
+    private static func identifier(_ name: String) -> String {
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
     private static func rows(of result: OpaquePointer) -> [Row] {

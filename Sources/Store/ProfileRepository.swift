@@ -12,15 +12,21 @@ public struct ProfileRepository: Sendable {
     /// Creates a profile with the hash of its first API key, in one transaction.
     public func create(displayName: String, headline: String?, apiKeyHash: [UInt8]) async throws -> Profile {
         try await database.withTransaction { connection in
-            let rows = try connection.query("""
-                WITH p AS (INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING *)
-                SELECT \(Profile.columns) FROM p
-                """)
-            let profile = try Profile(row: rows[0])
-            try connection.query(
-                "INSERT INTO api_keys (key_hash, profile_id) VALUES (\(ByteString(apiKeyHash)), \(profile.id))")
-            return profile
+            try Self.insert(displayName: displayName, headline: headline, apiKeyHash: apiKeyHash, on: connection)
         }
+    }
+
+    /// Inserts a profile and the hash of its first API key, in the caller's transaction.
+    static func insert(
+        displayName: String, headline: String?, apiKeyHash: [UInt8], on connection: PostgresConnection
+    ) throws(PostgresError) -> Profile {
+        let rows = try connection.query("""
+            WITH p AS (INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING *)
+            SELECT \(Profile.columns) FROM p
+            """)
+        let profile = try Profile(row: rows[0])
+        try connection.query("INSERT INTO api_keys (key_hash, profile_id) VALUES (\(ByteString(apiKeyHash)), \(profile.id))")
+        return profile
     }
 
     /// The profile whose live API key hashes to `apiKeyHash`.

@@ -21,6 +21,13 @@ public enum JoinCode {
         return String(decoding: symbols[0..<4], as: UTF8.self) + "-" + String(decoding: symbols[4...], as: UTF8.self)
     }
 
+    /// A new code for event `eventId` and the hash to store.
+    public static func generate(eventId: UUID) throws(TokenError) -> (code: String, hash: [UInt8]) {
+        let code = try generate()
+        guard let hash = try hash(code, eventId: eventId) else { preconditionFailure("a generated join code is well-formed") }
+        return (code, hash)
+    }
+
     /// The code's 8 symbols in upper case, without hyphens or spaces; nil if it cannot be a code.
     public static func normalize(_ text: String) -> String? {
         guard text.utf8.count <= 64 else { return nil }

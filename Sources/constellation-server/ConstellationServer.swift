@@ -7,7 +7,7 @@ struct ConstellationServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "constellation-server",
         abstract: "The Constellation API server: signed QR tokens in, connections and constellations out.",
-        subcommands: [Serve.self, Migrate.self],
+        subcommands: [Serve.self, Migrate.self, Import.self],
         defaultSubcommand: Serve.self
     )
 }
@@ -17,11 +17,17 @@ struct CommonOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "Signing key and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
     var dataDirectory: String?
 
-    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info).")
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info, warning for import).")
     var logLevel: String?
 
-    func logger() throws -> Logger {
-        let text = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? "info"
+    /// `--data-dir`, else `CONSTELLATION_DATA_DIR`, else `.constellation`.
+    func dataDirectory(_ environment: [String: String]) -> URL {
+        URL(fileURLWithPath: dataDirectory ?? environment["CONSTELLATION_DATA_DIR"] ?? ".constellation")
+    }
+
+    /// Logs to stderr at `--log-level`, else `LOG_LEVEL`, else `defaultLevel`.
+    func logger(defaultLevel: String = "info") throws -> Logger {
+        let text = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? defaultLevel
         guard let level = Logger.Level(rawValue: text) else { throw ValidationError("unknown log level '\(text)'") }
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -11,7 +11,7 @@ struct DatabaseSetup {
     let logger: Logger
 
     /// The connection string and, when embedded, the server to stop at the end.
-    func connect() throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
+    private func connect() throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
         if let url = environment["DATABASE_URL"], !url.isEmpty {
             logger.info("using the PostgreSQL server in DATABASE_URL")
             return (url, nil)
@@ -24,8 +24,29 @@ struct DatabaseSetup {
         return (try embedded.start(), embedded)
     }
 
+    /// Opens the database (starting the embedded server if it is the one), lends it to `body`,
+    /// then closes it and stops the embedded server, however `body` ends.
+    func withDatabase<T>(
+        maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
+        _ body: (Database) async throws -> T
+    ) async throws -> T {
+        // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
+        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try connect() }
+        let database = Database(
+            conninfo: conninfo, maximumConnections: maximumConnections, connectionWait: connectionWait,
+            statementTimeout: statementTimeout, logger: logger)
+        do {
+            let value = try await body(database)
+            await Self.shutdown(database, embedded)
+            return value
+        } catch {
+            await Self.shutdown(database, embedded)
+            throw error
+        }
+    }
+
     /// Closes the pool, then stops the embedded server if there is one.
-    static func shutdown(_ database: Database, _ embedded: EmbeddedPostgres?) async {
+    private static func shutdown(_ database: Database, _ embedded: EmbeddedPostgres?) async {
         await database.shutdown()
         if let embedded { try? await NIOThreadPool.singleton.runIfActive { embedded.stop() } }
     }

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
-import NIOPosix
 import Server
 import Store
 
@@ -32,12 +31,10 @@ struct Serve: AsyncParsableCommand {
         let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
         let migrations = try setup.migrationsDirectory()
         let keyRing = try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: configuration.dataDirectory)
-        // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
-        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try setup.connect() }
-        let database = Database(
-            conninfo: conninfo, maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-            statementTimeout: configuration.statementTimeout, logger: logger)
-        do {
+        try await setup.withDatabase(
+            maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+            statementTimeout: configuration.statementTimeout
+        ) { database in
             let migrator = Migrator(directory: migrations, logger: logger)
             try await migrator.migrate(database)
             let services = AppServices(
@@ -48,10 +45,6 @@ struct Serve: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data("Constellation listening on http://\(host):\(port)\n".utf8))
             }
             try await app.runService()
-        } catch {
-            await DatabaseSetup.shutdown(database, embedded)
-            throw error
         }
-        await DatabaseSetup.shutdown(database, embedded)
     }
 }

@@ -17,16 +17,29 @@ enum Binaries {
 
     /// Runs the CLI with its own config directory and server URL, plus `environment`; waits for it to finish.
     static func cli(_ arguments: [String], home: URL, server: String, environment extra: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = directory.appendingPathComponent("constellation")
-        process.arguments = arguments
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.path
         environment["CONSTELLATION_SERVER"] = server
         environment.merge(extra) { $1 }
+        return try run("constellation", arguments, environment: environment, scratch: home)
+    }
+
+    /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`,
+    /// with output files in `scratch`; waits for it to finish.
+    static func server(_ arguments: [String], databaseURL: String, scratch: URL) throws -> Output {
+        var environment = ProcessInfo.processInfo.environment
+        environment["DATABASE_URL"] = databaseURL
+        environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
+        return try run("constellation-server", arguments, environment: environment, scratch: scratch)
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], environment: [String: String], scratch: URL) throws -> Output {
+        let process = Process()
+        process.executableURL = directory.appendingPathComponent(executable)
+        process.arguments = arguments
         process.environment = environment
-        let out = home.appendingPathComponent("stdout-\(UUID().uuidString)")
-        let err = home.appendingPathComponent("stderr-\(UUID().uuidString)")
+        let out = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")
+        let err = scratch.appendingPathComponent("stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: out.path, contents: nil)
         _ = FileManager.default.createFile(atPath: err.path, contents: nil)
         process.standardOutput = try FileHandle(forWritingTo: out)

@@ -15,11 +15,14 @@ import Graph
         #expect(parsed.graph.edgeCount == 2)
     }
 
-    @Test func tijAggregatesContactsAndKeepsTheFirstTime() throws {
-        let parsed = try EdgeListParser.parse("20 1 2\n40 1 2\n40 2 3\n60 2 1\n", format: .tij)
+    @Test func tijAggregatesContactsAndKeepsTheEarliestTime() throws {
+        let parsed = try EdgeListParser.parse("20 1 2\n40 1 2\n40 2 3\n60 2 1\n60 3 3\n10 3 2\n", format: .tij)
+        #expect(parsed.graph.ids == ["1", "2", "3"])
         #expect(parsed.graph.edgeCount == 2)
-        #expect(parsed.graph.droppedDuplicates == 2)
-        #expect(parsed.firstContact == ["1 2": 20, "2 3": 40])
+        #expect(parsed.graph.droppedDuplicates == 3 && parsed.graph.droppedSelfLoops == 1)
+        #expect(parsed.firstContacts == [FirstContact(a: 0, b: 1, time: 20), FirstContact(a: 1, b: 2, time: 10)])
+        #expect(parsed.times == 10...60)
+        #expect(try EdgeListParser.parse("a b\n", format: .edgeList).firstContacts == nil)
     }
 
     @Test func selfLoopsAndRepeatsAreDroppedAndCounted() throws {
@@ -34,6 +37,9 @@ import Graph
             try EdgeListParser.parse("a b\n# fine\nlonely\n", format: .edgeList)
         }
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("x 1 2\n", format: .tij) }
+        #expect(throws: EdgeListError(line: 2, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '12 abc 7'")) {
+            try EdgeListParser.parse("10 1 2\n12 abc 7\n", format: .tij)
+        }
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("source,target\nonly\n", format: .csv) }
     }
 

@@ -88,6 +88,37 @@ import TestSupport
         await database.shutdown()
     }
 
+    /// COPY's text format escapes what would end a field or a row; nil and the text `\N` stay apart.
+    @Test func copyRoundTripsAnyTextAndRefusesNUL() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        let texts: [String?] = [
+            "tab\there", "line\nbreak", "carriage\r\nreturn", "back\\slash", "\\N", "\\\\N", "\\", "N", "", nil,
+            "Ünïcödé 🌌 日本語 עברית e\u{301}", "trailing\\", "'quoted' \"double\" ;",
+        ]
+        let copied = try await database.withConnection { connection in
+            try connection.execute(unsafeSQL: "CREATE TABLE copied (n integer, t text)")
+            return try connection.copy(into: "copied", columns: ["n", "t"], rows: texts.enumerated().map { [String($0.offset), $0.element] })
+        }
+        #expect(copied == texts.count)
+        let back = try await database.withConnection { connection in
+            try connection.query("SELECT t FROM copied ORDER BY n").map { row throws(PostgresError) in try row.optionalString("t") }
+        }
+        #expect(back == texts)
+
+        // Many rows go in several pieces; a NUL in the last cancels the whole copy, earlier pieces too.
+        let many: [[String?]] = (0..<20_000).map { [String(100 + $0), "row \($0)\twith a tab"] }
+        #expect(try await database.withConnection { try $0.copy(into: "copied", columns: ["n", "t"], rows: many) } == 20_000)
+        let refused: [[String?]] = (0..<20_000).map { [String(-1 - $0), "row \($0)"] } + [["0", "a\u{0}b"]]
+        do {
+            _ = try await database.withConnection { try $0.copy(into: "copied", columns: ["n", "t"], rows: refused) }
+            Issue.record("expected the NUL to be refused")
+        } catch let error as PostgresError {
+            #expect(error.kind == .invalidParameter && error.sqlState == "22021" && error.description.contains("column t"))
+        }
+        #expect(try await database.withConnection { try $0.query("SELECT count(*) AS n FROM copied")[0].int("n") } == 20_013)
+        await database.shutdown()
+    }
+
     @Test func transactionsRollBackOnError() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
         struct Abort: Error {}

@@ -22,6 +22,13 @@ import Tokens
         #expect(seen.values.allSatisfy { (400...640).contains($0) }, "\(seen)")
     }
 
+    @Test func aCodeForAnEventComesWithItsHash() throws {
+        let event = UUID()
+        let (code, hash) = try JoinCode.generate(eventId: event)
+        #expect(try JoinCode.hash(code, eventId: event) == hash)
+        #expect(try JoinCode.hash(code, eventId: UUID()) != hash)
+    }
+
     @Test func typedCodesCompareWithoutCaseSpacesOrHyphen() throws {
         let event = UUID()
         let hash = try JoinCode.hash("K7MX-3QPA", eventId: event)

@@ -1,6 +1,6 @@
 /// Reads graphs from text: an edge list (`u v` per line, whitespace separated, `#` comments, an
 /// optional third column ignored), CSV with a header row (`source,target[,…]`), or a
-/// SocioPatterns contact file (`t i j` per line; the edge's time is its first contact).
+/// SocioPatterns contact file (`t i j` per line, whole numbers; the edge's time is its first contact).
 public enum EdgeListFormat: String, Sendable, CaseIterable {
     case edgeList = "edgelist"
     case csv
@@ -27,11 +27,27 @@ public struct EdgeListError: Error, Equatable, Sendable, CustomStringConvertible
     }
 }
 
+/// When two people (nodes `a < b` of the parsed graph) were first in contact, in a tij file.
+public struct FirstContact: Sendable, Equatable {
+    public let a: Int32
+    public let b: Int32
+    public let time: Int
+
+    public init(a: Int32, b: Int32, time: Int) {
+        self.a = a
+        self.b = b
+        self.time = time
+    }
+}
+
 /// The graph read from a file, with when each edge first appeared (tij files only).
 public struct ParsedGraph: Sendable {
     public let graph: Graph<String>
-    /// For tij files: the time of each input edge in input order (parallel to the raw edges read).
-    public let firstContact: [String: Int]?
+    /// For tij files: each pair's earliest contact, pairs in order of their first line; a
+    /// self-contact (`i` = `j`) is in none, as the graph has no self-loop.
+    public let firstContacts: [FirstContact]?
+    /// For tij files with a line: the earliest and the latest time of any line.
+    public let times: ClosedRange<Int>?
     /// Data lines read (comments and blank lines excluded).
     public let lines: Int
 }
@@ -42,7 +58,9 @@ public enum EdgeListParser {
         var index: [Substring: Int32] = [:]
         var ids: [String] = []
         var sources: [Int32] = [], targets: [Int32] = []
-        var firstContact: [String: Int]? = format == .tij ? [:] : nil
+        var firstContacts: [FirstContact] = []
+        var contactSlot: [UInt64: Int] = [:]
+        var times: ClosedRange<Int>?
         func intern(_ id: Substring) -> Int32 {
             if let existing = index[id] { return existing }
             let next = Int32(ids.count)
@@ -74,17 +92,27 @@ public enum EdgeListParser {
                 sources.append(intern(fields[0]))
                 targets.append(intern(fields[1]))
             case .tij:
-                guard fields.count >= 3, let time = Int(fields[0]) else {
-                    throw EdgeListError(line: lineNumber, reason: "expected 't i j' with a numeric time, found '\(line.prefix(80))'")
+                guard fields.count >= 3, let time = Int(fields[0]), Int(fields[1]) != nil, Int(fields[2]) != nil else {
+                    throw EdgeListError(
+                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(line.prefix(80))'")
                 }
+                times = times.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
                 let u = intern(fields[1]), v = intern(fields[2])
                 sources.append(u)
                 targets.append(v)
-                let key = u < v ? "\(fields[1]) \(fields[2])" : "\(fields[2]) \(fields[1])"
-                if firstContact![key] == nil { firstContact![key] = time }
+                guard u != v else { continue }
+                let (a, b) = (min(u, v), max(u, v))
+                let key = UInt64(UInt32(a)) << 32 | UInt64(UInt32(b))
+                if let slot = contactSlot[key] {
+                    if time < firstContacts[slot].time { firstContacts[slot] = FirstContact(a: a, b: b, time: time) }
+                } else {
+                    contactSlot[key] = firstContacts.count
+                    firstContacts.append(FirstContact(a: a, b: b, time: time))
+                }
             }
         }
-        return ParsedGraph(graph: Graph(ids: ids, sources: sources, targets: targets), firstContact: firstContact, lines: dataLines)
+        return ParsedGraph(graph: Graph(ids: ids, sources: sources, targets: targets),
+                           firstContacts: format == .tij ? firstContacts : nil, times: times, lines: dataLines)
     }
 }
 

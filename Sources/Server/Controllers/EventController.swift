@@ -29,10 +29,10 @@ struct EventController {
         let me = try context.requireProfile()
         let input = try EventFields.check(try await request.decode(as: NewEvent.self, context: context))
         let id = UUID()
-        let code = try JoinCode.generate()
+        let (code, hash) = try JoinCode.generate(eventId: id)
         let event = try await services.events.create(
             id: id, slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
-            joinCodeHash: try Self.hash(code, event: id), organizer: me.id)
+            joinCodeHash: hash, organizer: me.id)
         context.logger.info("event created", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
         // The code is shown in clear this once: no cache along the way may keep it.
         var response = try Response.json(CreatedEvent(event: event, joinCode: code), status: .created)
@@ -66,8 +66,8 @@ struct EventController {
         let me = try context.requireProfile()
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
-        let code = try JoinCode.generate()
-        try await services.events.rotateJoinCode(of: event.event.id, hash: try Self.hash(code, event: event.event.id), by: me.id)
+        let (code, hash) = try JoinCode.generate(eventId: event.event.id)
+        try await services.events.rotateJoinCode(of: event.event.id, hash: hash, by: me.id)
         context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)"])
         var response = try Response.json(EventJoinCode(eventId: event.event.id, joinCode: code))
         response.headers[.cacheControl] = "no-store"
@@ -91,10 +91,5 @@ struct EventController {
               let found = try await services.events.event(EventReference(text), viewer: viewer)
         else { throw Problem(status: 404, code: "not_found", title: "No such event") }
         return found
-    }
-
-    private static func hash(_ code: String, event: UUID) throws -> [UInt8] {
-        guard let hash = try JoinCode.hash(code, eventId: event) else { preconditionFailure("a generated join code is well-formed") }
-        return hash
     }
 }

@@ -2,11 +2,12 @@ import ConstellationModel
 import Foundation
 
 /// Checks and tidies the fields of a new event: every rule the database holds, and the ones it cannot.
-enum EventFields {
+/// Shared by `POST /v1/events` and `constellation-server import`.
+package enum EventFields {
     static let nameText = UserText(field: "name", minimum: 1, maximum: Event.nameLimit)
 
     /// The checked input: a tidied name, and a slug, zone and dates as given.
-    static func check(_ input: NewEvent) throws -> NewEvent {
+    package static func check(_ input: NewEvent) throws -> NewEvent {
         NewEvent(name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: input.startsAt,
                  endsAt: try endsAt(input.endsAt, after: input.startsAt), timeZone: try timeZone(input.timeZone))
     }

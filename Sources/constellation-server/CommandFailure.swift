@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Store
+
+/// A failure told in one line on stderr, with a `sysexits.h` exit code scripts can test, as the
+/// `constellation` CLI does.
+struct CommandFailure: Error, CustomStringConvertible {
+    let description: String
+    let exitCode: Int32
+
+    /// Bad input data, such as a malformed line in a file (EX_DATAERR).
+    static func data(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 65) }
+    /// An input file that does not exist or cannot be read (EX_NOINPUT).
+    static func noInput(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 66) }
+    /// PostgreSQL cannot be reached or started (EX_UNAVAILABLE).
+    static func unavailable(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 69) }
+    /// An internal error (EX_SOFTWARE).
+    static func software(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 70) }
+    /// What was asked exists already, such as an event with the slug (EX_CANTCREAT).
+    static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 73) }
+    /// The setup is incomplete, such as no migrations folder (EX_CONFIG).
+    static func configuration(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 78) }
+
+    /// Runs `body`, printing any failure as `constellation-server: …` on stderr and exiting with its
+    /// code; usage errors are left to ArgumentParser (64), anything unforeseen is 70.
+    static func reporting(_ body: () async throws -> Void) async throws {
+        let failure: CommandFailure
+        do {
+            return try await body()
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as CommandFailure {
+            failure = error
+        } catch let error as PostgresError where [.connectionFailed, .embeddedServer].contains(error.kind) {
+            failure = .unavailable(error.description)
+        } catch let error as SetupError {
+            failure = .configuration(error.description)
+        } catch {
+            failure = .software("internal error: \(error)")
+        }
+        // One line, even when a message (libpq's, say) spans several.
+        let line = failure.description.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        FileHandle.standardError.write(Data("constellation-server: \(line)\n".utf8))
+        throw ExitCode(failure.exitCode)
+    }
+}
