@@ -29,7 +29,7 @@ import Testing
         #expect(try await store.events.event(.slug("tiny"), viewer: organizer.id)?.role == .organizer)
         let members = try await store.events.members(of: event.id)
         #expect(members.map(\.role) == [.organizer, .attendee, .attendee, .attendee, .attendee], "a person without a pair is an attendee too")
-        let stored = try await store.events.pairs(of: event.id)
+        let stored = try await store.events.graph(of: event.id).pairs
         #expect(stored.map(\.firstAt) == pairs.map(\.firstAt) && stored.allSatisfy { $0.profileA < $0.profileB })
         let rows = try await store.database.withConnection { connection in
             try connection.query("""
@@ -69,7 +69,7 @@ import Testing
                 reports.written.withLock { $0.append(written) }
             }
             #expect(reports.written.withLock { $0 } == [5_000, 10_000, 12_000])
-            #expect(try await store.events.pairs(of: event.id).count == 12_000)
+            #expect(try await store.events.graph(of: event.id).pairs.count == 12_000)
         }
         #expect(try await store.count("connections") == 24_000)
         #expect(try await store.count("profiles") == 2 * (people + 1))
