@@ -16,9 +16,9 @@ package struct EventPair: Sendable, Equatable {
 /// Which of an event's pairs a computation has seen (see `migrations/0005_event_growth.sql`):
 /// any pair added, removed or re-dated changes it.
 package struct EventPairsVersion: Sendable, Equatable {
+    package let revision: Int64
     package let count: Int64
     package let lastSequence: Int64
-    package let sequenceSum: Int64
 }
 
 /// The event's pairs as they are now, relative to a version read before.
@@ -42,23 +42,25 @@ package struct EventMemberView: Sendable, Equatable {
 /// What the event's growth and summary are computed from.
 extension EventRepository {
     /// What changed in the event's pairs since `known`, from one snapshot: the version costs one
-    /// index-only scan; the pairs added since cost one range read on the same index.
+    /// index-only scan of the event's range; the pairs added since, one range read on the same index.
     package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
             let row = try connection.query("""
-                SELECT count(*) AS n, coalesce(max(seq), 0) AS last, coalesce(sum(seq), 0)::bigint AS total
-                FROM event_connections WHERE event_id = \(event)
-                """)[0]
-            let version = EventPairsVersion(count: try row.int("n"), lastSequence: try row.int("last"), sequenceSum: try row.int("total"))
-            guard let known else { return .all(try Self.pairs(of: event, on: connection), version) }
+                SELECT e.pairs_revision AS revision,
+                       (SELECT count(*) FROM event_connections WHERE event_id = e.id) AS n,
+                       (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = e.id) AS last
+                FROM events e WHERE e.id = \(event)
+                """).first
+            guard let row else { return .all([], EventPairsVersion(revision: -1, count: 0, lastSequence: 0)) }
+            let version = EventPairsVersion(revision: try row.int("revision"), count: try row.int("n"), lastSequence: try row.int("last"))
+            guard let known, known.revision == version.revision else { return .all(try Self.pairs(of: event, on: connection), version) }
             if version == known { return .unchanged }
             let added = try connection.query("""
-                SELECT profile_a, profile_b, first_at, seq FROM event_connections
+                SELECT profile_a, profile_b, first_at FROM event_connections
                 WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
                 """)
-            // Only additions if the new rows account for the whole difference; else something went or moved.
-            let addedSum = try added.reduce(Int64(0)) { sum, row throws(PostgresError) in sum + (try row.int("seq")) }
-            guard known.count + Int64(added.count) == version.count, known.sequenceSum + addedSum == version.sequenceSum else {
+            // A row that committed after a higher-numbered one is not above the maximum: the count tells.
+            guard known.count + Int64(added.count) == version.count else {
                 return .all(try Self.pairs(of: event, on: connection), version)
             }
             return .appended(try added.map(EventPair.init(row:)), version)
