@@ -63,7 +63,8 @@ import Testing
         for slug in ["large-one", "large-two"] {
             let reports = Reports()
             let (event, _) = try await store.events.importContacts(
-                Self.contacts(slug: slug, people: people, pairs: pairs, keyHash: (0..<32).map { _ in .random(in: 0...255) })
+                Self.contacts(slug: slug, people: people, pairs: pairs, keyHash: (0..<32).map { _ in .random(in: 0...255) }),
+                batchSize: 5_000
             ) { written, total in
                 #expect(total == 12_000)
                 reports.written.withLock { $0.append(written) }
