@@ -1,15 +1,23 @@
 import ConstellationModel
 import Foundation
 import Hummingbird
+import NIOCore
 
-/// The per-request context: Hummingbird's core storage plus the authenticated profile.
-public struct AppRequestContext: RequestContext {
+/// The per-request context: Hummingbird's core storage, the client's address and the
+/// authenticated profile.
+public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The connection's peer.
+    public let remoteAddress: SocketAddress?
+    /// The client's address (the peer's, or behind a trusted proxy the forwarded one), set by
+    /// `ClientAddressMiddleware`: what rate limits count by.
+    public var clientAddress: String?
     /// Set by `AuthenticationMiddleware` on routes that require a key.
     public var profile: Profile?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
 
     /// Request bodies are small JSON documents.

@@ -13,6 +13,8 @@ public struct AppServices: Sendable {
     package let blocks: BlockRepository
     /// API keys verified recently (see `CredentialCache`).
     let credentials: CredentialCache
+    /// Rate limits, counted in this instance (see `RateLimiter`).
+    let limiter: RateLimiter
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).
@@ -29,5 +31,6 @@ public struct AppServices: Sendable {
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
+        limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
     }
 }

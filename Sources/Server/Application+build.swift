@@ -8,6 +8,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: KnownMethodsMiddleware())
+    router.add(middleware: ClientAddressMiddleware(proxies: services.configuration.trustedProxies))
     HealthController(services: services).addRoutes(to: router)
 
     let v1 = router.group("v1")
@@ -15,7 +16,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addPublicRoutes(to: v1)
     EventController(services: services).addPublicRoutes(to: v1)
 
-    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles, credentials: services.credentials))
+    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles, credentials: services.credentials, limiter: services.limiter))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)

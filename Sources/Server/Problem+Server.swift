@@ -37,6 +37,10 @@ extension Problem {
             self = problem
         case let error as TokenError:
             self.init(tokenError: error)
+        case let limited as RateLimited:
+            let seconds = max(1, Int((limited.retryAfter / .seconds(1)).rounded(.up)))
+            self.init(status: 429, code: "rate_limited", title: "Too many requests",
+                      detail: "Too many \(limited.action.noun) from you; try again in \(seconds) s.", retryAfter: seconds)
         case let error as RedemptionError:
             switch error {
             case .tokenUsedUp:

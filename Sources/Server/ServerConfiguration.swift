@@ -37,6 +37,14 @@ public struct ServerConfiguration: Sendable {
     /// PostgreSQL's `statement_timeout` for the server's queries (`CONSTELLATION_STATEMENT_TIMEOUT_MS`);
     /// a statement past it is cancelled and answered 503 `database_timeout`. Migrations are exempt.
     public var statementTimeout: Duration = .seconds(30)
+    /// Rate limits for the whole deployment (`CONSTELLATION_RATE_LIMITS`: `off`, or changes to the
+    /// defaults such as `redeem=120/min,register_address=200/min`).
+    public var rateLimits = RateLimits.defaults
+    /// How many server instances share the deployment's limits (`CONSTELLATION_INSTANCES`): each
+    /// counts in its own memory and enforces its share, the limit divided by this.
+    public var instances = 1
+    /// Proxies whose `X-Forwarded-For` names the client (`CONSTELLATION_TRUSTED_PROXIES`).
+    public var trustedProxies = TrustedProxies.none
 
     public init() {}
 
@@ -61,6 +69,20 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
         if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }
         if let milliseconds = try integer("CONSTELLATION_STATEMENT_TIMEOUT_MS", in: 1...3_600_000) { statementTimeout = .milliseconds(milliseconds) }
+        if let text = environment["CONSTELLATION_RATE_LIMITS"] {
+            guard let limits = RateLimits(text) else {
+                throw ConfigurationError(variable: "CONSTELLATION_RATE_LIMITS", value: text,
+                                         expected: "off, or action=N/s|min|h entries such as redeem=120/min,register_address=200/min")
+            }
+            rateLimits = limits
+        }
+        if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
+        if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
+            guard let proxies = TrustedProxies(text) else {
+                throw ConfigurationError(variable: "CONSTELLATION_TRUSTED_PROXIES", value: text, expected: "IP addresses and CIDR ranges, comma separated")
+            }
+            trustedProxies = proxies
+        }
     }
 }
 

@@ -19,6 +19,7 @@ struct ConnectionController {
 
     @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
         let scanner = try context.requireProfile()
+        try services.limiter.admit(.redeem, credential: scanner.id, address: context.clientAddress)
         let input = try await request.decode(as: RedeemRequest.self, context: context)
         guard input.token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
         let nonce = try input.clientNonce.map(Self.nonceText.check)

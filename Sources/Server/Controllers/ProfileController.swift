@@ -18,6 +18,7 @@ struct ProfileController {
     }
 
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try services.limiter.admit(.register, address: context.clientAddress)
         let input = try await request.decode(as: NewProfile.self, context: context)
         let name = try ProfileFields.displayName(input.displayName)
         let headline = try input.headline.flatMap(ProfileFields.headline)

@@ -36,7 +36,7 @@ struct TokenController {
         let input = body.readableBytes == 0
             ? TokenRequest() : try JSONDecoder.constellation.decode(TokenRequest.self, from: Data(body.readableBytesView))
         let me = try context.requireProfile()
-        var response = try Response.json(try await freshToken(for: me, event: input.eventId), status: .created)
+        var response = try Response.json(try await freshToken(for: me, event: input.eventId, context: context), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -47,7 +47,7 @@ struct TokenController {
         guard ["svg", "png", "txt"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be svg, png or txt")
         }
-        let token = try await freshToken(for: context.requireProfile(), event: request.uri.queryParameters.get("event"))
+        let token = try await freshToken(for: context.requireProfile(), event: request.uri.queryParameters.get("event"), context: context)
         let code = try QRCode(encoding: token.token)
         var response: Response
         switch format {
@@ -63,7 +63,9 @@ struct TokenController {
     /// and the event has not ended (its end plus the offline grace, after which its tokens are refused).
     /// Issued now, or at the profile's `tokensValidFrom` if that is later (by less than a second,
     /// right after `POST /v1/me/qr/reset`), so that a token issued after a reset redeems.
-    private func freshToken(for profile: Profile, event reference: String? = nil) async throws -> IssuedToken {
+    /// Counted against the minting limits of `profile` and of the client's address.
+    private func freshToken(for profile: Profile, event reference: String?, context: AppRequestContext) async throws -> IssuedToken {
+        try services.limiter.admit(.mint, credential: profile.id, address: context.clientAddress)
         var eventId: UUID?
         if let reference {
             guard let found = try await services.events.event(EventReference(reference), viewer: profile.id) else {

@@ -1,0 +1,116 @@
+import Foundation
+import Synchronization
+
+/// A client that must wait: how long before the next try may succeed.
+struct RateLimited: Error {
+    let action: RateLimits.Action
+    let retryAfter: Duration
+}
+
+extension RateLimits.Action {
+    /// The action in a sentence: "too many \(noun)".
+    var noun: String {
+        switch self {
+        case .register: "registrations"
+        case .mint: "new codes"
+        case .redeem: "scans"
+        case .authFailure: "requests with a missing or wrong API key"
+        }
+    }
+}
+
+/// Token buckets for `RateLimits`, in this process's memory: each server instance counts on its
+/// own (the configured share, `CONSTELLATION_INSTANCES`). A bucket holds a rule's count and
+/// refills continuously; a full bucket is forgotten when memory is tidied, so idle clients cost nothing.
+final class RateLimiter: Sendable {
+    /// Whose bucket: an action, and a credential or an address.
+    private struct Key: Hashable {
+        let action: RateLimits.Action
+        let subject: String
+    }
+
+    private struct Bucket {
+        var tokens: Double
+        var updated: ContinuousClock.Instant
+    }
+
+    let limits: RateLimits
+    private let capacity: Int
+    private let buckets = Mutex<[Key: Bucket]>([:])
+
+    init(limits: RateLimits, capacity: Int = 200_000) {
+        self.limits = limits
+        self.capacity = capacity
+    }
+
+    /// Counts one `action` for `credential` and for `address` if both have room; else throws
+    /// `RateLimited` and counts nothing.
+    func admit(_ action: RateLimits.Action, credential: UUID? = nil, address: String?) throws(RateLimited) {
+        let checks = [
+            (limits.perCredential[action], credential.map { Key(action: action, subject: "profile:\($0)") }),
+            (limits.perAddress[action], address.map { Key(action: action, subject: "address:\($0)") }),
+        ].compactMap { rule, key in rule.flatMap { rule in key.map { (rule, $0) } } }
+        guard !checks.isEmpty else { return }
+        let now = ContinuousClock.now
+        let wait: Duration? = buckets.withLock { buckets in
+            tidy(&buckets, now: now)
+            var refilled: [(Key, Bucket)] = []
+            var longest: Duration?
+            for (rule, key) in checks {
+                let bucket = Self.refill(buckets[key], rule: rule, now: now)
+                if bucket.tokens < 1 {
+                    let wait = Duration.seconds((1 - bucket.tokens) / rule.perSecond)
+                    longest = max(longest ?? .zero, wait)
+                }
+                refilled.append((key, bucket))
+            }
+            guard longest == nil else { return longest }
+            for (key, var bucket) in refilled {
+                bucket.tokens -= 1
+                buckets[key] = bucket
+            }
+            return nil
+        }
+        if let wait { throw RateLimited(action: action, retryAfter: wait) }
+    }
+
+    /// Throws `RateLimited` if `address` has no room left for `action`, counting nothing.
+    func check(_ action: RateLimits.Action, address: String?) throws(RateLimited) {
+        guard let rule = limits.perAddress[action], let address else { return }
+        let key = Key(action: action, subject: "address:\(address)")
+        let now = ContinuousClock.now
+        let bucket = buckets.withLock { Self.refill($0[key], rule: rule, now: now) }
+        if bucket.tokens < 1 { throw RateLimited(action: action, retryAfter: .seconds((1 - bucket.tokens) / rule.perSecond)) }
+    }
+
+    /// Counts one `action` for `address` whether or not it has room (a failure that happened).
+    func charge(_ action: RateLimits.Action, address: String?) {
+        guard let rule = limits.perAddress[action], let address else { return }
+        let key = Key(action: action, subject: "address:\(address)")
+        let now = ContinuousClock.now
+        buckets.withLock { buckets in
+            tidy(&buckets, now: now)
+            var bucket = Self.refill(buckets[key], rule: rule, now: now)
+            bucket.tokens = max(bucket.tokens - 1, 0)
+            buckets[key] = bucket
+        }
+    }
+
+    private static func refill(_ bucket: Bucket?, rule: RateRule, now: ContinuousClock.Instant) -> Bucket {
+        guard let bucket else { return Bucket(tokens: Double(rule.count), updated: now) }
+        let elapsed = (now - bucket.updated) / .seconds(1)
+        return Bucket(tokens: min(Double(rule.count), bucket.tokens + elapsed * rule.perSecond), updated: now)
+    }
+
+    /// When the table is full: forget the buckets that have refilled (they hold nothing a fresh
+    /// one would not), and if that is not enough, everything.
+    private func tidy(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant) {
+        guard buckets.count >= capacity else { return }
+        buckets = buckets.filter { key, bucket in
+            let rule = (key.subject.hasPrefix("profile:") ? limits.perCredential : limits.perAddress)[key.action]
+            guard let rule else { return false }
+            return Self.refill(bucket, rule: rule, now: now).tokens < Double(rule.count)
+        }
+        if buckets.count >= capacity { buckets.removeAll() }
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+
+/// How often something may happen: `count` per `period`, in a burst or spread out (a token bucket
+/// that holds `count` and refills at `count / period`). Written `60/min`, `10/s`, `1000/h`.
+public struct RateRule: Sendable, Equatable, CustomStringConvertible {
+    public let count: Int
+    public let period: Duration
+
+    public init(_ count: Int, per period: Duration) {
+        precondition(count > 0 && period > .zero, "a rate is positive")
+        self.count = count
+        self.period = period
+    }
+
+    /// `N/s`, `N/min` or `N/h`, N a positive integer; nil for anything else.
+    public init?(_ text: some StringProtocol) {
+        let parts = text.split(separator: "/")
+        guard parts.count == 2, let count = Int(parts[0]), count > 0, count <= 10_000_000 else { return nil }
+        switch parts[1] {
+        case "s": self.init(count, per: .seconds(1))
+        case "min": self.init(count, per: .seconds(60))
+        case "h": self.init(count, per: .seconds(3_600))
+        default: return nil
+        }
+    }
+
+    /// This rule's share for one of `instances` servers that each count on their own.
+    public func share(of instances: Int) -> RateRule {
+        RateRule(max(1, (count + instances - 1) / instances), per: period)
+    }
+
+    var perSecond: Double { Double(count) / (period / .seconds(1)) }
+
+    public var description: String {
+        switch period {
+        case .seconds(1): "\(count)/s"
+        case .seconds(60): "\(count)/min"
+        case .seconds(3_600): "\(count)/h"
+        default: "\(count)/\(period)"
+        }
+    }
+}
+
+/// What is limited, and how much, per credential and per client address.
+public struct RateLimits: Sendable, Equatable {
+    /// Something a client does that is counted.
+    public enum Action: String, Sendable, CaseIterable {
+        case register, mint, redeem
+        /// A request whose API key was missing or wrong.
+        case authFailure = "auth_failure"
+    }
+
+    /// Per action: the limit per credential (profile) and per client address; nil is no limit.
+    public var perCredential: [Action: RateRule]
+    public var perAddress: [Action: RateRule]
+
+    /// Generous for people, tight for scripts: someone scanning ten people a minute, or a phone
+    /// renewing its code, never meets them; a venue's shared address has room for a crowd.
+    public static let defaults = RateLimits(
+        perCredential: [.mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60))],
+        perAddress: [
+            .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),
+            .redeem: RateRule(1_200, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
+        ])
+
+    public static let off = RateLimits(perCredential: [:], perAddress: [:])
+
+    public init(perCredential: [Action: RateRule], perAddress: [Action: RateRule]) {
+        self.perCredential = perCredential
+        self.perAddress = perAddress
+    }
+
+    /// `off`, or the defaults changed by `action=N/period` and `action_address=N/period` entries,
+    /// comma separated (e.g. `redeem=120/min,register_address=200/min`).
+    public init?(_ text: String) {
+        if text == "off" { self = .off; return }
+        self = .defaults
+        for entry in text.split(separator: ",") {
+            let parts = entry.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, let rule = RateRule(parts[1].trimmingCharacters(in: .whitespaces)) else { return nil }
+            let name = parts[0].trimmingCharacters(in: .whitespaces)
+            if name.hasSuffix("_address"), let action = Action(rawValue: String(name.dropLast("_address".count))) {
+                perAddress[action] = rule
+            } else if let action = Action(rawValue: name), action != .authFailure, action != .register {
+                perCredential[action] = rule
+            } else {
+                return nil
+            }
+        }
+    }
+
+    /// Every rule's share for one of `instances` servers that each count on their own.
+    public func share(of instances: Int) -> RateLimits {
+        RateLimits(perCredential: perCredential.mapValues { $0.share(of: instances) },
+                   perAddress: perAddress.mapValues { $0.share(of: instances) })
+    }
+}

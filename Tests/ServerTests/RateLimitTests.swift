@@ -1,0 +1,112 @@
+import Client
+import ConstellationModel
+import Foundation
+import Server
+import Testing
+
+/// Rate limits: per credential and per client address, 429 problem+json with `Retry-After`,
+/// nothing written past a limit, buckets that refill, `X-Forwarded-For` believed only from a
+/// trusted proxy, and the configuration's syntax.
+@Suite struct RateLimitTests {
+    static func limits(_ text: String) -> RateLimits { RateLimits(text)! }
+
+    @Test func scansPastTheLimitGet429WithRetryAfterAndChangeNothing() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("redeem=3/min") }) { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            var tokens: [String] = []
+            for _ in 0..<5 { tokens.append(try await ada.client.issueToken().token) }
+            for token in tokens.prefix(3) { _ = try await bob.client.redeem(RedeemRequest(token: token)) }
+            let before = try await server.count("redemptions")
+            var refusal: ClientError?
+            do {
+                _ = try await bob.client.redeem(RedeemRequest(token: tokens[3]))
+            } catch let error as ClientError {
+                refusal = error
+            }
+            guard case .problem(let problem) = refusal else {
+                Issue.record("the fourth scan within a minute was not refused: \(String(describing: refusal))")
+                return
+            }
+            #expect(problem.status == 429 && problem.code == "rate_limited")
+            // One scan comes back every 20 s.
+            #expect((15...20).contains(problem.retryAfter ?? 0), "retryAfter \(String(describing: problem.retryAfter))")
+            let raw = try await RawHTTP.exchange(port: server.port, """
+                POST /v1/connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(bob.client.apiKey ?? "")\r\n\
+                Content-Type: application/json\r\nContent-Length: \(tokens[4].utf8.count + 12)\r\n\r\n{"token":"\(tokens[4])"}
+                """)
+            #expect(raw.httpStatus == 429 && raw.httpHeader("Content-Type") == Problem.mediaType)
+            #expect(Int(raw.httpHeader("Retry-After") ?? "") != nil)
+            #expect(try await server.count("redemptions") == before, "a refused scan writes nothing")
+            // Another person is not held back by Bob's limit.
+            _ = try await cleo.client.redeem(RedeemRequest(token: tokens[3]))
+        }
+    }
+
+    @Test func aBucketRefillsAtItsRate() async throws {
+        let limits = RateLimits(perCredential: [.mint: RateRule(2, per: .seconds(1))], perAddress: [:])
+        try await TestServer.run(configure: { $0.rateLimits = limits }) { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.issueToken()
+            _ = try await ada.client.issueToken()
+            await expectProblem(429, "rate_limited") { _ = try await ada.client.issueToken() }
+            await expectProblem(429, "rate_limited") { _ = try await ada.client.qr(format: "svg") }
+            try await Task.sleep(for: .milliseconds(600))
+            _ = try await ada.client.issueToken()  // half a second brought one back
+        }
+    }
+
+    @Test func registrationsCountByAddressAndForwardedForOnlyFromATrustedProxy() async throws {
+        @Sendable func register(_ server: TestServer, from forwarded: String) async throws -> Int? {
+            try await RawHTTP.exchange(port: server.port, """
+                POST /v1/profiles HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Forwarded-For: 203.0.113.9, \(forwarded)\r\n\
+                Content-Type: application/json\r\nContent-Length: 21\r\n\r\n{"displayName":"Ada"}
+                """).httpStatus
+        }
+        try await TestServer.run(configure: {
+            $0.rateLimits = Self.limits("register_address=2/min")
+            $0.trustedProxies = TrustedProxies("127.0.0.1, 10.0.0.0/8")!
+        }) { server throws in
+            // The proxy chain is read from the right: 10.1.2.3 is a trusted hop, 198.51.100.7 the client.
+            #expect(try await register(server, from: "198.51.100.7, 10.1.2.3") == 201)
+            #expect(try await register(server, from: "198.51.100.7") == 201)
+            #expect(try await register(server, from: "198.51.100.7") == 429)
+            #expect(try await register(server, from: "198.51.100.8") == 201, "another client behind the same proxy")
+        }
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("register_address=2/min") }) { server throws in
+            // No trusted proxy: the header is anyone's word, and the peer (127.0.0.1) is counted.
+            #expect(try await register(server, from: "198.51.100.1") == 201)
+            #expect(try await register(server, from: "198.51.100.2") == 201)
+            #expect(try await register(server, from: "198.51.100.3") == 429)
+        }
+    }
+
+    @Test func anAddressSendingWrongKeysIsHeldBackEvenWithARightOne() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("auth_failure_address=3/min") }) { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.me()
+            let stranger = server.client.authenticated("cst_" + String(repeating: "A", count: 43))
+            for _ in 0..<3 { await expectProblem(401, "invalid_credentials") { _ = try await stranger.me() } }
+            await expectProblem(429, "rate_limited") { _ = try await stranger.me() }
+            await expectProblem(429, "rate_limited") { _ = try await ada.client.me() }
+        }
+    }
+
+    @Test func theConfigurationSaysWhatItMeans() throws {
+        #expect(RateLimits("off") == .off)
+        let changed = try #require(RateLimits("redeem=120/min, register_address=5/h,mint_address=10/s"))
+        #expect(changed.perCredential[.redeem] == RateRule(120, per: .seconds(60)))
+        #expect(changed.perAddress[.register] == RateRule(5, per: .seconds(3_600)))
+        #expect(changed.perAddress[.mint] == RateRule(10, per: .seconds(1)))
+        #expect(changed.perCredential[.mint] == RateLimits.defaults.perCredential[.mint], "what is not named keeps its default")
+        for bad in ["redeem=0/min", "redeem=ten/min", "redeem=5/day", "scan=5/min", "register=5/min", "redeem"] {
+            #expect(RateLimits(bad) == nil, "\(bad)")
+        }
+        // Four instances, each counting on its own, enforce a quarter each (rounded up).
+        let share = RateLimits.defaults.share(of: 4)
+        #expect(share.perCredential[.redeem] == RateRule(15, per: .seconds(60)))
+        #expect(RateRule(3, per: .seconds(60)).share(of: 4) == RateRule(1, per: .seconds(60)))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_RATE_LIMITS": "lots"]) }
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_TRUSTED_PROXIES": "10.0.0.0/33"]) }
+        #expect(try ServerConfiguration(environment: ["CONSTELLATION_RATE_LIMITS": "off"]).rateLimits == .off)
+    }
+}
