@@ -1,3 +1,4 @@
+import Graph
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -24,10 +25,13 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
     let growth = GrowthCache(events: services.events, compute: compute)
-    NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
-    PrivacyController(services: services, layouts: layouts, growth: growth).addAuthenticatedRoutes(to: authenticated)
+    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: 2_000)
+    let quota = GraphWorkQuota(limit: services.configuration.graphRequestsPerCredential)
+    NetworkController(services: services, layouts: layouts, statistics: statistics, compute: compute, quota: quota)
+        .addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(services: services, layouts: layouts, statistics: statistics, growth: growth).addAuthenticatedRoutes(to: authenticated)
     EventNetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
-    EventInsightsController(services: services, compute: compute, growthCache: growth).addAuthenticatedRoutes(to: authenticated)
+    EventInsightsController(services: services, compute: compute, growthCache: growth, quota: quota).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router
 }

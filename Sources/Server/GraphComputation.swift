@@ -1,16 +1,20 @@
 import NIOPosix
 
-/// Where the server runs graph work (layouts, statistics): NIO's shared blocking-work pool, one
-/// thread per core, away from the event loops and from Swift concurrency's cooperative threads.
+/// Where the server runs graph work (layouts, statistics, growth): one job at a time, on a thread
+/// of its own, away from the event loops and from Swift concurrency's cooperative threads. A job
+/// spreads over the cores itself (the graph engine splits its loops, `CONSTELLATION_GRAPH_THREADS`
+/// threads at most, one per core by default), so running jobs one after another keeps the threads
+/// doing graph work within the cores, instead of a pool of one thread per core each fanning out again.
 struct GraphComputation: Sendable {
-    private let pool: NIOThreadPool
+    /// The process's one graph thread.
+    private static let pool: NIOThreadPool = {
+        let pool = NIOThreadPool(numberOfThreads: 1)
+        pool.start()
+        return pool
+    }()
 
-    init(pool: NIOThreadPool = .singleton) {
-        self.pool = pool
-    }
-
-    /// Runs `work` on the pool and returns its result.
+    /// Runs `work` after the jobs before it, and returns its result.
     func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
-        try await pool.runIfActive(work)
+        try await Self.pool.runIfActive(work)
     }
 }

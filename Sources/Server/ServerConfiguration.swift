@@ -43,6 +43,9 @@ public struct ServerConfiguration: Sendable {
     /// How many server instances share the deployment's limits (`CONSTELLATION_INSTANCES`): each
     /// counts in its own memory and enforces its share, the limit divided by this.
     public var instances = 1
+    /// How many graph requests (layouts, statistics, growth, summaries) one credential may have
+    /// running at once (`CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL`); past it, 429.
+    public var graphRequestsPerCredential = 2
     /// Proxies whose `X-Forwarded-For` names the client (`CONSTELLATION_TRUSTED_PROXIES`).
     public var trustedProxies = TrustedProxies.none
 
@@ -77,6 +80,7 @@ public struct ServerConfiguration: Sendable {
             rateLimits = limits
         }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
+        if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
             guard let proxies = TrustedProxies(text) else {
                 throw ConfigurationError(variable: "CONSTELLATION_TRUSTED_PROXIES", value: text, expected: "IP addresses and CIDR ranges, comma separated")

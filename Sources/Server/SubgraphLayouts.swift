@@ -79,7 +79,7 @@ actor SubgraphLayouts {
     }
 
     /// A fingerprint of the graph: its nodes and edges, in order.
-    private static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
+    static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
         var hasher = Hasher()
         for node in nodes { hasher.combine(node) }
         for (a, b) in edges { hasher.combine(a); hasher.combine(b) }

@@ -59,7 +59,7 @@ final class ServerProcess {
     let url: String
     let log: URL
 
-    init(databaseURL: String?, dataDirectory: URL) throws {
+    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:]) throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -73,6 +73,7 @@ final class ServerProcess {
             for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
         }
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
+        environment.merge(extra) { $1 }
         process.environment = environment
         let handle = try FileHandle(forWritingTo: log)
         process.standardOutput = handle

@@ -11,6 +11,7 @@ struct EventInsightsController {
     let services: AppServices
     let compute: GraphComputation
     let growthCache: GrowthCache
+    let quota: GraphWorkQuota
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/growth", use: growth)
@@ -21,7 +22,8 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await organizedEvent(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let series = try await growthCache.series(of: event.id)
+        let me = try context.requireProfile()
+        let series = try await quota.run(for: me.id) { try await growthCache.series(of: event.id) }
         let window: GrowthSeries.Window?
         do {
             window = try series.window(size: query.size, from: query.from, to: query.to)
@@ -35,10 +37,14 @@ struct EventInsightsController {
 
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await organizedEvent(context)
-        let (pairs, members) = try await services.events.graph(of: event.id)
-        let faces = try EventIdentity(keyRing: services.keyRing).faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event.id)
-        let labels = faces.mapValues(\.label)
-        let summary = try await compute.run { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+        let me = try context.requireProfile()
+        let summary = try await quota.run(for: me.id) {
+            let (pairs, members) = try await services.events.graph(of: event.id)
+            let faces = try EventIdentity(keyRing: services.keyRing)
+                .faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event.id)
+            let labels = faces.mapValues(\.label)
+            return try await compute.run { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+        }
         return try .json(summary)
     }
 

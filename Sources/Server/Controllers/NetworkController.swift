@@ -8,7 +8,9 @@ import Hummingbird
 struct NetworkController {
     let services: AppServices
     let layouts: SubgraphLayouts
+    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
     let compute: GraphComputation
+    let quota: GraphWorkQuota
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/network", use: network)
@@ -22,9 +24,11 @@ struct NetworkController {
         guard ["json", "gexf", "graphml"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
         }
-        let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
-        let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
-        let network = Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
+        let network = try await quota.run(for: me.id) {
+            let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
+            return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
+        }
         switch format {
         case "gexf": return .fresh(Array(Self.document(network).gexf().utf8), contentType: "application/gexf+xml")
         case "graphml": return .fresh(Array(Self.document(network).graphml().utf8), contentType: "application/graphml+xml")
@@ -32,11 +36,20 @@ struct NetworkController {
         }
     }
 
+    /// Computed once per version of the network, however many ask at once.
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let hood = try await services.connections.neighbourhood(of: me.id, depth: try Self.depth(request), limit: services.configuration.networkSizeLimit)
-        let graph = Graph(nodes: hood.profiles.map { $0.id.uuidString }, edges: hood.edges.map { ($0.0.uuidString, $0.1.uuidString) })
-        return try .json(try await compute.run { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) })
+        let depth = try Self.depth(request)
+        return try await quota.run(for: me.id) {
+            let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let nodes = hood.profiles.map(\.id), edges = hood.edges
+            let version = SubgraphLayouts.version(nodes: nodes, edges: edges)
+            let statistics = try await statistics.value(for: .network(of: me.id, depth: depth), version: version) { [compute] _ in
+                let graph = Graph(nodes: nodes.map(\.uuidString), edges: edges.map { ($0.0.uuidString, $0.1.uuidString) })
+                return try await compute.run { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) }
+            }
+            return try .json(statistics)
+        }
     }
 
     private static func depth(_ request: Request) throws -> Int {

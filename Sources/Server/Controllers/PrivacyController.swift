@@ -1,5 +1,6 @@
 import ConstellationModel
 import Foundation
+import Graph
 import Hummingbird
 import NIOCore
 
@@ -10,6 +11,7 @@ import NIOCore
 struct PrivacyController {
     let services: AppServices
     let layouts: SubgraphLayouts
+    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
     let growth: GrowthCache
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
@@ -99,6 +101,10 @@ struct PrivacyController {
         services.credentials.forget(profile: me.id)
         await layouts.forget(profile: me.id)
         await growth.forget(profile: me.id)
+        let id = me.id.uuidString
+        await statistics.forget { subject, statistics in
+            subject.id == me.id || (statistics.topDegree + statistics.betweenness.top).contains { $0.id == id }
+        }
         context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])
         return Response(status: .noContent)
     }
