@@ -14,6 +14,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var clientAddress: String?
     /// Set by `AuthenticationMiddleware` on routes that require a key.
     public var profile: Profile?
+    /// The earliest `iat` the profile's new tokens may carry (its QR reset), with `profile`.
+    public var tokensValidFrom: Date?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)

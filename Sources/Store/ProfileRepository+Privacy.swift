@@ -15,16 +15,6 @@ extension ProfileRepository {
         }
     }
 
-    /// The earliest `iat` a token of `profile` may carry to be redeemed: nil when it never reset
-    /// its tokens, or when there is no such profile.
-    public func tokensValidFrom(of profile: UUID) async throws -> Date? {
-        try await database.withConnection { connection in
-            let rows = try connection.query("SELECT tokens_valid_from FROM profiles WHERE id = \(profile)")
-            guard let row = rows.first, try row.optionalString("tokens_valid_from") != nil else { return nil }
-            return try row.date("tokens_valid_from")
-        }
-    }
-
     /// Erases `profile` and everything that names it: its API keys, its connections (both ends),
     /// the redemptions it made and those that made its connections, its tokens' use counts.
     /// Returns whether the profile existed.

@@ -29,13 +29,16 @@ public struct ProfileRepository: Sendable {
         return profile
     }
 
-    /// The profile whose live API key hashes to `apiKeyHash`.
-    public func authenticate(apiKeyHash: [UInt8]) async throws -> Profile? {
+    /// The profile whose live API key hashes to `apiKeyHash`, and what minting needs to know of it.
+    public func authenticate(apiKeyHash: [UInt8]) async throws -> Credential? {
         try await database.withConnection { connection in
             try connection.query("""
-                SELECT \(Profile.columns) FROM api_keys k JOIN profiles p ON p.id = k.profile_id
+                SELECT \(Profile.columns), p.tokens_valid_from FROM api_keys k JOIN profiles p ON p.id = k.profile_id
                 WHERE k.key_hash = \(ByteString(apiKeyHash)) AND k.revoked_at IS NULL
-                """).first.map(Profile.init(row:))
+                """).first.map { row throws(PostgresError) in
+                    Credential(profile: try Profile(row: row),
+                               tokensValidFrom: try row.optionalString("tokens_valid_from") == nil ? nil : try row.date("tokens_valid_from"))
+                }
         }
     }
 
@@ -59,5 +62,17 @@ public struct ProfileRepository: Sendable {
                 SELECT \(Profile.columns) FROM p
                 """).first.map(Profile.init(row:))
         }
+    }
+}
+
+/// An authenticated API key's profile, and the earliest `iat` its new tokens may carry (its QR
+/// reset's `tokens_valid_from`; nil: never reset).
+public struct Credential: Sendable, Equatable {
+    public let profile: Profile
+    public let tokensValidFrom: Date?
+
+    public init(profile: Profile, tokensValidFrom: Date?) {
+        self.profile = profile
+        self.tokensValidFrom = tokensValidFrom
     }
 }

@@ -37,10 +37,10 @@ import Testing
     }
 
     @Test func aStatementPastTheTimeoutIsCancelledAndTheConnectionLivesOn() async throws {
-        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.statementTimeout = .milliseconds(200) }) { server throws in
+        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.statementTimeout = .milliseconds(1_000) }) { server throws in
             let database = server.services.database
             do {
-                try await database.withConnection { try $0.query("SELECT pg_sleep(2)") }
+                try await database.withConnection { try $0.query("SELECT pg_sleep(3)") }
                 Issue.record("the statement was not cancelled")
             } catch let error as PostgresError {
                 #expect(error.isQueryCanceled)

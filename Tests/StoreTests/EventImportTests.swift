@@ -25,7 +25,7 @@ import Testing
         let (event, organizer) = try await store.events.importContacts(
             Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: keyHash)) { _, _ in }
 
-        #expect(try await store.profiles.authenticate(apiKeyHash: keyHash)?.id == organizer.id)
+        #expect(try await store.profiles.authenticate(apiKeyHash: keyHash)?.profile.id == organizer.id)
         #expect(try await store.events.event(.slug("tiny"), viewer: organizer.id)?.role == .organizer)
         let members = try await store.events.members(of: event.id)
         #expect(members.map(\.role) == [.organizer, .attendee, .attendee, .attendee, .attendee], "a person without a pair is an attendee too")

@@ -66,6 +66,7 @@ struct PrivacyController {
     @Sendable func resetTokens(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let validFrom = try await services.profiles.resetTokens(of: me.id, at: Date()) else { throw Problem.invalidCredentials }
+        services.credentials.forget(profile: me.id)
         context.logger.info("tokens reset", metadata: ["profile.id": "\(me.id)"])
         var response = try Response.json(TokenReset(tokensValidFrom: validFrom))
         response.headers[.cacheControl] = "no-store"

@@ -77,7 +77,7 @@ struct TokenController {
             eventId = found.event.id
         }
         let now = Date()
-        let validFrom = try await services.profiles.tokensValidFrom(of: profile.id)
+        let validFrom = context.tokensValidFrom
         let (token, claims) = try ConnectionTokens.issue(
             subject: profile.id.uuidString.lowercased(), eventId: eventId?.uuidString.lowercased(),
             lifetime: services.configuration.tokenLifetime, now: max(now, validFrom ?? now), keys: services.keyRing)
