@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "constellation", targets: ["constellation"]),
         .executable(name: "constellation-server", targets: ["constellation-server"]),
+        .executable(name: "constellation-bench", targets: ["constellation-bench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
@@ -71,6 +72,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        .executableTarget(name: "constellation-bench", dependencies: ["Tokens"]),
         .executableTarget(
             name: "constellation",
             dependencies: [

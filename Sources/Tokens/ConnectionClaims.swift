@@ -22,12 +22,41 @@ public struct ConnectionClaims: Sendable, Equatable {
     }
 
     /// Dates in claims are RFC 3339 / ISO 8601 strings, as PASETO registers them, to the second.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())
     }
 
-    static func parseDate(_ text: String) -> Date? {
-        try? Date.ISO8601FormatStyle().parse(text)
+    package static func parseDate(_ text: String) -> Date? {
+        utcSeconds(text) ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+
+    /// The shape `format` writes, `YYYY-MM-DDTHH:MM:SSZ`, read without Foundation's date parser
+    /// (which costs more than the signature check); nil for any other shape.
+    private static func utcSeconds(_ text: String) -> Date? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
+            guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
+                  bytes[16] == 0x3A, bytes[19] == 0x5A else { return nil }
+            func number(_ range: Range<Int>) -> Int? {
+                var value = 0
+                for index in range {
+                    let digit = Int(bytes[index]) - 0x30
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
+                  let minute = number(14..<16), let second = number(17..<19),
+                  (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+            // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
+            let y = month <= 2 ? year - 1 : year
+            let era = (y >= 0 ? y : y - 399) / 400
+            let yearOfEra = y - era * 400
+            let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+            let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+            let days = era * 146_097 + dayOfEra - 719_468
+            return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
+        } ?? nil
     }
 
     /// The JSON payload: `{"sub":…,"iat":…,"exp":…,"jti":…[,"evt":…]}`.

@@ -28,7 +28,10 @@ public enum ConnectionTokens {
 
     /// The key id in a token's footer, read before the signature is checked.
     public static func keyId(of token: String) throws(TokenError) -> String {
-        let footer = try PASETOv4Public.parse(token).footer
+        try keyId(inFooter: PASETOv4Public.parse(token).footer)
+    }
+
+    private static func keyId(inFooter footer: [UInt8]) throws(TokenError) -> String {
         guard !footer.isEmpty else { throw .malformed("the footer has no key id") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(footer))) as? [String: Any],
               let kid = object["kid"] as? String, !kid.isEmpty
@@ -41,9 +44,11 @@ public enum ConnectionTokens {
     public static func verify(
         _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
-        let kid = try keyId(of: token)
+        let parts = try PASETOv4Public.parse(token)  // once: the key id and the signature come from the same parts
+        let kid = try keyId(inFooter: parts.footer)
         guard let key = keys[kid] else { throw .unknownKey(kid) }
-        let parts = try PASETOv4Public.verify(token, implicitAssertion: Array(implicitAssertion.utf8), key: key.publicKey)
+        let signed = PASETOv4Public.signedBytes(of: parts, implicitAssertion: Array(implicitAssertion.utf8))
+        guard key.publicKey.isValidSignature(parts.signature, for: signed) else { throw .invalidSignature }
         let claims = try ConnectionClaims(json: parts.message)
         if let notAfter = key.notAfter, claims.issuedAt > notAfter { throw .unknownKey(kid) }
         guard claims.issuedAt <= moment.addingTimeInterval(leeway) else { throw .notYetValid }

@@ -46,8 +46,14 @@ public enum PASETOv4Public {
         _ token: String, implicitAssertion: [UInt8] = [], key: PublicKey
     ) throws(TokenError) -> Parts {
         let parts = try parse(token)
-        let signed = PreAuthenticationEncoding.encode([Array(header.utf8), parts.message, parts.footer, implicitAssertion])
-        guard key.isValidSignature(parts.signature, for: signed) else { throw .invalidSignature }
+        guard key.isValidSignature(parts.signature, for: signedBytes(of: parts, implicitAssertion: implicitAssertion)) else {
+            throw .invalidSignature
+        }
         return parts
+    }
+
+    /// What the signature of `parts` covers: PAE(header, message, footer, implicit assertion).
+    public static func signedBytes(of parts: Parts, implicitAssertion: [UInt8] = []) -> [UInt8] {
+        PreAuthenticationEncoding.encode([Array(header.utf8), parts.message, parts.footer, implicitAssertion])
     }
 }

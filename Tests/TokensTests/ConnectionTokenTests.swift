@@ -27,6 +27,22 @@ import Tokens
         #expect(try ConnectionTokens.keyId(of: token) == ring.signingKid)
     }
 
+    /// Claims' dates are read by a fast path for the one shape tokens carry; it must agree with
+    /// Foundation's RFC 3339 parser, and other shapes still go through that parser.
+    @Test func claimDatesParseAsRFC3339Says() throws {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let date = Date(timeIntervalSince1970: Double(Int.random(in: -2_000_000_000...6_000_000_000, using: &generator)))
+            let text = ConnectionClaims.format(date)
+            #expect(ConnectionClaims.parseDate(text) == date, "\(text)")
+            #expect(ConnectionClaims.parseDate(text) == (try? Date.ISO8601FormatStyle().parse(text)))
+        }
+        #expect(ConnectionClaims.parseDate("2026-11-23T08:30:00+01:00") == ConnectionClaims.parseDate("2026-11-23T07:30:00Z"))
+        for bad in ["2026-13-01T00:00:00Z", "2026-11-23 08:30:00Z", "2026-11-23T08:30:0xZ", ""] {
+            #expect(ConnectionClaims.parseDate(bad) == nil, "\(bad)")
+        }
+    }
+
     @Test func everyTokenHasItsOwnId() throws {
         let ids = try (0..<50).map { _ in try ConnectionTokens.verify(issue(), keys: ring.verificationKeys, at: now).tokenId }
         #expect(Set(ids).count == 50)

@@ -1,0 +1,33 @@
+import Foundation
+import Tokens
+
+// `constellation-bench [ITERATIONS]`: how long verifying a connection token takes
+// (`ConnectionTokens.verify`: split, base64url, PAE, Ed25519, claims, times) next to the Ed25519
+// check alone on the same signed bytes (libsodium's `crypto_sign_verify_detached`, through the
+// one wrapper that calls it). Rounds alternate between the two so that drift hits both alike.
+// Prints one JSON line; `Tools/bench-http` reads it.
+
+let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50_000
+let rounds = 10
+let ring = try KeyRing(current: SigningKey.generate(), since: Date())
+let (token, _) = try ConnectionTokens.issue(
+    subject: UUID().uuidString.lowercased(), eventId: UUID().uuidString.lowercased(), lifetime: .seconds(300), keys: ring)
+let parts = try PASETOv4Public.parse(token)
+let signed = PASETOv4Public.signedBytes(of: parts, implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8))
+let publicKey = ring.signingKey.publicKey
+let keys = ring.verificationKeys
+
+let clock = ContinuousClock()
+var ours = Duration.zero, sodium = Duration.zero
+var accepted = 0
+for _ in 0..<rounds {
+    var start = clock.now
+    for _ in 0..<iterations / rounds where (try? ConnectionTokens.verify(token, keys: keys)) != nil { accepted += 1 }
+    ours += clock.now - start
+    start = clock.now
+    for _ in 0..<iterations / rounds where publicKey.isValidSignature(parts.signature, for: signed) { accepted += 1 }
+    sodium += clock.now - start
+}
+precondition(accepted == 2 * (iterations / rounds) * rounds, "every verification must succeed")
+let perCall = { (total: Duration) in (total / .nanoseconds(1)) / Double((iterations / rounds) * rounds) }
+print("{\"iterations\":\(iterations),\"tokenBytes\":\(token.utf8.count),\"verifyNanoseconds\":\(perCall(ours)),\"sodiumNanoseconds\":\(perCall(sodium))}")
