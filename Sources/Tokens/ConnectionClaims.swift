@@ -21,9 +21,25 @@ public struct ConnectionClaims: Sendable, Equatable {
         self.eventId = eventId
     }
 
-    /// Dates in claims are RFC 3339 / ISO 8601 strings, as PASETO registers them, to the second.
+    /// Dates in claims are RFC 3339 / ISO 8601 strings, as PASETO registers them, to the second:
+    /// `YYYY-MM-DDTHH:MM:SSZ`, written by hand (Foundation's formatter costs more than signing).
     package static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let time = seconds - days * 86_400
+        // The civil date of a day count (Howard Hinnant's civil_from_days).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
+        return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
     }
 
     package static func parseDate(_ text: String) -> Date? {
