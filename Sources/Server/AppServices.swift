@@ -5,7 +5,10 @@ import Tokens
 public struct AppServices: Sendable {
     public let configuration: ServerConfiguration
     public let database: Database
-    public let keyRing: KeyRing
+    /// The signing and verification keys, reread when their files change.
+    public let keys: KeyRingStore
+    /// The key ring in use now: read it once per request.
+    public var keyRing: KeyRing { keys.current }
     package let profiles: ProfileRepository
     package let connections: ConnectionRepository
     package let personalData: PersonalDataRepository
@@ -20,10 +23,15 @@ public struct AppServices: Sendable {
     /// behind it (nil: not checked).
     public let schemaVersion: String?
 
+    /// Services whose keys stay `keyRing`.
     public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing, schemaVersion: String? = nil) {
+        self.init(configuration: configuration, database: database, keys: KeyRingStore(keyRing), schemaVersion: schemaVersion)
+    }
+
+    public init(configuration: ServerConfiguration, database: Database, keys: KeyRingStore, schemaVersion: String? = nil) {
         self.configuration = configuration
         self.database = database
-        self.keyRing = keyRing
+        self.keys = keys
         self.schemaVersion = schemaVersion
         profiles = ProfileRepository(database: database)
         connections = ConnectionRepository(database: database)

@@ -37,6 +37,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 }
 
 /// The HTTP application on `configuration.host:port`; `onServerRunning` learns the bound port.
+/// Keys from files are reread while it runs (`KeyRingWatcher`).
 public func buildApplication(
     _ services: AppServices, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
@@ -49,6 +50,7 @@ public func buildApplication(
         },
         configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
                              serverName: "constellation"),
+        services: services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger
     )

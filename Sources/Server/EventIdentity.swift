@@ -7,6 +7,7 @@ import Tokens
 /// secret: stable across requests, unrelated across events (two events' views cannot be joined),
 /// and not computable by someone who knows the profile id. The label is the person's display
 /// name if they chose `named` at this event, else `Attendee` and the first 6 symbols.
+/// The secret is the ring's `eventPseudonyms`, which a rotation of the signing key leaves alone.
 struct EventIdentity: Sendable {
     /// What an organizer sees of one person.
     struct Face: Sendable, Equatable {
@@ -28,7 +29,7 @@ struct EventIdentity: Sendable {
     /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be
     /// named (non-nil), else by pseudonym. Every organizer view (network, stats, summary) uses this.
     func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID) throws -> [UUID: Face] {
-        let key = try PseudonymKey(purpose: "constellation:event-pseudonym:v1", signingKey: keyRing.signingKey)
+        let key = keyRing.eventPseudonyms
         let eventBytes = Self.bytes(of: event)
         var faces: [UUID: Face] = [:]
         faces.reserveCapacity(people.count)

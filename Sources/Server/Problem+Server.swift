@@ -108,7 +108,7 @@ extension Problem {
         switch error {
         case .malformed, .unsupportedVersion, .badEncoding, .invalidClaims:
             self.init(status: 400, code: error.code, title: "The token is not a Constellation token", detail: error.description)
-        case .invalidSignature, .unknownKey, .expired, .notYetValid:
+        case .invalidSignature, .unknownKey, .keyExpired, .expired, .notYetValid:
             self.init(status: 401, code: error.code, title: error.description)
         case .invalidKey, .cryptoFailure:
             self.init(status: 500, code: "internal_error", title: "Internal error")

@@ -40,9 +40,11 @@ public enum ConnectionTokens {
     }
 
     /// Verifies `token` against `keys` and checks that it is valid at `moment`
-    /// (now, or when an offline scan happened), allowing `leeway` of clock skew.
+    /// (now, or when an offline scan happened), allowing `leeway` of clock skew. A key with a
+    /// `notAfter` verifies nothing once `now` (the real time, not the scan's) is past it, nor a
+    /// token that claims to be issued after it.
     public static func verify(
-        _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), leeway: TimeInterval = 30
+        _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), now: Date = Date(), leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
         let parts = try PASETOv4Public.parse(token)  // once: the key id and the signature come from the same parts
         let kid = try keyId(inFooter: parts.footer)
@@ -50,7 +52,7 @@ public enum ConnectionTokens {
         let signed = PASETOv4Public.signedBytes(of: parts, implicitAssertion: Array(implicitAssertion.utf8))
         guard key.publicKey.isValidSignature(parts.signature, for: signed) else { throw .invalidSignature }
         let claims = try ConnectionClaims(json: parts.message)
-        if let notAfter = key.notAfter, claims.issuedAt > notAfter { throw .unknownKey(kid) }
+        if let notAfter = key.notAfter, max(now, claims.issuedAt) > notAfter { throw .keyExpired(kid) }
         guard claims.issuedAt <= moment.addingTimeInterval(leeway) else { throw .notYetValid }
         guard claims.expiresAt > moment.addingTimeInterval(-leeway) else { throw .expired }
         return claims

@@ -26,21 +26,31 @@ public struct VerificationKey: Sendable, Equatable {
     static let kidLength = 8
 }
 
-/// The server's keys: one that signs new tokens and every key whose tokens may still be alive.
+/// The server's keys: one that signs new tokens, every key whose tokens may still be alive, and
+/// the secret behind organizers' pseudonyms, which stays when the signing key changes.
 public struct KeyRing: Sendable {
     /// The key that signs new tokens.
     public let signingKey: SigningKey
     /// The id of `signingKey`.
     public let signingKid: String
-    /// Every key that verifies, by kid, including the signing key.
+    /// Every key that verifies, by kid, including the signing key; a retired key until its `notAfter`.
     public let verificationKeys: [String: VerificationKey]
+    /// The key of organizers' per-event pseudonyms (`PseudonymKey.eventPurpose`).
+    public let eventPseudonyms: PseudonymKey
 
     /// A ring whose current signing key is `current`; `retired` keys still verify until their `notAfter`.
-    public init(current: SigningKey, since: Date, retired: [VerificationKey] = []) throws(TokenError) {
+    /// Without `eventPseudonyms`, pseudonyms derive from `current`, as they did before keys rotated.
+    public init(current: SigningKey, since: Date, retired: [VerificationKey] = [], eventPseudonyms: PseudonymKey? = nil) throws(TokenError) {
         signingKey = current
         signingKid = try VerificationKey.kid(for: current.publicKey)
-        var keys = Dictionary(uniqueKeysWithValues: retired.map { ($0.kid, $0) })
+        var keys: [String: VerificationKey] = [:]
+        for key in retired { keys[key.kid] = key }
         keys[signingKid] = VerificationKey(kid: signingKid, publicKey: current.publicKey, notBefore: since)
         verificationKeys = keys
+        if let eventPseudonyms {
+            self.eventPseudonyms = eventPseudonyms
+        } else {
+            self.eventPseudonyms = try PseudonymKey(purpose: PseudonymKey.eventPurpose, signingKey: current)
+        }
     }
 }

@@ -10,6 +10,8 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidSignature
     /// The footer names a key id this key set does not hold.
     case unknownKey(String)
+    /// The footer names a retired key past its last token's expiry (and grace): no genuine token of it is still redeemable.
+    case keyExpired(String)
     /// The token's `exp` has passed.
     case expired
     /// The token's `iat` (or `nbf`) is in the future.
@@ -29,6 +31,7 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badEncoding: "bad_token_encoding"
         case .invalidSignature: "invalid_signature"
         case .unknownKey: "unknown_key"
+        case .keyExpired: "key_expired"
         case .expired: "token_expired"
         case .notYetValid: "token_not_yet_valid"
         case .invalidClaims: "invalid_claims"
@@ -44,6 +47,7 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
         case .badEncoding: "Token is not canonical base64url"
         case .invalidSignature: "Token signature is invalid"
         case .unknownKey(let kid): "Token was signed by an unknown key '\(kid)'"
+        case .keyExpired(let kid): "Token was signed by key '\(kid)', retired and no longer trusted"
         case .expired: "Token expired"
         case .notYetValid: "Token is not valid yet"
         case .invalidClaims(let why): "Invalid token claims: \(why)"

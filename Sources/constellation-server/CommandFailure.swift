@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Server
 import Store
 
 /// A failure told in one line on stderr, with a `sysexits.h` exit code scripts can test, as the
@@ -21,6 +22,15 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// The setup is incomplete, such as no migrations folder (EX_CONFIG).
     static func configuration(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 78) }
 
+    /// `body`'s value; a key that cannot be loaded is told as `reporting` tells it, ending the command with its code.
+    static func reportingKeyErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as SigningKeyError {
+            throw report(error.failure)
+        }
+    }
+
     /// Runs `body`, printing any failure as `constellation-server: …` on stderr and exiting with its
     /// code; usage errors are left to ArgumentParser (64), anything unforeseen is 70.
     static func reporting(_ body: () async throws -> Void) async throws {
@@ -35,12 +45,32 @@ struct CommandFailure: Error, CustomStringConvertible {
             failure = .unavailable(error.description)
         } catch let error as SetupError {
             failure = .configuration(error.description)
+        } catch let error as SigningKeyError {
+            failure = error.failure
+        } catch let error as ConfigurationError {
+            failure = .configuration(error.description)
         } catch {
             failure = .software("internal error: \(error)")
         }
+        throw report(failure)
+    }
+
+    /// Prints `failure` as one line on stderr; the exit code to end the command with.
+    private static func report(_ failure: CommandFailure) -> ExitCode {
         // One line, even when a message (libpq's, say) spans several.
         let line = failure.description.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
         FileHandle.standardError.write(Data("constellation-server: \(line)\n".utf8))
-        throw ExitCode(failure.exitCode)
+        return ExitCode(failure.exitCode)
+    }
+}
+
+extension SigningKeyError {
+    /// A missing key file is missing input (66); one that cannot be used or written is the setup's fault (78).
+    var failure: CommandFailure {
+        switch self {
+        case .missing: .noInput(description)
+        case .cannotCreate: CommandFailure(description: description, exitCode: 73)
+        case .tooOpen, .malformed: .configuration(description)
+        }
     }
 }

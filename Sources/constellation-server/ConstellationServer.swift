@@ -7,14 +7,14 @@ struct ConstellationServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "constellation-server",
         abstract: "The Constellation API server: signed QR tokens in, connections and constellations out.",
-        subcommands: [Serve.self, Migrate.self, Import.self],
+        subcommands: [Serve.self, Migrate.self, Import.self, Keys.self],
         defaultSubcommand: Serve.self
     )
 }
 
 /// Options every subcommand shares: where the data lives and how loudly to log.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Signing key and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
+    @Option(name: .customLong("data-dir"), help: "Signing keys and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
     var dataDirectory: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info, warning for import).")

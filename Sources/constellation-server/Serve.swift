@@ -30,7 +30,9 @@ struct Serve: AsyncParsableCommand {
 
         let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
         let migrations = try setup.migrationsDirectory()
-        let keyRing = try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: configuration.dataDirectory)
+        let keys = try CommandFailure.reportingKeyErrors {
+            try KeyRingStore(environment: environment, dataDirectory: configuration.dataDirectory)
+        }
         try await setup.withDatabase(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout
@@ -38,7 +40,7 @@ struct Serve: AsyncParsableCommand {
             let migrator = Migrator(directory: migrations, logger: logger)
             try await migrator.migrate(database)
             let services = AppServices(
-                configuration: configuration, database: database, keyRing: keyRing, schemaVersion: try migrator.migrations().last?.version)
+                configuration: configuration, database: database, keys: keys, schemaVersion: try migrator.migrations().last?.version)
             let host = configuration.host
             let app = buildApplication(services, logger: logger) { port in
                 // Scripts and tests read this line to learn the address.

@@ -25,15 +25,21 @@ enum Binaries {
     }
 
     /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`,
-    /// with output files in `scratch`; waits for it to finish.
-    static func server(_ arguments: [String], databaseURL: String, scratch: URL) throws -> Output {
+    /// with output files in `scratch`, plus `environment`; waits for it to finish, at most `timeout`
+    /// (then it is stopped and `status` is -1).
+    static func server(
+        _ arguments: [String], databaseURL: String, scratch: URL, environment extra: [String: String] = [:], timeout: TimeInterval? = nil
+    ) throws -> Output {
         var environment = ProcessInfo.processInfo.environment
         environment["DATABASE_URL"] = databaseURL
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
-        return try run("constellation-server", arguments, environment: environment, scratch: scratch)
+        environment.merge(extra) { $1 }
+        return try run("constellation-server", arguments, environment: environment, scratch: scratch, timeout: timeout)
     }
 
-    private static func run(_ executable: String, _ arguments: [String], environment: [String: String], scratch: URL) throws -> Output {
+    private static func run(
+        _ executable: String, _ arguments: [String], environment: [String: String], scratch: URL, timeout: TimeInterval? = nil
+    ) throws -> Output {
         let process = Process()
         process.executableURL = directory.appendingPathComponent(executable)
         process.arguments = arguments
@@ -46,8 +52,15 @@ enum Binaries {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        var timedOut = false
+        if let timeout {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { usleep(50_000) }
+            timedOut = process.isRunning
+            if timedOut { process.terminate() }
+        }
         process.waitUntilExit()
-        return Output(status: process.terminationStatus,
+        return Output(status: timedOut ? -1 : process.terminationStatus,
                       stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 }

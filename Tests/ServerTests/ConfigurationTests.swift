@@ -29,9 +29,11 @@ import Tokens
         let ring = try SigningKeyFile.loadKeyRing(environment: ["CONSTELLATION_SIGNING_KEY": PASERK.encode(key)], dataDirectory: directory)
         #expect(ring.signingKey.publicKey == key.publicKey)
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("signing-key").path))
-        #expect(throws: TokenError.self) {
+        // The error names the variable, not just the key's flaw.
+        let error = #expect(throws: SigningKeyError.self) {
             try SigningKeyFile.loadKeyRing(environment: ["CONSTELLATION_SIGNING_KEY": "k4.secret.short"], dataDirectory: directory)
         }
+        #expect(error?.description.hasPrefix("CONSTELLATION_SIGNING_KEY: ") == true)
     }
 
     @Test func environmentOverridesDefaultsAndBadValuesAreErrors() throws {

@@ -13,7 +13,9 @@ struct TestServer {
     let port: Int
 
     /// Starts a server, runs `body` against it over HTTP, and stops it.
+    /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`).
     static func run(
+        keys: KeyRingStore? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
@@ -24,7 +26,7 @@ struct TestServer {
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout)
         let services = AppServices(configuration: configuration, database: database,
-                                   keyRing: try KeyRing(current: SigningKey.generate(), since: Date()))
+                                   keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())))
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(services, logger: TestDatabase.logger) { continuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in

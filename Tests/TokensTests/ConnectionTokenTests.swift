@@ -146,17 +146,53 @@ import Tokens
         }
     }
 
-    @Test func retiredKeyStopsVerifyingTokensIssuedAfterItsEnd() throws {
-        let old = try SigningKey(seed: [UInt8](repeating: 1, count: 32))
-        let oldRing = try KeyRing(current: old, since: now)
-        let token = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), now: now, keys: oldRing).token
-        let retired = VerificationKey(kid: oldRing.signingKid, publicKey: old.publicKey, notBefore: now, notAfter: now.addingTimeInterval(-1))
-        let newRing = try KeyRing(current: ring.signingKey, since: now, retired: [retired])
-        #expect(throws: TokenError.unknownKey(oldRing.signingKid)) {
-            try ConnectionTokens.verify(token, keys: newRing.verificationKeys, at: now)
+    /// Before a rotation `old` signs; after it, `ring`'s key signs and `old` is retired, trusted until `until`.
+    func rotation(trustedUntil until: Date) throws -> (old: KeyRing, new: KeyRing) {
+        let old = try KeyRing(current: SigningKey(seed: [UInt8](repeating: 1, count: 32)), since: Date(timeIntervalSince1970: 0))
+        let retired = VerificationKey(kid: old.signingKid, publicKey: old.signingKey.publicKey, notBefore: Date(timeIntervalSince1970: 0),
+                                      notAfter: until)
+        return (old, try KeyRing(current: ring.signingKey, since: now, retired: [retired], eventPseudonyms: old.eventPseudonyms))
+    }
+
+    @Test func aTokenSignedBeforeARotationVerifiesAfterItUntilTheOldKeyExpires() throws {
+        let keys = try rotation(trustedUntil: now.addingTimeInterval(300 + 7_200))
+        let token = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), now: now.addingTimeInterval(-1), keys: keys.old).token
+        #expect(try ConnectionTokens.keyId(of: token) == keys.old.signingKid)
+        #expect(try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now).subject == "s")
+        // Scanned offline while valid, synced at the last moment the old key is trusted: still good.
+        #expect(try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(7_500)).subject == "s")
+        // A second later the key is expired, whatever the scan time.
+        #expect(throws: TokenError.keyExpired(keys.old.signingKid)) {
+            try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(7_501))
         }
-        let stillValid = VerificationKey(kid: oldRing.signingKid, publicKey: old.publicKey, notBefore: now, notAfter: now.addingTimeInterval(60))
-        let graceRing = try KeyRing(current: ring.signingKey, since: now, retired: [stillValid])
-        #expect(try ConnectionTokens.verify(token, keys: graceRing.verificationKeys, at: now).subject == "s")
+        // New tokens carry the new key's id, and the pseudonym key did not change.
+        let fresh = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), now: now, keys: keys.new).token
+        #expect(try ConnectionTokens.keyId(of: fresh) == ring.signingKid && ring.signingKid != keys.old.signingKid)
+        #expect(try keys.new.eventPseudonyms.digest([1, 2, 3], length: 16) == keys.old.eventPseudonyms.digest([1, 2, 3], length: 16))
+    }
+
+    @Test func aRetiredKeyPastItsTrustRefusesEvenAStillValidToken() throws {
+        let keys = try rotation(trustedUntil: now.addingTimeInterval(-60))
+        // Signed before the key's end and not expired (a long lifetime): only the key's expiry can refuse it.
+        let token = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(3_600), now: now.addingTimeInterval(-120), keys: keys.old).token
+        #expect(throws: TokenError.keyExpired(keys.old.signingKid)) {
+            try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now)
+        }
+        #expect(TokenError.keyExpired("k").code == "key_expired")
+        // A token claiming to be issued after the key's end is refused too, even by a clock that lags.
+        let late = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), now: now, keys: keys.old).token
+        #expect(throws: TokenError.keyExpired(keys.old.signingKid)) {
+            try ConnectionTokens.verify(late, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(-3_600))
+        }
+    }
+
+    @Test func pseudonymsDeriveFromTheSigningKeyUnlessGivenAndSurviveTheirText() throws {
+        let derived = try PseudonymKey(purpose: PseudonymKey.eventPurpose, signingKey: ring.signingKey)
+        #expect(try ring.eventPseudonyms.digest([9], length: 16) == derived.digest([9], length: 16))
+        let copy = try PseudonymKey(encoded: derived.encoded)
+        #expect(try copy.digest([9], length: 16) == derived.digest([9], length: 16))
+        #expect(try PseudonymKey.generate().digest([9], length: 16) != derived.digest([9], length: 16))
+        #expect(throws: TokenError.self) { try PseudonymKey(encoded: "cst.pseudonym.v1.AAAA") }
+        #expect(throws: TokenError.self) { try PseudonymKey(encoded: PASERK.encode(ring.signingKey)) }
     }
 }

@@ -29,7 +29,7 @@ struct ConnectionController {
             throw Problem.validation("scannedAt lies in the future")
         }
         // The token must have been valid when it was scanned (now, or offline earlier) …
-        let claims = try ConnectionTokens.verify(input.token, keys: services.keyRing.verificationKeys, at: scannedAt)
+        let claims = try ConnectionTokens.verify(input.token, keys: services.keyRing.verificationKeys, at: scannedAt, now: now)
         // … and an offline scan must arrive within the grace window after the token expired.
         let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
         guard now <= claims.expiresAt.addingTimeInterval(grace) else {

@@ -19,11 +19,9 @@ struct TokenController {
         group.get("me/qr", use: qr)
     }
 
+    /// The current key and the retired keys still trusted (an expired one verifies nothing: it is left out).
     @Sendable func keys(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let keys = try services.keyRing.verificationKeys.values.sorted { $0.notBefore < $1.notBefore }.map { key in
-            PublishedKey(kid: key.kid, publicKey: PASERK.encode(key.publicKey), pid: try PASERK.publicId(of: key.publicKey),
-                         notBefore: key.notBefore, notAfter: key.notAfter)
-        }
+        let keys = try services.keyRing.publishedKeys().filter { $0.status != .expired }
         let grace = Int(services.configuration.offlineGrace.components.seconds)
         var response = try Response.json(KeySet(keys: keys, offlineGraceSeconds: grace))
         response.headers[.cacheControl] = "public, max-age=300"
