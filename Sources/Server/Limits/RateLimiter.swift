@@ -2,9 +2,9 @@ import Foundation
 import Synchronization
 
 /// A client that must wait: how long before the next try may succeed.
-struct RateLimited: Error {
-    let action: RateLimits.Action
-    let retryAfter: Duration
+package struct RateLimited: Error {
+    package let action: RateLimits.Action
+    package let retryAfter: Duration
 }
 
 extension RateLimits.Action {
@@ -22,7 +22,7 @@ extension RateLimits.Action {
 /// Token buckets for `RateLimits`, in this process's memory: each server instance counts on its
 /// own (the configured share, `CONSTELLATION_INSTANCES`). A bucket holds a rule's count and
 /// refills continuously; a full bucket is forgotten when memory is tidied, so idle clients cost nothing.
-final class RateLimiter: Sendable {
+package final class RateLimiter: Sendable {
     /// Whose bucket: an action, and a credential or an address.
     private struct Key: Hashable {
         let action: RateLimits.Action
@@ -38,20 +38,21 @@ final class RateLimiter: Sendable {
     private let capacity: Int
     private let buckets = Mutex<[Key: Bucket]>([:])
 
-    init(limits: RateLimits, capacity: Int = 200_000) {
+    package init(limits: RateLimits, capacity: Int = 200_000) {
         self.limits = limits
         self.capacity = capacity
     }
 
     /// Counts one `action` for `credential` and for `address` if both have room; else throws
     /// `RateLimited` and counts nothing.
-    func admit(_ action: RateLimits.Action, credential: UUID? = nil, address: String?) throws(RateLimited) {
+    package func admit(
+        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, at now: ContinuousClock.Instant = .now
+    ) throws(RateLimited) {
         let checks = [
             (limits.perCredential[action], credential.map { Key(action: action, subject: "profile:\($0)") }),
             (limits.perAddress[action], address.map { Key(action: action, subject: "address:\($0)") }),
         ].compactMap { rule, key in rule.flatMap { rule in key.map { (rule, $0) } } }
         guard !checks.isEmpty else { return }
-        let now = ContinuousClock.now
         let wait: Duration? = buckets.withLock { buckets in
             tidy(&buckets, now: now)
             var refilled: [(Key, Bucket)] = []
