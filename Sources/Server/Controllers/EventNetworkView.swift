@@ -33,13 +33,13 @@ struct EventNetworkView {
         case "gexf": return (Array(document.gexf().utf8), "application/gexf+xml")
         case "graphml": return (Array(document.graphml().utf8), "application/graphml+xml")
         case "csv": return (Array(csv.utf8), "text/csv; charset=utf-8; header=present")
-        default: return (Array(try JSONEncoder.constellation.encode(network)), "application/json")
+        default: return (try network.jsonBytes(), "application/json")
         }
     }
 
     /// RFC 3339 in UTC, whole seconds (`2026-11-21T21:33:47Z`): GEXF's `dateTime` and CSV's time.
     static func time(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        ISO8601Seconds.string(date)
     }
 
     private var document: LayoutDocument {
