@@ -88,7 +88,7 @@ public struct ConstellationLayout: Sendable {
         let mobility = previous.map { $0 == nil ? 1.0 : 0 }
         ForceRefinement(iterations: 20, temperature: 1, mobility: mobility)
             .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
-        return ComponentPacking.clampedToFrame(points.map { Point(x: $0.x * unit, y: $0.y * unit) })
+        return ComponentPacking.clampedToFrame(points.indices.map { previous[$0] ?? Point(x: points[$0].x * unit, y: points[$0].y * unit) })
     }
 
     /// One connected component, in units of the ideal edge length, and its communities.
