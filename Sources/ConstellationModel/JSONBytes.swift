@@ -19,22 +19,33 @@ struct JSONBytes {
 
     mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
-            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
-            case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
-            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
-            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
-            case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
-            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
-            default: bytes.append(byte)
+        var text = text
+        text.withUTF8 { utf8 in
+            // Runs of bytes that need no escape are copied whole.
+            var start = 0
+            for index in utf8.indices where utf8[index] < 0x20 || utf8[index] == UInt8(ascii: "\"") || utf8[index] == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                escape(utf8[index])
+                start = index + 1
             }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func escape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+        case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+        case 0x08: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "b")]
+        case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+        case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+        case 0x0C: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "f")]
+        case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+        }
     }
 
     /// A finite number (the encoder refuses others, and so does this).
@@ -63,9 +74,18 @@ struct JSONBytes {
 
     mutating func date(_ value: Date) {
         bytes.append(UInt8(ascii: "\""))
-        bytes.append(contentsOf: ISO8601Seconds.string(value).utf8)
+        if let (day, time) = ISO8601Seconds.split(value) {
+            // Dates come in runs of the same day (an event's edges, in time order): its text is kept.
+            if lastDay?.number != day { lastDay = (day, ISO8601Seconds.text(ofDay: day)) }
+            bytes.append(contentsOf: lastDay!.text)
+            ISO8601Seconds.append(time: time, to: &bytes)
+        } else {
+            bytes.append(contentsOf: value.formatted(Date.ISO8601FormatStyle()).utf8)
+        }
         bytes.append(UInt8(ascii: "\""))
     }
+
+    private var lastDay: (number: Int, text: [UInt8])?
 }
 
 /// RFC 3339 in UTC to the whole second (`2026-11-21T21:33:47Z`), as `JSONEncoder`'s `.iso8601` and
@@ -73,35 +93,49 @@ struct JSONBytes {
 /// for the dates events have.
 public enum ISO8601Seconds {
     public static func string(_ date: Date) -> String {
-        let total = date.timeIntervalSince1970.rounded(.down)
-        // Years 1600 to 9999 only: Foundation writes earlier dates in the Julian calendar, and
-        // later ones with more digits. It writes those.
-        guard total >= -11_676_096_000, total < 253_402_300_800 else { return date.formatted(Date.ISO8601FormatStyle()) }
-        let seconds = Int(total)
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let (year, month, day) = civil(fromDays: days)
-        let time = seconds - days * 86_400
-        var out = [UInt8](repeating: 0, count: 20)
-        func put(_ value: Int, at index: Int, digits: Int) {
-            var value = value
-            for offset in stride(from: digits - 1, through: 0, by: -1) {
-                out[index + offset] = UInt8(ascii: "0") + UInt8(value % 10)
-                value /= 10
-            }
-        }
-        put(year, at: 0, digits: 4)
-        out[4] = UInt8(ascii: "-")
-        put(month, at: 5, digits: 2)
-        out[7] = UInt8(ascii: "-")
-        put(day, at: 8, digits: 2)
-        out[10] = UInt8(ascii: "T")
-        put(time / 3_600, at: 11, digits: 2)
-        out[13] = UInt8(ascii: ":")
-        put(time / 60 % 60, at: 14, digits: 2)
-        out[16] = UInt8(ascii: ":")
-        put(time % 60, at: 17, digits: 2)
-        out[19] = UInt8(ascii: "Z")
+        guard let (day, time) = split(date) else { return date.formatted(Date.ISO8601FormatStyle()) }
+        var out = text(ofDay: day)
+        append(time: time, to: &out)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The day (since 1970-01-01) and the second in it of a date this writes: years 1600 to 9999
+    /// only, since Foundation writes earlier ones in the Julian calendar, and later ones with more digits.
+    static func split(_ date: Date) -> (day: Int, time: Int)? {
+        let total = date.timeIntervalSince1970.rounded(.down)
+        guard total >= -11_676_096_000, total < 253_402_300_800 else { return nil }
+        let seconds = Int(total)
+        let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        return (day, seconds - day * 86_400)
+    }
+
+    /// `yyyy-mm-ddT` of a day since 1970-01-01.
+    static func text(ofDay day: Int) -> [UInt8] {
+        let (year, month, date) = civil(fromDays: day)
+        var out: [UInt8] = []
+        out.reserveCapacity(20)
+        for digit in [year / 1000, year / 100 % 10, year / 10 % 10, year % 10] { out.append(UInt8(ascii: "0") + UInt8(digit)) }
+        out.append(UInt8(ascii: "-"))
+        twoDigits(month, to: &out)
+        out.append(UInt8(ascii: "-"))
+        twoDigits(date, to: &out)
+        out.append(UInt8(ascii: "T"))
+        return out
+    }
+
+    /// `hh:mm:ssZ` of a second in a day.
+    static func append(time: Int, to out: inout [UInt8]) {
+        twoDigits(time / 3_600, to: &out)
+        out.append(UInt8(ascii: ":"))
+        twoDigits(time / 60 % 60, to: &out)
+        out.append(UInt8(ascii: ":"))
+        twoDigits(time % 60, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    private static func twoDigits(_ value: Int, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "0") + UInt8(value / 10))
+        out.append(UInt8(ascii: "0") + UInt8(value % 10))
     }
 
     /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).

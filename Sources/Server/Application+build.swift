@@ -23,9 +23,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
     let growth = GrowthCache(events: services.events, compute: compute)
+    let eventGraphs = EventGraphCache(events: services.events)
     NetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
-    PrivacyController(services: services, layouts: layouts, growth: growth).addAuthenticatedRoutes(to: authenticated)
-    EventNetworkController(services: services, layouts: layouts, compute: compute).addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(services: services, layouts: layouts, growth: growth, eventGraphs: eventGraphs).addAuthenticatedRoutes(to: authenticated)
+    EventNetworkController(services: services, layouts: layouts, graphs: eventGraphs, compute: compute).addAuthenticatedRoutes(to: authenticated)
     EventInsightsController(services: services, compute: compute, growthCache: growth).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router

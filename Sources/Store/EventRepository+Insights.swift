@@ -45,24 +45,45 @@ extension EventRepository {
     /// index-only scan; the pairs added since cost one range read on the same index.
     package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
-            let row = try connection.query("""
-                SELECT count(*) AS n, coalesce(max(seq), 0) AS last, coalesce(sum(seq), 0)::bigint AS total
-                FROM event_connections WHERE event_id = \(event)
-                """)[0]
-            let version = EventPairsVersion(count: try row.int("n"), lastSequence: try row.int("last"), sequenceSum: try row.int("total"))
+            let version = try Self.pairsVersion(of: event, on: connection)
             guard let known else { return .all(try Self.pairs(of: event, on: connection), version) }
             if version == known { return .unchanged }
-            let added = try connection.query("""
-                SELECT profile_a, profile_b, first_at, seq FROM event_connections
-                WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
-                """)
-            // Only additions if the new rows account for the whole difference; else something went or moved.
-            let addedSum = try added.reduce(Int64(0)) { sum, row throws(PostgresError) in sum + (try row.int("seq")) }
-            guard known.count + Int64(added.count) == version.count, known.sequenceSum + addedSum == version.sequenceSum else {
+            guard let added = try Self.pairs(of: event, addedSince: known, now: version, on: connection) else {
                 return .all(try Self.pairs(of: event, on: connection), version)
             }
-            return .appended(try added.map(EventPair.init(row:)), version)
+            return .appended(added, version)
         }
+    }
+
+    /// The version of the event's pairs now: one index-only scan.
+    static func pairsVersion(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> EventPairsVersion {
+        let row = try connection.query("""
+            SELECT count(*) AS n, coalesce(max(seq), 0) AS last, coalesce(sum(seq), 0)::bigint AS total
+            FROM event_connections WHERE event_id = \(event)
+            """)[0]
+        return EventPairsVersion(count: try row.int("n"), lastSequence: try row.int("last"), sequenceSum: try row.int("total"))
+    }
+
+    /// The pairs added to the event between `known` and `version`, in order of first connection;
+    /// nil when pairs did not only come (some went or moved): then only a whole read will do.
+    static func pairs(
+        of event: UUID, addedSince known: EventPairsVersion, now version: EventPairsVersion, on connection: PostgresConnection
+    ) throws(PostgresError) -> [EventPair]? {
+        let added = try connection.query("""
+            SELECT profile_a, profile_b, first_at, seq FROM event_connections
+            WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
+            """)
+        // Only additions if the new rows account for the whole difference; else something went or moved.
+        var addedSum: Int64 = 0
+        var pairs: [EventPair] = []
+        for row in added {
+            addedSum += try row.int("seq")
+            pairs.append(try EventPair(row: row))
+        }
+        guard known.count + Int64(added.count) == version.count, known.sequenceSum + addedSum == version.sequenceSum else {
+            return nil
+        }
+        return pairs
     }
 
     /// The event's pairs and its members, from one snapshot.

@@ -14,6 +14,7 @@ import Store
 struct EventNetworkController {
     let services: AppServices
     let layouts: SubgraphLayouts
+    let graphs: EventGraphCache
     let compute: GraphComputation
 
     static let formats = ["json", "gexf", "graphml", "csv"]
@@ -34,7 +35,7 @@ struct EventNetworkController {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf, graphml or csv")
         }
         let graph = try await graph(of: event)
-        let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.pairs.map { ($0.a, $0.b) })
+        let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
         let identity = EventIdentity(keyRing: services.keyRing)
         let rendered = try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
             Result {
@@ -94,7 +95,7 @@ struct EventNetworkController {
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {
-        guard let graph = try await services.events.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
+        guard let graph = try await graphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
             throw Self.tooLarge
         }
         return graph

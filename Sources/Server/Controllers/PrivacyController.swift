@@ -11,6 +11,7 @@ struct PrivacyController {
     let services: AppServices
     let layouts: SubgraphLayouts
     let growth: GrowthCache
+    let eventGraphs: EventGraphCache
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.delete("me/connections/:profileId", use: disconnect)
@@ -99,6 +100,7 @@ struct PrivacyController {
         services.credentials.forget(profile: me.id)
         await layouts.forget(profile: me.id)
         await growth.forget(profile: me.id)
+        await eventGraphs.forget(profile: me.id)
         context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])
         return Response(status: .noContent)
     }
