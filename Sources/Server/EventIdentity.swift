@@ -44,10 +44,13 @@ struct EventIdentity: Sendable {
         withUnsafeBytes(of: id.uuid) { Array($0) }
     }
 
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567".utf8)
+
     /// RFC 4648 base32 without padding (10 bytes: 16 symbols).
     private static func base32(_ bytes: some Collection<UInt8>) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
-        var out = "", buffer = 0, bits = 0
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count * 8 + 4) / 5)
+        var buffer = 0, bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8
@@ -58,6 +61,6 @@ struct EventIdentity: Sendable {
             buffer &= (1 << bits) - 1
         }
         if bits > 0 { out.append(alphabet[(buffer << (5 - bits)) & 31]) }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -57,14 +57,25 @@ actor SubgraphLayouts {
     /// The picture of `subject`, whose graph is `nodes` and `edges` now: cached if unchanged, else
     /// laid out, warm-started from the last picture when there is one.
     func picture(of subject: Subject, nodes: [UUID], edges: [(UUID, UUID)]) async throws -> Picture {
+        try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges)) { Graph(nodes: nodes, edges: edges) }
+    }
+
+    /// The same with each edge given by its ends' places in `nodes` (as `EventGraph.ends`), which
+    /// spares hashing every end's id.
+    func picture(of subject: Subject, nodes: [UUID], edges: [(a: Int32, b: Int32)]) async throws -> Picture {
+        try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges)) {
+            Graph(ids: nodes, sources: edges.map(\.a), targets: edges.map(\.b))
+        }
+    }
+
+    private func picture(of subject: Subject, version: Int, graph: @escaping @Sendable () -> Graph<UUID>) async throws -> Picture {
         clock += 1
-        let version = Self.version(nodes: nodes, edges: edges)
         if let entry = entries[subject], entry.version == version {
             entries[subject]?.lastUse = clock
             return entry.picture
         }
         let previous = entries[subject]?.picture
-        let picture = try await compute.run { Self.layOut(nodes: nodes, edges: edges, previous: previous) }
+        let picture = try await compute.run { Self.layOut(graph(), previous: previous) }
         entries[subject] = Entry(version: version, picture: picture, lastUse: clock)
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil
@@ -86,14 +97,23 @@ actor SubgraphLayouts {
         return hasher.finalize()
     }
 
-    private static func layOut(nodes: [UUID], edges: [(UUID, UUID)], previous: Picture?) -> Picture {
-        let graph = Graph(nodes: nodes, edges: edges)
+    static func version(nodes: [UUID], edges: [(a: Int32, b: Int32)]) -> Int {
+        var hasher = Hasher()
+        for node in nodes { hasher.combine(node) }
+        for (a, b) in edges { hasher.combine(a); hasher.combine(b) }
+        return hasher.finalize()
+    }
+
+    /// Lays `graph` out, warm-started from `previous` if given: its nodes keep their places, and
+    /// the communities start from its communities.
+    private static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
         let layout = ConstellationLayout(seed: Picture.seed)
         let positions: [Point]
         var communities: [Int32]
         if let previous {
-            positions = layout.positions(for: graph, warmStart: graph.ids.map { previous.places[$0]?.point })
-            communities = Communities.detect(graph, seed: Picture.seed).membership
+            let start = graph.ids.map { previous.places[$0] }
+            positions = layout.positions(for: graph, warmStart: start.map { $0?.point })
+            communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         } else {
             (positions, communities) = { let result = layout.layout(graph); return (result.positions, result.communities) }()
         }

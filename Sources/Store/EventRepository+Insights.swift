@@ -45,26 +45,40 @@ extension EventRepository {
     /// index-only scan of the event's range; the pairs added since, one range read on the same index.
     package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
-            let row = try connection.query("""
-                SELECT e.pairs_revision AS revision,
-                       (SELECT count(*) FROM event_connections WHERE event_id = e.id) AS n,
-                       (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = e.id) AS last
-                FROM events e WHERE e.id = \(event)
-                """).first
-            guard let row else { return .all([], EventPairsVersion(revision: -1, count: 0, lastSequence: 0)) }
-            let version = EventPairsVersion(revision: try row.int("revision"), count: try row.int("n"), lastSequence: try row.int("last"))
-            guard let known, known.revision == version.revision else { return .all(try Self.pairs(of: event, on: connection), version) }
+            let version = try Self.pairsVersion(of: event, on: connection)
+            guard let known else { return .all(try Self.pairs(of: event, on: connection), version) }
             if version == known { return .unchanged }
-            let added = try connection.query("""
-                SELECT profile_a, profile_b, first_at FROM event_connections
-                WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
-                """)
-            // A row that committed after a higher-numbered one is not above the maximum: the count tells.
-            guard known.count + Int64(added.count) == version.count else {
+            guard let added = try Self.pairs(of: event, addedSince: known, now: version, on: connection) else {
                 return .all(try Self.pairs(of: event, on: connection), version)
             }
-            return .appended(try added.map(EventPair.init(row:)), version)
+            return .appended(added, version)
         }
+    }
+
+    /// The version of the event's pairs now: one index-only scan of the event's range of the
+    /// index (revision -1: there is no such event).
+    static func pairsVersion(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> EventPairsVersion {
+        let row = try connection.query("""
+            SELECT coalesce((SELECT pairs_revision FROM events WHERE id = \(event)), -1) AS revision,
+                   (SELECT count(*) FROM event_connections WHERE event_id = \(event)) AS n,
+                   (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = \(event)) AS last
+            """)[0]
+        return EventPairsVersion(revision: try row.int("revision"), count: try row.int("n"), lastSequence: try row.int("last"))
+    }
+
+    /// The pairs added to the event between `known` and `version`, in order of first connection;
+    /// nil when pairs did not only come (some went or were re-dated): then only a whole read will do.
+    static func pairs(
+        of event: UUID, addedSince known: EventPairsVersion, now version: EventPairsVersion, on connection: PostgresConnection
+    ) throws(PostgresError) -> [EventPair]? {
+        guard known.revision == version.revision else { return nil }
+        let added = try connection.query("""
+            SELECT profile_a, profile_b, first_at FROM event_connections
+            WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
+            """)
+        // A row that committed after a higher-numbered one is not above the maximum: the count tells.
+        guard known.count + Int64(added.count) == version.count else { return nil }
+        return try added.map(EventPair.init(row:))
     }
 
     /// The event's pairs and its members, from one snapshot.

@@ -20,39 +20,85 @@ public struct EventGraph: Sendable {
     public let people: [Person]
     /// By profile ids (a, then b): the order does not change as pairs' times move.
     public let pairs: [Pair]
+    /// For each pair, where its two people are in `people`.
+    public let ends: [(a: Int32, b: Int32)]
+    /// The event, and which of its pairs these are: handed back to `graph(of:limit:since:)`, this
+    /// graph lets the next read fetch only the pairs added since.
+    let event: UUID
+    let version: EventPairsVersion
 }
 
 extension EventRepository {
     /// The event's graph: everyone who connected at `event` (with their name and their choice of
     /// visibility there) and every pair that did, with when. Nil when more than `limit` people
-    /// connected there (nothing else is read). One read-only transaction that creates nothing.
-    public func graph(of event: UUID, limit: Int) async throws -> EventGraph? {
-        let people: SQL = """
-            WITH people AS (
-                SELECT profile_a AS id FROM event_connections WHERE event_id = \(event)
-                UNION SELECT profile_b FROM event_connections WHERE event_id = \(event)
-            )
-            """
+    /// connected there: their pairs are not read unless the pairs' count leaves that in doubt.
+    /// One read-only transaction that creates nothing.
+    ///
+    /// With `known`, the event's graph as an earlier call returned it, only the pairs added since
+    /// are read (all of them when some went or moved; see `EventPairsVersion`); names and choices
+    /// of visibility are read afresh every time.
+    public func graph(of event: UUID, limit: Int, since known: EventGraph? = nil) async throws -> EventGraph? {
+        let known = known?.event == event ? known : nil
         return try await database.withTransaction(readOnly: true) { connection in
-            let count = try connection.query("\(people) SELECT count(*) AS n FROM people")[0].int("n")
-            guard count <= limit else { return nil }
-            let persons = try connection.query("""
-                \(people)
-                SELECT p.id, p.display_name, coalesce(m.visibility, 'pseudonymous') AS visibility
-                FROM people k JOIN profiles p ON p.id = k.id
-                LEFT JOIN event_members m ON m.event_id = \(event) AND m.profile_id = k.id
-                ORDER BY p.id
-                """).map { row throws(PostgresError) in
-                    EventGraph.Person(id: try row.uuid("id"), displayName: try row.string("display_name"),
-                                      visibility: try EventVisibility(row: row))
+            let version = try Self.pairsVersion(of: event, on: connection)
+            let pairs: [EventGraph.Pair], ids: [UUID]
+            if let known, known.version == version {
+                guard known.people.count <= limit else { return nil }
+                let people = try Self.people(known.people.map(\.id), at: event, on: connection)
+                return EventGraph(people: people, pairs: known.pairs, ends: known.ends, event: event, version: version)
+            } else if let known, let added = try Self.pairs(of: event, addedSince: known.version, now: version, on: connection) {
+                let new = added.map { EventGraph.Pair(a: $0.profileA, b: $0.profileB, firstAt: $0.firstAt) }
+                (pairs, ids) = (EventGraph.Pair.merged(known.pairs, new), EventGraph.Pair.people(known.people.map(\.id), adding: new))
+            } else {
+                // Each pair brings at most two people: count them first only if they might be too many.
+                if 2 * version.count > Int64(limit) {
+                    let count = try connection.query("""
+                        SELECT count(*) AS n FROM (
+                            SELECT DISTINCT profile_a FROM event_connections WHERE event_id = \(event)
+                            UNION SELECT DISTINCT profile_b FROM event_connections WHERE event_id = \(event)
+                        ) people
+                        """)[0].int("n")
+                    guard count <= limit else { return nil }
                 }
-            let pairs = try connection.query("""
-                SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event) ORDER BY profile_a, profile_b
-                """).map { row throws(PostgresError) in
-                    EventGraph.Pair(a: try row.uuid("profile_a"), b: try row.uuid("profile_b"), firstAt: try row.date("first_at"))
-                }
-            return EventGraph(people: persons, pairs: pairs)
+                pairs = EventGraph.Pair.sorted(try connection.query("""
+                    SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event)
+                    """, decoding: { row throws(PostgresError) in
+                        EventGraph.Pair(a: try row.uuid(0), b: try row.uuid(1), firstAt: try row.date(2))
+                    }))
+                ids = EventGraph.Pair.people(in: pairs)
+            }
+            guard ids.count <= limit else { return nil }
+            let people = try Self.people(ids, at: event, on: connection)
+            return EventGraph(people: people, pairs: pairs, ends: EventGraph.Pair.ends(of: pairs, in: ids), event: event, version: version)
         }
+    }
+
+    /// `ids` (in order) with their names and their choice of visibility at `event`: members as they
+    /// chose, anyone else (not expected: whoever connects at an event is a member) pseudonymous.
+    /// Everyone is there, by `ids`' places (without a profile, which the foreign keys rule out, unnamed).
+    private static func people(_ ids: [UUID], at event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventGraph.Person] {
+        var known: [UUID: EventGraph.Person] = [:]
+        known.reserveCapacity(ids.count)
+        for person in try connection.query("""
+            SELECT m.profile_id, p.display_name, m.visibility FROM event_members m JOIN profiles p ON p.id = m.profile_id
+            WHERE m.event_id = \(event)
+            """, decoding: { row throws(PostgresError) in
+                guard let visibility = EventVisibility(rawValue: try row.string(2)) else {
+                    throw PostgresError(.decoding, message: "column 'visibility' is not named or pseudonymous")
+                }
+                return EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: visibility)
+            }) {
+            known[person.id] = person
+        }
+        let others = ids.filter { known[$0] == nil }
+        if !others.isEmpty {
+            for person in try connection.query("SELECT id, display_name FROM profiles WHERE id = ANY(\(others))", decoding: { row throws(PostgresError) in
+                EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: .pseudonymous)
+            }) {
+                known[person.id] = person
+            }
+        }
+        return ids.map { known[$0] ?? EventGraph.Person(id: $0, displayName: "", visibility: .pseudonymous) }
     }
 
     /// Sets how `event`'s organizers see `profile`; nil when `profile` is not a member.

@@ -1,9 +1,11 @@
 internal import CLibPQ
+import Foundation
 import Glibc
 
-/// One libpq connection. The only type that touches `PGconn`/`PGresult`: results are copied
-/// into Swift values at once. Every call blocks, so connections are used on the pool's threads,
-/// never on an event loop; the pool lends a connection to one thread at a time.
+/// One libpq connection. The only type that touches `PGconn`/`PGresult` (with `RawRow`, a row of a
+/// result it lends for the time of a call): results are copied into Swift values at once. Every
+/// call blocks, so connections are used on the pool's threads, never on an event loop; the pool
+/// lends a connection to one thread at a time.
 package final class PostgresConnection: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Prepared statement names by SQL text: each statement is parsed and planned once per connection.
@@ -50,6 +52,31 @@ package final class PostgresConnection: @unchecked Sendable {
             PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
         }
         return try consume(result, sql: text)
+    }
+
+    /// Runs one statement as `query` does, with its rows in PostgreSQL's binary format, and turns
+    /// each into a `T` straight from libpq's result: no `Row`, no `String` per value, and the server
+    /// formats no text. For large results (an event's 100,000 pairs), where all that costs more than
+    /// the query itself. `decode` reads columns by position and must not keep the `RawRow` it is lent.
+    package func query<T>(_ sql: SQL, decoding decode: (RawRow) throws(PostgresError) -> T) throws(PostgresError) -> [T] {
+        let (text, values) = sql.rendered
+        if let index = values.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(
+                .invalidParameter, sqlState: PostgresError.nulInText,
+                message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
+        }
+        let name = try statementName(for: text, parameterCount: values.count)
+        let result = try checked(withCStrings(values) { values in
+            PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 1)
+        }, sql: text)
+        defer { PQclear(result) }
+        let count = PQntuples(result)
+        var decoded: [T] = []
+        decoded.reserveCapacity(Int(count))
+        for row in 0..<count {
+            decoded.append(try decode(RawRow(result: result, row: row)))
+        }
+        return decoded
     }
 
     /// Runs raw SQL text that may hold several statements and binds nothing (migrations,
@@ -129,16 +156,21 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     private func consume(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> [Row] {
+        let result = try checked(result, sql: sql)
+        defer { PQclear(result) }
+        return PQresultStatus(result) == PGRES_TUPLES_OK ? Self.rows(of: result) : []
+    }
+
+    /// `result` if the statement succeeded (the caller clears it); else it is cleared and its error thrown.
+    private func checked(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> OpaquePointer {
         guard let result else {
             throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
         }
-        defer { PQclear(result) }
         switch PQresultStatus(result) {
-        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY:
-            return []
-        case PGRES_TUPLES_OK:
-            return Self.rows(of: result)
+        case PGRES_COMMAND_OK, PGRES_EMPTY_QUERY, PGRES_TUPLES_OK:
+            return result
         default:
+            defer { PQclear(result) }
             throw failure(of: result, sql: sql)
         }
     }
@@ -221,5 +253,52 @@ extension String {
         var text = self
         while text.last?.isNewline == true { text.removeLast() }
         return text
+    }
+}
+
+/// One row of a binary-format result as libpq holds it, lent to the closure of
+/// `PostgresConnection.query(_:decoding:)`: columns by position (as the statement lists them).
+package struct RawRow {
+    fileprivate let result: OpaquePointer
+    fileprivate let row: Int32
+
+    /// A `text` value (UTF-8, the server's encoding here).
+    package func string(_ column: Int) throws(PostgresError) -> String {
+        String(decoding: try bytes(column), as: UTF8.self)
+    }
+
+    package func uuid(_ column: Int) throws(PostgresError) -> UUID {
+        let bytes = try bytes(column)
+        guard bytes.count == 16 else { throw decoding(column, as: "a UUID") }
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// A `timestamptz`: microseconds since 2000-01-01 00:00 UTC (not ±infinity).
+    package func date(_ column: Int) throws(PostgresError) -> Date {
+        let bytes = try bytes(column)
+        guard bytes.count == 8 else { throw decoding(column, as: "a timestamp") }
+        let microseconds = Int64(bigEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(as: Int64.self))
+        guard microseconds != .max, microseconds != .min else { throw decoding(column, as: "a finite timestamp") }
+        // Whole seconds, then the fraction, as the text form is read (`PostgresTimestamp`).
+        var (seconds, fraction) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
+        if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
+        return Date(timeIntervalSince1970: Double(seconds + 946_684_800) + Double(fraction) / 1_000_000)
+    }
+
+    /// The value's bytes, valid while the result is.
+    private func bytes(_ column: Int) throws(PostgresError) -> UnsafeBufferPointer<UInt8> {
+        guard column >= 0, column < Int(PQnfields(result)) else {
+            throw PostgresError(.decoding, message: "no column \(column) in the result")
+        }
+        guard PQgetisnull(result, row, Int32(column)) == 0, let value = PQgetvalue(result, row, Int32(column)) else {
+            throw PostgresError(.decoding, message: "column \(column) is null")
+        }
+        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(PQgetlength(result, row, Int32(column))))
+    }
+
+    private func decoding(_ column: Int, as type: String) -> PostgresError {
+        PostgresError(.decoding, message: "column \(column) is not \(type)")
     }
 }

@@ -34,6 +34,12 @@ extension UUID: PostgresBindable {
     package var postgresText: String { uuidString.lowercased() }
 }
 
+/// A `uuid[]` parameter (`= ANY(\(ids))`).
+extension Array: PostgresBindable where Element == UUID {
+    package static var postgresType: String { "uuid[]" }
+    package var postgresText: String { "{" + map(\.postgresText).joined(separator: ",") + "}" }
+}
+
 extension Date: PostgresBindable {
     package static var postgresType: String { "timestamptz" }
     package var postgresText: String { PostgresTimestamp.format(self) }

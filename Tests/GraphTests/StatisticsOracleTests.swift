@@ -100,6 +100,35 @@ import Graph
         }
     }
 
+    /// After 1% growth (some edges to new nodes), communities started from the earlier partition
+    /// keep it for the nodes that were there, and are as good as a search from scratch.
+    @Test(arguments: ["sfhh09", "facebook"])
+    func communitiesStartedFromAnEarlierPartitionKeepIt(name: String) throws {
+        let (base, _) = try Self.load(name)
+        let before = Communities.detect(base, seed: 1)
+        var random = SplitMix64(seed: 11)
+        var edges = base.edgeList.map { (base.ids[$0.0], base.ids[$0.1]) }
+        for index in 0..<edges.count / 100 {
+            let u = base.ids[Int.random(in: 0..<base.nodeCount, using: &random)]
+            edges.append((u, index % 4 == 0 ? "new-\(index)" : base.ids[Int.random(in: 0..<base.nodeCount, using: &random)]))
+        }
+        let grown = Graph(edges: edges)
+        let earlier = Dictionary(uniqueKeysWithValues: base.ids.enumerated().map { ($1, Int(before.membership[$0])) })
+        let warm = Communities.detect(grown, seed: 1, startingFrom: grown.ids.map { earlier[$0] })
+        let fresh = Communities.detect(grown, seed: 1)
+        #expect(warm.membership.count == grown.nodeCount && warm.sizes.reduce(0, +) == grown.nodeCount)
+        #expect(warm.modularity >= fresh.modularity - 0.01, "\(name): \(warm.modularity) from the earlier partition, \(fresh.modularity) afresh")
+        // Old nodes that were together (a sample of pairs) are still together.
+        let groups = Dictionary(grouping: grown.ids.indices.filter { earlier[grown.ids[$0]] != nil }) { earlier[grown.ids[$0]]! }.values.map(Array.init)
+        var kept = 0
+        for _ in 0..<10_000 {
+            let group = groups.randomElement(using: &random)!
+            let u = group.randomElement(using: &random)!, v = group.randomElement(using: &random)!
+            kept += warm.membership[u] == warm.membership[v] ? 1 : 0
+        }
+        #expect(kept > 9_000, "\(name): \(kept) of 10,000 pairs that were together still are")
+    }
+
     @Test func sameSeedSameCommunities() throws {
         let (graph, _) = try Self.load("sfhh09")
         #expect(Communities.detect(graph, seed: 7).membership == Communities.detect(graph, seed: 7).membership)

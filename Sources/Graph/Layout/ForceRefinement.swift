@@ -14,7 +14,8 @@ struct ForceRefinement {
     var temperature: Double
     /// Repulsion reaches this many k (times the typical node's radius on coarse levels).
     var cutoff = 2.5
-    /// Per node, a factor on its step limit (a warm start keeps placed nodes nearly still).
+    /// Per node, a factor on its step limit. Nodes at 0 hold still and their forces are not even
+    /// computed: a warm start that moves only its new nodes costs what they do, not the graph.
     var mobility: [Double]? = nil
 
     func refine(_ graph: WeightedGraph, mass: [Double], positions: inout [Point]) {
@@ -24,24 +25,38 @@ struct ForceRefinement {
         let reach = cutoff * k * max(1, typical.squareRoot())
         var temperature = self.temperature * k
         let cooling = iterations > 1 ? pow(0.1, 1 / Double(iterations - 1)) : 1
+        // Who moves: everyone, or only the nodes whose mobility is not 0.
+        let movers = mobility.map { factor in (0..<n).filter { factor[$0] > 0 } }
+        if movers?.isEmpty == true { return }
         var moves = [Point](repeating: Point(x: 0, y: 0), count: n)
         for _ in 0..<iterations {
             let grid = Grid(positions, cellSize: reach)
             // Positions and masses in cell order: the repulsion loop then reads memory in sequence.
             let snapshot = positions
             let cells = CellOrder(grid: grid, positions: positions, mass: mass)
-            let chunks = parallelChunks(n, minimumChunk: 512) { range -> [(Int32, Point)] in
-                Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+            // The movers' places in the cell order (nil: all of it).
+            let order = movers.map { movers in
+                var at = [Int](repeating: 0, count: n)
+                for (index, v) in grid.members.enumerated() { at[Int(v)] = index }
+                return movers.map { at[$0] }.sorted()
+            }
+            let chunks = parallelChunks(order?.count ?? n, minimumChunk: 512) { range -> [(Int32, Point)] in
+                if let order {
+                    Self.forces(for: order[range], graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+                } else {
+                    Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+                }
             }
             for chunk in chunks { for (v, move) in chunk { moves[Int(v)] = move } }
-            for v in 0..<n {
+            func step(_ v: Int) {
                 let move = moves[v]
                 let length = (move.x * move.x + move.y * move.y).squareRoot()
-                guard length > 0 else { continue }
+                guard length > 0 else { return }
                 let step = min(length, temperature * (mobility?[v] ?? 1)) / length
                 positions[v].x += move.x * step
                 positions[v].y += move.y * step
             }
+            if let movers { movers.forEach(step) } else { (0..<n).forEach(step) }
             temperature *= cooling
         }
     }
@@ -58,19 +73,19 @@ struct ForceRefinement {
         }
     }
 
-    /// The net force on the nodes at `range` of the grid's cell order.
+    /// The net force on the nodes at `indices` of the grid's cell order.
     private static func forces(
-        for range: Range<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid, reach: Double, k: Double
+        for indices: some Collection<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid, reach: Double, k: Double
     ) -> [(Int32, Point)] {
         var result: [(Int32, Point)] = []
-        result.reserveCapacity(range.count)
+        result.reserveCapacity(indices.count)
         let reach2 = reach * reach, k2 = k * k
         var slots: [Int] = []
         slots.reserveCapacity(9)
         cells.x.withUnsafeBufferPointer { xs in
             cells.y.withUnsafeBufferPointer { ys in
                 cells.mass.withUnsafeBufferPointer { masses in
-                    for index in range {
+                    for index in indices {
                         let v32 = grid.members[index]
                         let v = Int(v32)
                         let p = Point(x: xs[index], y: ys[index])

@@ -16,6 +16,32 @@ public struct Communities: Sendable {
         return detect(WeightedGraph(graph), seed: seed, resolution: resolution, levels: &levels)
     }
 
+    /// Communities found from `previous` (indexed like the graph's nodes; nil for a node that is
+    /// new since), each new node starting alone: Leiden passes from that partition while they
+    /// improve modularity. After a small growth that is a pass or two, not a search from scratch,
+    /// and the communities stay those the picture had, give or take what the growth changed.
+    /// Numbered from 0 by decreasing size, as always.
+    public static func detect<ID>(_ graph: Graph<ID>, seed: UInt64 = 1, resolution: Double = 1, startingFrom previous: [Int?]) -> Communities {
+        precondition(previous.count == graph.nodeCount, "one previous community (or nil) per node")
+        let base = WeightedGraph(graph)
+        guard base.totalWeight > 0 else {
+            return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
+        }
+        // Dense numbers from 0, as the moves expect: the previous communities first, then one per new node.
+        var number: [Int: Int32] = [:]
+        var initial = [Int32](repeating: 0, count: base.nodeCount)
+        for (v, community) in previous.enumerated() {
+            guard let community else { continue }
+            if let known = number[community] { initial[v] = known } else { initial[v] = Int32(number.count); number[community] = initial[v] }
+        }
+        var next = Int32(number.count)
+        for v in previous.indices where previous[v] == nil { initial[v] = next; next += 1 }
+        var random = SplitMix64(seed: seed)
+        let start = Candidate(membership: initial, modularity: -.infinity, levels: [])
+        let best = improve(start, base, Leiden(resolution: resolution), passes: effort(edges: base.targets.count / 2).passes, random: &random)
+        return Communities(ordered: best.membership, graph: base, resolution: resolution)
+    }
+
     /// How hard to search, by size: small graphs get several short runs (modularity has many
     /// near-optima there), large ones one; `passes` bounds how long the best run is carried on.
     static func effort(edges: Int) -> (runs: Int, passes: Int) {

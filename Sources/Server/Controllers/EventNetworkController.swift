@@ -14,7 +14,10 @@ import Store
 struct EventNetworkController {
     let services: AppServices
     let layouts: SubgraphLayouts
+    let graphs: EventGraphCache
+    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
     let compute: GraphComputation
+    let quota: GraphWorkQuota
 
     static let formats = ["json", "gexf", "graphml", "csv"]
     static let tooLarge = Problem(status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
@@ -33,33 +36,40 @@ struct EventNetworkController {
         guard Self.formats.contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be json, gexf, graphml or csv")
         }
-        let graph = try await graph(of: event)
-        let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.pairs.map { ($0.a, $0.b) })
-        let identity = EventIdentity(keyRing: services.keyRing)
-        let rendered = try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
-            Result {
-                let view = EventNetworkView(event: event, viewer: me.id, graph: graph, picture: picture,
-                                            faces: try identity.faces(of: graph.people, at: event))
-                return try view.render(format)
-            }
-        }.get()
+        let rendered = try await quota.run(for: me.id) {
+            let graph = try await graph(of: event)
+            let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
+            let identity = EventIdentity(keyRing: services.keyRing)
+            return try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
+                Result {
+                    let view = EventNetworkView(event: event, viewer: me.id, graph: graph, picture: picture,
+                                                faces: try identity.faces(of: graph.people, at: event))
+                    return try view.render(format)
+                }
+            }.get()
+        }
         return .fresh(rendered.bytes, contentType: rendered.type)
     }
 
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await organizedEvent(context, organizer: me.id)
-        let graph = try await graph(of: event)
-        let identity = EventIdentity(keyRing: services.keyRing)
-        let statistics = try await compute.run { () -> Result<GraphStatistics, any Error> in
-            Result {
-                let faces = try identity.faces(of: graph.people, at: event)
-                let ids = { (id: UUID) in faces[id]?.id ?? "" }
-                let pseudonymous = Graph(nodes: graph.people.map { ids($0.id) }, edges: graph.pairs.map { (ids($0.a), ids($0.b)) })
-                return GraphStatistics(pseudonymous, seed: SubgraphLayouts.Picture.seed)
+        let computed = try await quota.run(for: me.id) {
+            let graph = try await graph(of: event)
+            let identity = EventIdentity(keyRing: services.keyRing)
+            let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends)
+            return try await statistics.value(for: .event(event), version: version) { [compute] _ in
+                try await compute.run { () -> Result<GraphStatistics, any Error> in
+                    Result {
+                        let faces = try identity.faces(of: graph.people, at: event)
+                        let ids = { (id: UUID) in faces[id]?.id ?? "" }
+                        let pseudonymous = Graph(nodes: graph.people.map { ids($0.id) }, edges: graph.pairs.map { (ids($0.a), ids($0.b)) })
+                        return GraphStatistics(pseudonymous, seed: SubgraphLayouts.Picture.seed)
+                    }
+                }.get()
             }
-        }.get()
-        var response = try Response.json(statistics)
+        }
+        var response = try Response.json(computed)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -94,7 +104,7 @@ struct EventNetworkController {
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {
-        guard let graph = try await services.events.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
+        guard let graph = try await graphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
             throw Self.tooLarge
         }
         return graph

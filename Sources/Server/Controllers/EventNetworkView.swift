@@ -10,17 +10,30 @@ struct EventNetworkView {
     let network: EventNetwork
 
     init(event: UUID, viewer: UUID, graph: EventGraph, picture: SubgraphLayouts.Picture, faces: [UUID: EventIdentity.Face]) {
-        var degree: [UUID: Int] = [:]
-        for pair in graph.pairs { degree[pair.a, default: 0] += 1; degree[pair.b, default: 0] += 1 }
-        let nodes = graph.people.map { person in
-            let place = picture.places[person.id], face = faces[person.id]
-            return EventNetwork.Node(id: face?.id ?? "", label: face?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
-                                     degree: degree[person.id] ?? 0, isMe: person.id == viewer, community: place?.community)
-        }.sorted { $0.id < $1.id }
-        // In the order the pairs connected, as the event's timeline replays them.
-        let edges = graph.pairs.map { pair in
-            EventNetwork.Edge(source: faces[pair.a]?.id ?? "", target: faces[pair.b]?.id ?? "", firstAt: pair.firstAt)
-        }.sorted { ($0.firstAt, $0.source, $0.target) < ($1.firstAt, $1.source, $1.target) }
+        let people = graph.people
+        var degree = [Int](repeating: 0, count: people.count)
+        for (a, b) in graph.ends {
+            degree[Int(a)] += 1
+            degree[Int(b)] += 1
+        }
+        let ids = people.map { faces[$0.id]?.id ?? "" }
+        let byId = people.indices.sorted { ids[$0] < ids[$1] }
+        let nodes = byId.map { i in
+            let person = people[i], place = picture.places[person.id]
+            return EventNetwork.Node(id: ids[i], label: faces[person.id]?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
+                                     degree: degree[i], isMe: person.id == viewer, community: place?.community)
+        }
+        // In the order the pairs connected, as the event's timeline replays them, then by the ends'
+        // ids, compared by their ranks among the nodes' ids (equal ids, equal ranks).
+        var rank = [Int32](repeating: 0, count: people.count)
+        for (k, i) in byId.enumerated() { rank[i] = k > 0 && ids[i] == ids[byId[k - 1]] ? rank[byId[k - 1]] : Int32(k) }
+        let keys = zip(graph.pairs, graph.ends).enumerated().map { p, pair in
+            (time: pair.0.firstAt.timeIntervalSinceReferenceDate, a: rank[Int(pair.1.a)], b: rank[Int(pair.1.b)], pair: p)
+        }.sorted { ($0.time, $0.a, $0.b) < ($1.time, $1.a, $1.b) }
+        let edges = keys.map { key in
+            let (a, b) = graph.ends[key.pair]
+            return EventNetwork.Edge(source: ids[Int(a)], target: ids[Int(b)], firstAt: graph.pairs[key.pair].firstAt)
+        }
         let xs = nodes.map(\.x), ys = nodes.map(\.y)
         network = EventNetwork(nodes: nodes, edges: edges, meta: .init(
             eventId: event, box: boundingBox(xs: xs, ys: ys), layout: "constellation",
@@ -33,13 +46,13 @@ struct EventNetworkView {
         case "gexf": return (Array(document.gexf().utf8), "application/gexf+xml")
         case "graphml": return (Array(document.graphml().utf8), "application/graphml+xml")
         case "csv": return (Array(csv.utf8), "text/csv; charset=utf-8; header=present")
-        default: return (Array(try JSONEncoder.constellation.encode(network)), "application/json")
+        default: return (try network.jsonBytes(), "application/json")
         }
     }
 
     /// RFC 3339 in UTC, whole seconds (`2026-11-21T21:33:47Z`): GEXF's `dateTime` and CSV's time.
     static func time(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle())
+        ISO8601Seconds.string(date)
     }
 
     private var document: LayoutDocument {

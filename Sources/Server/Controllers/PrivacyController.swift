@@ -13,6 +13,7 @@ struct PrivacyController {
     let layouts: SubgraphLayouts
     let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
     let growth: GrowthCache
+    let eventGraphs: EventGraphCache
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.delete("me/connections/:profileId", use: disconnect)
@@ -102,6 +103,7 @@ struct PrivacyController {
         services.credentials.forget(profile: me.id)
         await layouts.forget(profile: me.id)
         await growth.forget(profile: me.id)
+        await eventGraphs.forget(profile: me.id)
         let id = me.id.uuidString
         await statistics.forget { subject, statistics in
             subject.id == me.id || (statistics.topDegree + statistics.betweenness.top).contains { $0.id == id }
