@@ -60,7 +60,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The web client: pages, scripts and styles served by the server itself (`WebAssets`).
+            resources: [.copy("Web")]
         ),
         // Typed HTTP client for the API, shared by the CLI and the tests.
         .target(

@@ -11,6 +11,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientAddressMiddleware(proxies: services.configuration.trustedProxies))
     HealthController(services: services).addRoutes(to: router)
+    WebController(assets: .bundled).addRoutes(to: router)
 
     let v1 = router.group("v1")
     ProfileController(services: services).addPublicRoutes(to: v1)

@@ -1,0 +1,45 @@
+import ConstellationModel
+import Hummingbird
+import NIOCore
+
+/// The web client, served from memory with a strict Content-Security-Policy: nothing may load
+/// from, or be sent to, another origin. `/` (join, my code, my network), `/c` (what a phone's
+/// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation) and
+/// their `/assets/…`. Pages and assets revalidate (`no-cache` + ETag → 304).
+struct WebController {
+    let assets: WebAssets
+
+    /// Only this origin, no inline script or style, no plugins, no framing, no `<base>`.
+    static let contentSecurityPolicy = [
+        "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
+        "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+    ].joined(separator: "; ")
+
+    func addRoutes(to router: Router<AppRequestContext>) {
+        router.get("/") { request, _ in try page("index.html", request) }
+        router.get("c") { request, _ in try page("connect.html", request) }
+        router.get("events/:slug/live") { request, _ in try page("live.html", request) }
+        router.get("assets/:name") { request, context in
+            let name = try context.parameters.require("name")
+            return try page("assets/\(name)", request)
+        }
+    }
+
+    private func page(_ path: String, _ request: Request) throws -> Response {
+        if let loadError = assets.loadError {
+            throw Problem(status: 503, code: "web_client_missing", title: "The web client is not installed", detail: loadError)
+        }
+        guard let asset = assets[path] else { throw Problem(status: 404, code: "not_found", title: "No such page") }
+        var headers: HTTPFields = [
+            .contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag,
+            .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+            .init("Referrer-Policy")!: "no-referrer", .init("Cross-Origin-Opener-Policy")!: "same-origin",
+        ]
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(asset.bytes.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+    }
+}

@@ -1,0 +1,102 @@
+// The Constellation API from the browser: the key this device keeps, JSON calls, and problems
+// (RFC 9457, with a `code`) turned into errors that say what happened in plain words.
+
+const KEY = 'constellation.apiKey';
+const PROFILE = 'constellation.profile';
+
+/** The profile and API key this browser registered (kept in localStorage, never sent anywhere but this server). */
+export const session = {
+  get key() { return localStorage.getItem(KEY); },
+  get profile() {
+    try { return JSON.parse(localStorage.getItem(PROFILE)); } catch { return null; }
+  },
+  save(registered) {
+    localStorage.setItem(KEY, registered.apiKey);
+    localStorage.setItem(PROFILE, JSON.stringify(registered.profile));
+  },
+  remember(profile) { localStorage.setItem(PROFILE, JSON.stringify(profile)); },
+};
+
+/** The server answered with a problem. */
+export class ApiError extends Error {
+  constructor(status, problem) {
+    super(problem.title || `HTTP ${status}`);
+    this.status = status;
+    this.code = problem.code || `http_${status}`;
+    this.detail = problem.detail;
+  }
+}
+
+/** The server could not be reached (no network, or the request was cut). */
+export class OfflineError extends Error {
+  constructor() { super('offline'); }
+}
+
+/**
+ * Calls `/v1${path}` and returns the Response; a problem becomes an ApiError, no answer an OfflineError.
+ * `body` is sent as JSON; `auth` is the bearer credential (the stored key unless given).
+ */
+export async function call(path, { method = 'GET', body, auth = session.key, signal } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (auth) headers.Authorization = `Bearer ${auth}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response;
+  try {
+    response = await fetch(`/v1${path}`, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal,
+    });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new OfflineError();
+  }
+  if (!response.ok) {
+    const problem = await response.json().catch(() => ({ title: response.statusText }));
+    throw new ApiError(response.status, problem);
+  }
+  return response;
+}
+
+/** `call`, then the JSON body. */
+export async function json(path, options) {
+  return (await call(path, options)).json();
+}
+
+const messages = {
+  token_expired: 'This code has expired. Ask them to show a fresh one.',
+  token_not_yet_valid: 'This code is not valid yet: check the clock on this phone.',
+  token_used_up: 'This code has been used as many times as it may be. Ask them to show a fresh one.',
+  token_revoked: 'Its owner has replaced this code. Ask them to show the new one.',
+  invalid_signature: 'This code is not genuine.',
+  unknown_key: 'This code comes from another Constellation server.',
+  key_expired: 'This code was signed by a key this server no longer trusts. Ask for a fresh one.',
+  malformed_token: 'This is not a Constellation code.',
+  unsupported_token: 'This is not a Constellation code.',
+  bad_token_encoding: 'This is not a Constellation code.',
+  invalid_claims: 'This is not a Constellation code.',
+  self_connection: 'That is your own code: show it to someone else.',
+  blocked: 'You cannot connect with this person.',
+  unknown_profile: 'The person behind this code has left Constellation.',
+  unknown_event: 'That event does not exist.',
+  event_ended: 'That event has ended.',
+  invalid_join_code: 'That join code is not right for this event.',
+  not_a_member: 'Join the event first.',
+  rate_limited: 'Too many tries in a short time. Wait a moment and try again.',
+  invalid_credentials: 'This phone\'s key is no longer valid.',
+  database_busy: 'The server is busy. Try again in a moment.',
+  database_unavailable: 'The server is having trouble. Try again in a moment.',
+};
+
+/** What to tell a person about `error` (an ApiError, or anything with a problem `code`). */
+export function explain(error) {
+  if (error instanceof OfflineError) return 'No network. Check your connection and try again.';
+  if (error && error.code === 'validation_failed' && error.detail) return error.detail;
+  if (error && messages[error.code]) return messages[error.code];
+  return error && error.message ? error.message : String(error);
+}
+
+/** Shows `text` in `element` (a live region), as an error or as news. */
+export function say(element, text, kind = 'info') {
+  element.textContent = text;
+  element.dataset.kind = kind;
+  element.hidden = !text;
+}

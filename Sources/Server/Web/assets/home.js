@@ -1,0 +1,134 @@
+// `/`: join (a name and a headline make a profile; its key stays in this browser), then my
+// code (replaced before it expires), my connections, my constellation, and joining an event.
+import { call, json, session, explain, say } from './api.js';
+import { GraphView } from './graph-view.js';
+import { pending, flushWhenOnline } from './scan-queue.js';
+
+const $ = (id) => document.getElementById(id);
+const status = $('status');
+let codeTimer = null;
+let codeURL = null;
+let view = null;
+
+async function register(event) {
+  event.preventDefault();
+  const form = $('join');
+  form.querySelector('button').disabled = true;
+  try {
+    const headline = form.headline.value.trim();
+    session.save(await json('/profiles', {
+      method: 'POST', auth: null, body: { displayName: form.name.value.trim(), headline: headline || undefined },
+    }));
+    say(status, '');
+    showHome();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  } finally {
+    form.querySelector('button').disabled = false;
+  }
+}
+
+/** Fetches a fresh code and schedules the next one half a minute before this one expires. */
+async function refreshCode() {
+  clearTimeout(codeTimer);
+  const event = $('code-event').value;
+  try {
+    const response = await call(`/me/qr?format=svg${event ? `&event=${encodeURIComponent(event)}` : ''}`);
+    const expires = new Date(response.headers.get('Constellation-Token-Expires'));
+    const url = URL.createObjectURL(await response.blob());
+    $('qr').src = url;
+    if (codeURL) URL.revokeObjectURL(codeURL);
+    codeURL = url;
+    $('valid-until').textContent = `Valid until ${expires.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+    codeTimer = setTimeout(refreshCode, Math.max(5_000, expires - Date.now() - 30_000));
+  } catch (error) {
+    $('valid-until').textContent = explain(error);
+    codeTimer = setTimeout(refreshCode, 10_000);
+  }
+}
+
+async function loadEvents() {
+  try {
+    const events = await json('/me/events');
+    const select = $('code-event');
+    const chosen = select.value;
+    select.replaceChildren(new Option('Me (personal)', ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
+    select.value = chosen;
+  } catch { /* the personal code still works */ }
+}
+
+async function loadConnections() {
+  try {
+    const page = await json('/me/connections?limit=100');
+    $('connection-count').textContent = page.items.length ? `(${page.items.length}${page.nextCursor ? '+' : ''})` : '';
+    $('connections').replaceChildren(...page.items.map((connection) => {
+      const item = document.createElement('li');
+      const name = document.createElement('strong');
+      name.textContent = connection.peer.displayName;
+      item.append(name);
+      if (connection.peer.headline) item.append(` — ${connection.peer.headline}`);
+      return item;
+    }));
+    if (!page.items.length) $('connections').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'Nobody yet: show your code to someone.' }));
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+  const waiting = pending().length;
+  $('pending').hidden = !waiting;
+  $('pending').textContent = `${waiting} scan${waiting === 1 ? '' : 's'} saved offline, sent when you are online.`;
+}
+
+async function loadNetwork() {
+  try {
+    const network = await json('/me/network');
+    view.setGraph(network, { glideMs: 600 });
+    $('network').setAttribute('aria-label', `My constellation: ${network.nodes.length} people, ${network.edges.length} links`);
+  } catch (error) {
+    $('network-detail').textContent = explain(error);
+  }
+}
+
+async function joinEvent(event) {
+  event.preventDefault();
+  const form = $('event-join');
+  try {
+    await call(`/events/${encodeURIComponent(form.slug.value.trim())}/join`, { method: 'POST', body: { code: form.code.value.trim().toUpperCase() } });
+    say(status, `You joined ${form.slug.value.trim()}: your code for it is under "My code".`, 'success');
+    form.reset();
+    await loadEvents();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+}
+
+function refreshAll() {
+  loadConnections();
+  loadNetwork();
+}
+
+function showHome() {
+  $('join').hidden = true;
+  $('home').hidden = false;
+  view = new GraphView($('network'), {
+    onSelect: (node) => { $('network-detail').textContent = node ? `${node.label}: ${node.degree} connection${node.degree === 1 ? '' : 's'}` : ''; },
+  });
+  $('code-event').addEventListener('change', refreshCode);
+  $('full-screen').addEventListener('click', () => $('code').requestFullscreen?.());
+  $('event-join').addEventListener('submit', joinEvent);
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) { refreshCode(); refreshAll(); } });
+  flushWhenOnline(({ done, refused }) => {
+    if (refused.length) say(status, `A saved scan could not connect: ${explain(refused[0].error)}`, 'error');
+    if (done.length) refreshAll();
+  });
+  refreshCode();
+  loadEvents();
+  refreshAll();
+}
+
+if (session.key) {
+  showHome();
+} else {
+  $('join').hidden = false;
+  $('join').addEventListener('submit', register);
+  $('name').focus();
+}

@@ -1,0 +1,109 @@
+// Connection tokens checked in the browser before anything is sent: a PASETO v4.public token
+// (Ed25519, https://github.com/paseto-standard/paseto-spec) whose signature covers the
+// implicit assertion `constellation:connect:v1`, verified with WebCrypto against the keys the
+// server publishes at /v1/keys (kept for offline use).
+
+const HEADER = 'v4.public.';
+const ASSERTION = 'constellation:connect:v1';
+const KEYS = 'constellation.keys';
+const encoder = new TextEncoder();
+
+/** A token that cannot be accepted, with a code shared with the server's problems. */
+export class TokenProblem extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+function base64url(text) {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenProblem('malformed_token', 'not base64url');
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+function le64(n) {
+  const bytes = new Uint8Array(8);
+  new DataView(bytes.buffer).setBigUint64(0, BigInt(n), true);
+  return bytes;
+}
+
+/** PASETO's pre-authentication encoding of `pieces`. */
+function pae(pieces) {
+  const parts = [le64(pieces.length)];
+  for (const piece of pieces) parts.push(le64(piece.length), piece);
+  const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
+  let offset = 0;
+  for (const p of parts) { out.set(p, offset); offset += p.length; }
+  return out;
+}
+
+/** The token inside what a camera read: the token itself, or a link with it in the fragment (`…/c#TOKEN`). */
+export function tokenFrom(text) {
+  const trimmed = (text || '').trim();
+  const hash = trimmed.indexOf('#');
+  const candidate = hash >= 0 ? trimmed.slice(hash + 1) : trimmed;
+  try { return decodeURIComponent(candidate); } catch { return candidate; }
+}
+
+/** The parts of a token, its key id and claims, unverified. */
+export function parse(token) {
+  if (!token.startsWith(HEADER)) throw new TokenProblem('malformed_token', 'not a v4.public token');
+  const pieces = token.slice(HEADER.length).split('.');
+  if (pieces.length > 2) throw new TokenProblem('malformed_token', 'too many parts');
+  const body = base64url(pieces[0]);
+  if (body.length <= 64) throw new TokenProblem('malformed_token', 'too short');
+  const footer = pieces.length === 2 ? base64url(pieces[1]) : new Uint8Array();
+  const message = body.slice(0, body.length - 64);
+  const signature = body.slice(body.length - 64);
+  let kid;
+  let payload;
+  try {
+    kid = JSON.parse(new TextDecoder().decode(footer)).kid;
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(message));
+  } catch {
+    throw new TokenProblem('malformed_token', 'unreadable');
+  }
+  if (typeof kid !== 'string' || !kid) throw new TokenProblem('malformed_token', 'no key id');
+  return { message, signature, footer, kid, claims: claims(payload) };
+}
+
+/** The claims a Constellation token carries, in one shape: subject, expiry (ms), event. */
+function claims(payload) {
+  const expires = Date.parse(payload.exp);
+  if (typeof payload.sub !== 'string' || Number.isNaN(expires)) throw new TokenProblem('invalid_claims', 'missing claims');
+  return { subject: payload.sub.toLowerCase(), expiresAt: expires, eventId: payload.evt ? String(payload.evt).toLowerCase() : null };
+}
+
+/** The server's published keys: fresh from /v1/keys when online (and kept), else the kept copy. */
+export async function publishedKeys() {
+  try {
+    const response = await fetch('/v1/keys', { cache: 'no-store' });
+    if (response.ok) {
+      const set = await response.json();
+      localStorage.setItem(KEYS, JSON.stringify(set));
+      return { set, fresh: true };
+    }
+  } catch { /* offline: fall back to the kept copy */ }
+  const kept = localStorage.getItem(KEYS);
+  return { set: kept ? JSON.parse(kept) : null, fresh: false };
+}
+
+/**
+ * Verifies `token` against the key set and returns its claims; throws a TokenProblem
+ * (`unknown_key`, `invalid_signature`, `token_expired`, …). `at`: when it was scanned.
+ */
+export async function verify(token, keySet, at = Date.now()) {
+  const parts = parse(token);
+  const published = (keySet.keys || []).find((key) => key.kid === parts.kid);
+  if (!published) throw new TokenProblem('unknown_key', 'another server\'s code');
+  const raw = base64url(published.publicKey.replace(/^k4\.public\./, ''));
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
+  const signed = pae([encoder.encode(HEADER), parts.message, parts.footer, encoder.encode(ASSERTION)]);
+  if (!(await crypto.subtle.verify({ name: 'Ed25519' }, key, parts.signature, signed))) {
+    throw new TokenProblem('invalid_signature', 'not genuine');
+  }
+  if (published.notAfter && Date.now() > Date.parse(published.notAfter)) throw new TokenProblem('key_expired', 'retired key');
+  if (parts.claims.expiresAt < at - 30_000) throw new TokenProblem('token_expired', 'expired');
+  return parts.claims;
+}
