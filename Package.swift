@@ -108,6 +108,13 @@ let package = Package(
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
         .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport"]),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
-        .testTarget(name: "EndToEndTests", dependencies: ["Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ]
+        ),
     ]
 )

@@ -36,6 +36,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventNetworkController(services: services, layouts: layouts, graphs: eventGraphs, statistics: statistics, compute: compute, quota: quota)
         .addAuthenticatedRoutes(to: authenticated)
     EventInsightsController(services: services, compute: compute, growthCache: growth, quota: quota).addAuthenticatedRoutes(to: authenticated)
+    let feeds = EventFeeds(events: services.events, identity: { EventIdentity(keyRing: services.keyRing) },
+                           logger: Logger(label: "constellation.feeds"))
+    EventStreamController(services: services, feeds: feeds).addAuthenticatedRoutes(to: authenticated)
     router.addMethodNotAllowedRoutes()
     return router
 }

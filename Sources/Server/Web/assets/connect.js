@@ -8,7 +8,8 @@ import { enqueue, flushWhenOnline } from './scan-queue.js';
 const status = document.getElementById('status');
 const form = document.getElementById('join');
 const next = document.getElementById('next');
-const scannedAt = new Date();
+/** The code being handled and when it was scanned (the page opened, or its fragment changed). */
+let scan = null;
 
 function finish(text, kind) {
   say(status, text, kind);
@@ -20,20 +21,24 @@ function describe(peer) {
   return peer.headline ? `${peer.displayName} (${peer.headline})` : peer.displayName;
 }
 
-async function redeem(token) {
+function keepForLater() {
+  enqueue(scan.token, scan.at);
+  finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
+  flushWhenOnline(({ done, refused }) => {
+    if (done.length) finish(`Connected with ${describe(done[0].connection.peer)}.`, 'success');
+    else if (refused.length) finish(explain(refused[0].error), 'error');
+  });
+}
+
+async function redeem() {
   say(status, 'Connecting…');
   try {
-    const redemption = await json('/connections', { method: 'POST', body: { token } });
+    const redemption = await json('/connections', { method: 'POST', body: { token: scan.token } });
     const peer = redemption.connection.peer;
     finish(redemption.created ? `Connected with ${describe(peer)}.` : `You were already connected with ${describe(peer)}.`, 'success');
   } catch (error) {
-    if (error instanceof OfflineError) {
-      enqueue(token, scannedAt);
-      finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
-      flushWhenOnline(({ done }) => { if (done.length) finish(`Connected with ${describe(done[0].connection.peer)}.`, 'success'); });
-    } else {
-      finish(explain(error), 'error');
-    }
+    if (error instanceof OfflineError) keepForLater();
+    else finish(explain(error), 'error');
   }
 }
 
@@ -43,11 +48,10 @@ async function register(event) {
   button.disabled = true;
   try {
     const headline = form.headline.value.trim();
-    const registered = await json('/profiles', {
+    session.save(await json('/profiles', {
       method: 'POST', auth: null, body: { displayName: form.name.value.trim(), headline: headline || undefined },
-    });
-    session.save(registered);
-    await redeem(form.dataset.token);
+    }));
+    await redeem();
   } catch (error) {
     say(status, explain(error), 'error');
   } finally {
@@ -56,21 +60,21 @@ async function register(event) {
 }
 
 async function start() {
-  const token = tokenFrom(location.hash);
+  scan = { token: tokenFrom(location.hash), at: new Date() };
   // The token is in the fragment: it never reached the server's logs; keep it out of the history too.
   history.replaceState(null, '', '/c');
-  if (!token) return finish('This link holds no code. Open the link from a Constellation QR code.', 'error');
+  form.hidden = true;
+  next.hidden = true;
+  if (!scan.token) return finish('This link holds no code. Open the link from a Constellation QR code.', 'error');
+  say(status, 'Checking the code…');
   let claims;
   try {
     const { set, fresh } = await publishedKeys();
     if (set) {
-      claims = await verify(token, set, scannedAt.getTime());
+      claims = await verify(scan.token, set, scan.at.getTime());
     } else {
-      claims = parse(token).claims; // never seen this server and offline: the server checks it later
-      if (!fresh) {
-        enqueue(token, scannedAt);
-        return finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
-      }
+      claims = parse(scan.token).claims; // offline, and this phone has never seen the server's keys
+      if (!fresh) return keepForLater();
     }
   } catch (error) {
     return finish(explain(error), 'error');
@@ -79,14 +83,15 @@ async function start() {
     return finish('That is your own code: show it to someone else.', 'error');
   }
   if (!session.key) {
-    form.dataset.token = token;
     say(status, 'This code is genuine.');
     form.hidden = false;
-    form.addEventListener('submit', register);
     form.name.focus();
     return;
   }
-  await redeem(token);
+  await redeem();
 }
 
+form.addEventListener('submit', register);
+// Another code opened while this page is showing (only the fragment changed: no reload).
+window.addEventListener('hashchange', start);
 start();

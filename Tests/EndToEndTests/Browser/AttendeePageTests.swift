@@ -1,0 +1,136 @@
+import Client
+import ConstellationModel
+import Foundation
+import Testing
+import TestSupport
+import Tokens
+
+/// The attendee pages in a real headless Chromium, phone-sized, against the release server binary
+/// and a real PostgreSQL: join on `/`, open someone's `/c#TOKEN`, see "Connected"; the bad codes a
+/// camera can bring; a scan made offline and sent when the network is back.
+@Suite(.serialized) struct AttendeePageTests {
+    let workspace = Workspace()
+
+    /// A running server with one attendee, Ada, made through the API.
+    private func serverWithAda() async throws -> (ServerProcess, ConstellationClient) {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
+        return (server, ada)
+    }
+
+    /// Runs `body` with a fresh browser (its own profile: an empty localStorage), then quits it.
+    private func withBrowser(_ body: (Browser) async throws -> Void) async throws {
+        let browser = try await Browser()
+        do {
+            try await body(browser)
+            await browser.quit()
+        } catch {
+            await browser.quit()
+            throw error
+        }
+    }
+
+    /// No console error or warning, and every request went to the server's own origin.
+    private func expectCleanPage(_ browser: Browser, on server: ServerProcess) async throws {
+        let problems = try await browser.consoleProblems()
+        #expect(problems.isEmpty, "console: \(problems)")
+        // What the page asked for over the network (not the browser's own chrome:// pages, blob: or data: URLs).
+        let elsewhere = try await browser.requestedURLs().filter { ($0.hasPrefix("http") || $0.hasPrefix("ws")) && !$0.hasPrefix(server.url + "/") }
+        #expect(elsewhere.isEmpty, "requests to another origin: \(elsewhere)")
+    }
+
+    @Test func joinOnTheHomePageThenScanSomeonesCode() async throws {
+        let (server, ada) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await withBrowser { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Bob")
+            try await phone.type("#headline", "Telescopes\n")  // Enter submits
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0 && /Valid until/.test(document.getElementById('valid-until').textContent)")
+            try await Screenshots.save(phone, as: "home")
+
+            try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
+            try await phone.wait(for: "connected", until: "/Connected with Ada \\(Analytical engines\\)/.test(document.getElementById('status').textContent)")
+            #expect(try await phone.run("return location.href;") as? String == server.url + "/c", "the token is out of the address bar")
+            let adasPeers = try await ada.connections().items.map(\.peer.displayName)
+            #expect(adasPeers == ["Bob"], "the connection is committed on the server")
+
+            try await phone.open(server.url + "/")
+            try await phone.wait(for: "Ada in my connections", until: "document.getElementById('connections').textContent.includes('Ada')")
+            try await phone.wait(for: "my constellation", until: "/2 people, 1 links/.test(document.getElementById('network').getAttribute('aria-label'))")
+            try await expectCleanPage(phone, on: server)
+        }
+    }
+
+    @Test func aVisitorWithoutAProfileTypesANameAndIsConnected() async throws {
+        let (server, ada) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await withBrowser { phone in
+            try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
+            try await phone.wait(for: "the name form", until: "!document.getElementById('join').hidden")
+            try await Screenshots.save(phone, as: "connect")
+            try await phone.type("#name", "Cleo\n")
+            try await phone.wait(for: "connected", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
+            #expect(try await ada.connections().items.map(\.peer.displayName) == ["Cleo"])
+            try await expectCleanPage(phone, on: server)
+        }
+    }
+
+    @Test func badCodesGetClearMessagesAndChangeNothing() async throws {
+        let (server, ada) = try await serverWithAda()
+        defer { _ = server.stop() }
+        // Another server's code: genuine, but signed by a key this server never published.
+        let otherRing = try KeyRing(current: try SigningKey.generate(), since: Date())
+        let (foreign, _) = try ConnectionTokens.issue(subject: UUID().uuidString.lowercased(), lifetime: .seconds(300), keys: otherRing)
+        let adaId = try await ada.me().id
+        let mine = (try await ada.issueToken()).token
+        let cases: [(fragment: String, message: String)] = [
+            ("", "holds no code"),
+            ("garbage%F0%9F%92%A5\u{202E}", "not a Constellation code"),
+            (foreign, "another Constellation server"),
+            (Self.tamperedSignature(of: mine), "not genuine"),
+            (mine, "your own code"),
+        ]
+        try await withBrowser { phone in
+            // Ada's own phone: her key in this browser, as `/` would have stored it.
+            try await phone.open(server.url + "/")
+            try await phone.run("localStorage.setItem('constellation.apiKey', arguments[0]); localStorage.setItem('constellation.profile', JSON.stringify({id: arguments[1], displayName: 'Ada'}));",
+                                [ada.apiKey ?? "", adaId.uuidString])
+            for (fragment, message) in cases {
+                try await phone.open(server.url + "/c#" + fragment)
+                try await phone.wait(for: "'\(message)' for #\(fragment.prefix(20))",
+                                     until: "document.getElementById('status').dataset.kind === 'error' && document.getElementById('status').textContent.includes(\(Browser.literal(message)))")
+            }
+        }
+        #expect(try await ada.connections().items.isEmpty, "no bad code made a connection")
+    }
+
+    /// `token` with one character of its signature changed (the body is message + signature).
+    private static func tamperedSignature(of token: String) -> String {
+        var characters = Array(token)
+        let index = characters.lastIndex(of: ".")! - 10
+        characters[index] = characters[index] == "A" ? "B" : "A"
+        return String(characters)
+    }
+
+    @Test func aScanMadeOfflineIsSentWhenTheNetworkIsBack() async throws {
+        let (server, ada) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await withBrowser { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Dan\n")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            try await phone.open(server.url + "/c")
+            try await phone.setOffline(true)
+            try await phone.run("location.hash = arguments[0];", [(try await ada.issueToken()).token])
+            try await phone.wait(for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
+            #expect(try await ada.connections().items.isEmpty, "nothing reached the server yet")
+            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 1)
+            try await phone.setOffline(false)
+            try await phone.wait(for: "connected once online", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
+            #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"])
+            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 0)
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import AsyncHTTPClient
+import Foundation
+import Glibc
+import NIOCore
+
+/// A real headless Chromium (Debian's `chromium`), driven through Debian's `chromedriver` over the
+/// W3C WebDriver protocol: plain JSON over HTTP on loopback, so a small client here does what a
+/// Selenium install would, inside `swift test`, with the same servers and databases as the other
+/// end-to-end tests. One chromedriver per browser; `quit()` ends both.
+final class Browser: @unchecked Sendable {
+    private let driver = Process()
+    private let endpoint: URL
+    private let session: String
+    private let profile: URL
+    /// Where a failing check leaves its screenshot (and the page's text) for a person to look at.
+    static let failures = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-browser-failures")
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// A phone-sized window (390 × 844) unless told otherwise.
+    init(width: Int = 390, height: Int = 844) async throws {
+        profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+        let output = Pipe()
+        driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
+        driver.arguments = ["--port=0"]
+        driver.standardOutput = output
+        driver.standardError = FileHandle.nullDevice
+        try driver.run()
+        var seen = ""
+        var port: Int?
+        let deadline = Date().addingTimeInterval(20)
+        while port == nil, Date() < deadline {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+            port = seen.firstMatch(of: /started successfully on port (\d+)/).flatMap { Int($0.output.1) }
+        }
+        guard let port else {
+            await Self.stop(driver, endpoint: nil, profile: profile)
+            throw Failure(description: "chromedriver did not start: \(seen)")
+        }
+        // Keep draining its output so that it never blocks on a full pipe.
+        output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
+        endpoint = URL(string: "http://127.0.0.1:\(port)")!
+        let capabilities: [String: Any] = [
+            "browserName": "chrome",
+            "goog:chromeOptions": [
+                "binary": "/usr/bin/chromium",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                         "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"],
+            ],
+            "goog:loggingPrefs": ["browser": "ALL", "performance": "ALL"],
+        ]
+        let created = try? await Self.send(endpoint.appendingPathComponent("session"), "POST", ["capabilities": ["alwaysMatch": capabilities]])
+        guard let value = created as? [String: Any], let id = value["sessionId"] as? String else {
+            await Self.stop(driver, endpoint: endpoint, profile: profile)
+            throw Failure(description: "no WebDriver session: \(String(describing: created))")
+        }
+        session = id
+    }
+
+    /// Ends the browser session and chromedriver (which ignores SIGTERM: it is asked to shut down,
+    /// then killed), and any Chromium process still using this browser's profile.
+    func quit() async {
+        _ = try? await command("", method: "DELETE")
+        await Self.stop(driver, endpoint: endpoint, profile: profile)
+    }
+
+    private static func stop(_ driver: Process, endpoint: URL?, profile: URL) async {
+        if let endpoint { _ = try? await send(endpoint.appendingPathComponent("shutdown"), "GET", nil) }
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        driver.waitUntilExit()
+        killProcesses(using: profile)
+        try? FileManager.default.removeItem(at: profile)
+    }
+
+    /// SIGKILL to every process whose command line names `profile` (Chromium's own processes).
+    private static func killProcesses(using profile: URL) {
+        let needle = Array(profile.path.utf8)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = pid_t(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
+                  [UInt8](line).firstRange(of: needle) != nil else { continue }
+            kill(pid, SIGKILL)
+        }
+    }
+
+    func open(_ url: String) async throws {
+        _ = try await command("url", ["url": url])
+    }
+
+    /// Runs `script` (a function body; `arguments[i]` are `arguments`) in the page; its JSON result.
+    @discardableResult
+    func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        try await command("execute/sync", ["script": script, "args": arguments])
+    }
+
+    /// Runs an async `script` that calls `arguments[arguments.length - 1](result)` when done.
+    func runAsync(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        try await command("execute/async", ["script": script, "args": arguments])
+    }
+
+    /// Types `text` into the element `selector` finds (`\n` presses Enter).
+    func type(_ selector: String, _ text: String) async throws {
+        let element = try await element(selector)
+        _ = try await command("element/\(element)/value", ["text": text.replacingOccurrences(of: "\n", with: "\u{E007}")])
+    }
+
+    func click(_ selector: String) async throws {
+        _ = try await command("element/\(try await element(selector))/click", [:])
+    }
+
+    /// The text of the element `selector` finds, as shown.
+    func text(_ selector: String) async throws -> String {
+        try await command("element/\(try await element(selector))/text", method: "GET") as? String ?? ""
+    }
+
+    /// Waits until `condition` (a JavaScript expression) is true in the page; else a screenshot is
+    /// saved and the failure says what was awaited, what the page showed, and where to look.
+    func wait(for what: String, until condition: String, timeout: TimeInterval = 10) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? await run("return Boolean(\(condition));")) as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw Failure(description: "waited \(timeout) s for \(what) (\(condition)). \(try await evidence(what))")
+    }
+
+    /// `text` as a JavaScript string literal.
+    static func literal(_ text: String) -> String {
+        (try? JSONEncoder().encode(text)).map { String(decoding: $0, as: UTF8.self) } ?? "''"
+    }
+
+    /// A screenshot in `failures` and the page's visible text, for a failure message.
+    func evidence(_ name: String) async throws -> String {
+        let file = Self.failures.appendingPathComponent(name.replacingOccurrences(of: "[^A-Za-z0-9-]+", with: "-", options: .regularExpression) + ".png")
+        try await screenshot(to: file)
+        let text = (try? await run("return document.body.innerText;")) as? String ?? ""
+        return "Screenshot: \(file.path). Page text: \(text.prefix(600))"
+    }
+
+    /// A PNG of the window.
+    func screenshot(to file: URL) async throws {
+        guard let encoded = try await command("screenshot", method: "GET") as? String, let data = Data(base64Encoded: encoded) else {
+            throw Failure(description: "no screenshot")
+        }
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try data.write(to: file)
+    }
+
+    /// The console's errors and warnings since the last call (a CSP violation is one of them).
+    func consoleProblems() async throws -> [String] {
+        try await log("browser").compactMap { entry in
+            guard let level = entry["level"] as? String, level == "SEVERE" || level == "WARNING" else { return nil }
+            return entry["message"] as? String
+        }
+    }
+
+    /// Every URL the page requested since the last call (from Chromium's performance log).
+    func requestedURLs() async throws -> [String] {
+        try await log("performance").compactMap { entry in
+            guard let message = entry["message"] as? String,
+                  let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any],
+                  let inner = object["message"] as? [String: Any], inner["method"] as? String == "Network.requestWillBeSent",
+                  let params = inner["params"] as? [String: Any], let request = params["request"] as? [String: Any]
+            else { return nil }
+            return request["url"] as? String
+        }
+    }
+
+    func networkConditions(_ conditions: [String: Any]) async throws {
+        _ = try await command("chromium/network_conditions", ["network_conditions": conditions])
+    }
+
+    private func log(_ type: String) async throws -> [[String: Any]] {
+        try await command("se/log", ["type": type]) as? [[String: Any]] ?? []
+    }
+
+    private func element(_ selector: String) async throws -> String {
+        let found = try await command("element", ["using": "css selector", "value": selector])
+        guard let object = found as? [String: Any], let id = object.values.first as? String else {
+            throw Failure(description: "no element \(selector)")
+        }
+        return id
+    }
+
+    private func command(_ path: String, method: String = "POST", _ body: [String: Any]? = nil) async throws -> Any? {
+        let url = endpoint.appendingPathComponent("session/\(session)" + (path.isEmpty ? "" : "/\(path)"))
+        return try await Self.send(url, method, method == "POST" ? (body ?? [:]) : nil)
+    }
+
+    /// One WebDriver command: its `value`, or its error as a `Failure`.
+    private static func send(_ url: URL, _ method: String, _ body: [String: Any]?) async throws -> Any? {
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
+            request.headers.add(name: "Content-Type", value: "application/json")
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
+        let data = Data(buffer: try await response.body.collect(upTo: 64 << 20))
+        let reply = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
+        let value = reply?["value"]
+        if let problem = value as? [String: Any], let error = problem["error"] as? String {
+            throw Failure(description: "WebDriver \(error): \(problem["message"] as? String ?? "")")
+        }
+        return value is NSNull ? nil : value
+    }
+}
+
+extension Browser {
+    /// Cuts the page off the network (Chromium's network emulation: fetches fail, `navigator.onLine`
+    /// turns false) or gives the network back (the page hears `online`). A stand-in for a phone in a
+    /// hall with no signal: the browser is real, only its network is switched.
+    func setOffline(_ offline: Bool) async throws {
+        try await networkConditions(["offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1])
+    }
+}
+
+/// The pages' screenshots for the README: saved by the tests when `CONSTELLATION_SCREENSHOTS` names a folder.
+enum Screenshots {
+    static func save(_ browser: Browser, as name: String) async throws {
+        guard let folder = ProcessInfo.processInfo.environment["CONSTELLATION_SCREENSHOTS"] else { return }
+        try await browser.screenshot(to: URL(fileURLWithPath: folder).appendingPathComponent("\(name).png"))
+    }
+}
