@@ -52,8 +52,8 @@ import Testing
         #expect(try await Self.counts(store) == before)
     }
 
-    /// Pairs go in batch by batch, each reported; a second import on the same connection makes its
-    /// temporary tables anew.
+    /// Pairs go in batch by batch, each reported, in the order of their profile ids; a second import
+    /// on the same connection makes its temporary table anew.
     @Test func largeImportsReportEachBatch() async throws {
         let store = try await StoreFixture.make(maximumConnections: 1)
         let people = 200
@@ -71,6 +71,15 @@ import Testing
             }
             #expect(reports.written.withLock { $0 } == [5_000, 10_000, 12_000])
             #expect(try await store.events.graph(of: event.id).pairs.count == 12_000)
+            // Rows go in in the order of the pair index, batch after batch, whatever the file's order.
+            let inOrder = try await store.database.withConnection { connection in
+                try connection.query("""
+                    SELECT bool_and(ordered) AS ordered FROM (
+                        SELECT (profile_a, profile_b) > lag((profile_a, profile_b)) OVER (ORDER BY id) AS ordered
+                        FROM connections WHERE event_id = \(event.id)) rows
+                    """)[0].bool("ordered")
+            }
+            #expect(inOrder)
         }
         #expect(try await store.count("connections") == 24_000)
         #expect(try await store.count("profiles") == 2 * (people + 1))
