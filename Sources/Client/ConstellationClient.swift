@@ -101,12 +101,17 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(visibility)))
     }
 
+    /// A view token for `event`'s live page (I must organize it); `wall` for a projector's link, pseudonyms only.
+    public func issueViewToken(for event: String, wall: Bool = false) async throws(ClientError) -> IssuedViewToken {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/view-tokens", body: ViewTokenRequest(wall: wall ? true : nil)))
+    }
+
     /// The event's whole network laid out, with pseudonymous ids (I must organize it).
     public func eventNetwork(_ event: String) async throws(ClientError) -> EventNetwork {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/network"))
     }
 
-    /// The event's network as a file: `json`, `gexf` (dynamic), `graphml` or `csv` (I must organize it).
+    /// The event's network as a file: `json`, `gexf` (dynamic), `graphml`, `csv`, `graphology` or `cytoscape` (I must organize it).
     public func exportEventNetwork(_ event: String, format: String) async throws(ClientError) -> [UInt8] {
         try await send(.GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))").body
     }

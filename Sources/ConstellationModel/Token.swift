@@ -8,9 +8,16 @@ public struct IssuedToken: Codable, Sendable {
     public let expiresAt: Date
     /// The event the token is for (its `evt` claim); absent for a personal token.
     public let eventId: UUID?
+    /// `PUBLIC_URL/c#TOKEN`, what a QR code of the token holds, when the server has a public URL
+    /// (`CONSTELLATION_PUBLIC_URL`); absent otherwise, and the code holds the token itself.
+    public let link: String?
 
-    public init(token: String, tokenId: String, issuedAt: Date, expiresAt: Date, eventId: UUID? = nil) {
+    /// What a QR code of this token holds: the link if there is one, else the token.
+    public var qrText: String { link ?? token }
+
+    public init(token: String, tokenId: String, issuedAt: Date, expiresAt: Date, eventId: UUID? = nil, link: String? = nil) {
         self.token = token
+        self.link = link
         self.tokenId = tokenId
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt

@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Hummingbird
 import NIOCore
+import Tokens
 
 /// The per-request context: Hummingbird's core storage, the client's address and the
 /// authenticated profile.
@@ -16,6 +17,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var profile: Profile?
     /// The earliest `iat` the profile's new tokens may carry (its QR reset), with `profile`.
     public var tokensValidFrom: Date?
+    /// Set by `AuthenticationMiddleware` instead of `profile` when the bearer is an organizer's
+    /// view token: read access to one event (see `AppServices.requireEventReader`), nothing else.
+    public var viewGrant: ViewClaims?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
@@ -28,7 +32,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var requestDecoder: JSONDecoder { .constellation }
 
     /// The authenticated profile; only called on routes behind `AuthenticationMiddleware`.
+    /// A view token has none: 403 `view_token_read_only` on every route but the event reader's.
     func requireProfile() throws -> Profile {
+        if viewGrant != nil { throw Problem.viewTokenReadOnly }
         guard let profile else { throw Problem.missingCredentials }
         return profile
     }

@@ -18,7 +18,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addPublicRoutes(to: v1)
     EventController(services: services).addPublicRoutes(to: v1)
 
-    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(profiles: services.profiles, credentials: services.credentials, limiter: services.limiter))
+    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(
+        profiles: services.profiles, credentials: services.credentials, limiter: services.limiter, keyRing: services.keys))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)

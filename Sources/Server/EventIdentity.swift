@@ -21,9 +21,9 @@ struct EventIdentity: Sendable {
         self.keyRing = keyRing
     }
 
-    /// The faces of everyone in `graph` at `event`, by profile id.
-    func faces(of people: [EventGraph.Person], at event: UUID) throws -> [UUID: Face] {
-        try faces(of: people.map { ($0.id, $0.visibility == .named ? $0.displayName : nil) }, at: event)
+    /// The faces of everyone in `graph` at `event`, by profile id; without `showingNames`, pseudonyms only (a wall display).
+    func faces(of people: [EventGraph.Person], at event: UUID, showingNames: Bool = true) throws -> [UUID: Face] {
+        try faces(of: people.map { ($0.id, showingNames && $0.visibility == .named ? $0.displayName : nil) }, at: event)
     }
 
     /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be

@@ -48,6 +48,12 @@ public struct ServerConfiguration: Sendable {
     public var graphRequestsPerCredential = 2
     /// Proxies whose `X-Forwarded-For` names the client (`CONSTELLATION_TRUSTED_PROXIES`).
     public var trustedProxies = TrustedProxies.none
+    /// The address people reach the server at, e.g. `https://connect.example.org`
+    /// (`CONSTELLATION_PUBLIC_URL`; no trailing slash): when set, every QR code holds
+    /// `publicURL/c#TOKEN`, which a phone's camera opens; when nil, the raw token.
+    public var publicURL: String?
+    /// How long an organizer's view token works (`CONSTELLATION_VIEW_TOKEN_MINUTES`).
+    public var viewTokenLifetime: Duration = .seconds(720 * 60)
 
     public init() {}
 
@@ -79,6 +85,14 @@ public struct ServerConfiguration: Sendable {
             }
             rateLimits = limits
         }
+        if let text = environment["CONSTELLATION_PUBLIC_URL"] {
+            guard let url = Self.publicURL(text) else {
+                throw ConfigurationError(variable: "CONSTELLATION_PUBLIC_URL", value: text,
+                                         expected: "an absolute http or https URL without query or fragment, e.g. https://connect.example.org")
+            }
+            publicURL = url
+        }
+        if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
@@ -87,6 +101,26 @@ public struct ServerConfiguration: Sendable {
             }
             trustedProxies = proxies
         }
+    }
+}
+
+extension ServerConfiguration {
+    /// `text` as a public URL (trailing slashes dropped), or nil unless it is an absolute http or
+    /// https URL with a host and without user, query or fragment.
+    static func publicURL(_ text: String) -> String? {
+        guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
+              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+              components.user == nil, components.password == nil, components.query == nil, components.fragment == nil,
+              !text.contains(where: \.isWhitespace)
+        else { return nil }
+        var url = text
+        while url.hasSuffix("/") { url.removeLast() }
+        return url
+    }
+
+    /// The link a QR code holds for `token`, `publicURL/c#TOKEN`; nil without a public URL (the code holds the token).
+    func link(to token: String) -> String? {
+        publicURL.map { "\($0)/c#\(token)" }
     }
 }
 

@@ -1,19 +1,34 @@
 import Foundation
 
 /// What a connection token says: whose it is, when it was issued and expires, its id, and the event.
+///
+/// Tokens are issued with the compact payload, written in this order, with no spaces:
+///
+///     {"s":"<22>","i":<int>,"x":<int>,"j":"<12>"[,"e":"<22>"]}
+///
+/// - `s`: the owner's profile id, the UUID's 16 bytes in the order it is written
+///   (`4a9e7c1e-0d7a-…` is `4a 9e 7c 1e 0d 7a …`) in unpadded base64url: 22 characters.
+/// - `i`: when it was issued, integer Unix seconds.
+/// - `x`: when it expires, integer Unix seconds, after `i`.
+/// - `j`: the token's id, 9 random bytes in unpadded base64url: 12 characters.
+/// - `e`: for an event token only, the event's id, written as `s`.
+///
+/// Tokens issued before the compact payload carry `{"sub","iat","exp","jti"[,"evt"]}` with ids as
+/// UUID strings and dates as RFC 3339 strings; they still verify (an offline queue may hold one
+/// for the offline grace). The shape is told by its keys: `s` or `sub`, never both.
 public struct ConnectionClaims: Sendable, Equatable {
-    /// The profile id of the token's owner (`sub`).
-    public let subject: String
-    /// When the token was issued (`iat`).
+    /// The profile id of the token's owner (`s`).
+    public let subject: UUID
+    /// When the token was issued (`i`), to the second.
     public let issuedAt: Date
-    /// When the token stops being redeemable (`exp`).
+    /// When the token stops being redeemable (`x`).
     public let expiresAt: Date
-    /// The token's unique id (`jti`).
+    /// The token's unique id (`j`).
     public let tokenId: String
-    /// The event the token was issued for (`evt`), if any.
-    public let eventId: String?
+    /// The event the token was issued for (`e`), if any.
+    public let eventId: UUID?
 
-    public init(subject: String, issuedAt: Date, expiresAt: Date, tokenId: String, eventId: String? = nil) {
+    public init(subject: UUID, issuedAt: Date, expiresAt: Date, tokenId: String, eventId: UUID? = nil) {
         self.subject = subject
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
@@ -21,32 +36,75 @@ public struct ConnectionClaims: Sendable, Equatable {
         self.eventId = eventId
     }
 
-    /// Dates in claims are RFC 3339 / ISO 8601 strings, as PASETO registers them, to the second:
-    /// `YYYY-MM-DDTHH:MM:SSZ`, written by hand (Foundation's formatter costs more than signing).
-    package static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let time = seconds - days * 86_400
-        // The civil date of a day count (Howard Hinnant's civil_from_days).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
-        return "\(yearText)-\(two(month))-\(two(day))T\(two(time / 3_600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+    /// The compact JSON payload, written by hand: every value is base64url or an integer, so nothing needs escaping.
+    package func json() -> [UInt8] {
+        var text = "{\"s\":\"\(SignedTokens.compact(subject))\",\"i\":\(Self.seconds(issuedAt)),\"x\":\(Self.seconds(expiresAt))"
+        text += ",\"j\":\"\(tokenId)\""
+        if let eventId { text += ",\"e\":\"\(SignedTokens.compact(eventId))\"" }
+        return Array((text + "}").utf8)
     }
 
+    private static func seconds(_ date: Date) -> Int64 {
+        Int64(date.timeIntervalSince1970.rounded(.down))
+    }
+
+    /// Either shape's keys; which are present tells the shape.
+    private struct Payload: Decodable {
+        var s: String?, i: Int64?, x: Int64?, j: String?, e: String?
+        var sub: String?, iat: String?, exp: String?, jti: String?, evt: String?
+    }
+
+    /// Parses and checks the JSON payload of a token, compact or long.
+    init(json bytes: [UInt8]) throws(TokenError) {
+        let payload: Payload
+        do {
+            payload = try JSONDecoder().decode(Payload.self, from: Data(bytes))
+        } catch {
+            throw .invalidClaims("the payload is not a JSON object of a token's claims")
+        }
+        switch (payload.s, payload.sub) {
+        case (let s?, nil): try self.init(compact: payload, subject: s)
+        case (nil, let sub?): try self.init(long: payload, subject: sub)
+        default: throw .invalidClaims("the payload needs one of 's' and 'sub'")
+        }
+        guard !tokenId.isEmpty, tokenId.utf8.count <= 128 else { throw .invalidClaims("the token id must be 1 to 128 characters") }
+        guard expiresAt > issuedAt else { throw .invalidClaims("the expiry must be after the issue time") }
+    }
+
+    private init(compact payload: Payload, subject: String) throws(TokenError) {
+        func id(_ text: String, _ key: String) throws(TokenError) -> UUID {
+            guard let id = SignedTokens.uuid(compact: text) else { throw .invalidClaims("'\(key)' must be 22 base64url characters of a UUID") }
+            return id
+        }
+        func time(_ value: Int64?, _ key: String) throws(TokenError) -> Date {
+            guard let value, (0...253_402_300_799).contains(value) else { throw .invalidClaims("'\(key)' must be integer Unix seconds") }
+            return Date(timeIntervalSince1970: TimeInterval(value))
+        }
+        guard let tokenId = payload.j else { throw .invalidClaims("'j' is missing") }
+        self.init(subject: try id(subject, "s"), issuedAt: try time(payload.i, "i"), expiresAt: try time(payload.x, "x"),
+                  tokenId: tokenId, eventId: try payload.e.map { text throws(TokenError) in try id(text, "e") })
+    }
+
+    private init(long payload: Payload, subject: String) throws(TokenError) {
+        func id(_ text: String, _ key: String) throws(TokenError) -> UUID {
+            guard let id = UUID(uuidString: text) else { throw .invalidClaims("'\(key)' must be a UUID") }
+            return id
+        }
+        func date(_ text: String?, _ key: String) throws(TokenError) -> Date {
+            guard let text, let date = Self.parseDate(text) else { throw .invalidClaims("'\(key)' must be an RFC 3339 date") }
+            return date
+        }
+        guard let tokenId = payload.jti else { throw .invalidClaims("'jti' is missing") }
+        self.init(subject: try id(subject, "sub"), issuedAt: try date(payload.iat, "iat"), expiresAt: try date(payload.exp, "exp"),
+                  tokenId: tokenId, eventId: try payload.evt.map { text throws(TokenError) in try id(text, "evt") })
+    }
+
+    /// A long-form date: RFC 3339, read by hand in the shape those tokens carried (`YYYY-MM-DDTHH:MM:SSZ`).
     package static func parseDate(_ text: String) -> Date? {
         utcSeconds(text) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 
-    /// The shape `format` writes, `YYYY-MM-DDTHH:MM:SSZ`, read without Foundation's date parser
+    /// The shape long tokens carry, `YYYY-MM-DDTHH:MM:SSZ`, read without Foundation's date parser
     /// (which costs more than the signature check); nil for any other shape.
     private static func utcSeconds(_ text: String) -> Date? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
@@ -73,41 +131,5 @@ public struct ConnectionClaims: Sendable, Equatable {
             let days = era * 146_097 + dayOfEra - 719_468
             return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
         } ?? nil
-    }
-
-    /// The JSON payload: `{"sub":…,"iat":…,"exp":…,"jti":…[,"evt":…]}`.
-    package func json() -> [UInt8] {
-        var object: [String: String] = [
-            "sub": subject, "iat": Self.format(issuedAt), "exp": Self.format(expiresAt), "jti": tokenId,
-        ]
-        object["evt"] = eventId
-        // Sorted keys make the payload reproducible for the same claims.
-        let data = try! JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-        return Array(data)
-    }
-
-    /// Parses and checks the JSON payload of a token.
-    init(json bytes: [UInt8]) throws(TokenError) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
-            throw .invalidClaims("the payload is not a JSON object")
-        }
-        func string(_ key: String) throws(TokenError) -> String {
-            guard let value = object[key] as? String, !value.isEmpty, value.utf8.count <= 128 else {
-                throw .invalidClaims("'\(key)' must be a non-empty string")
-            }
-            return value
-        }
-        func date(_ key: String) throws(TokenError) -> Date {
-            guard let value = Self.parseDate(try string(key)) else {
-                throw .invalidClaims("'\(key)' must be an RFC 3339 date")
-            }
-            return value
-        }
-        subject = try string("sub")
-        tokenId = try string("jti")
-        issuedAt = try date("iat")
-        expiresAt = try date("exp")
-        eventId = object["evt"] == nil ? nil : try string("evt")
-        guard expiresAt > issuedAt else { throw .invalidClaims("'exp' must be after 'iat'") }
     }
 }

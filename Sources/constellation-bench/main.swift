@@ -11,7 +11,7 @@ let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50
 let rounds = 10
 let ring = try KeyRing(current: SigningKey.generate(), since: Date())
 let (token, _) = try ConnectionTokens.issue(
-    subject: UUID().uuidString.lowercased(), eventId: UUID().uuidString.lowercased(), lifetime: .seconds(300), keys: ring)
+    subject: UUID(), eventId: UUID(), lifetime: .seconds(300), keys: ring)
 let parts = try PASETOv4Public.parse(token)
 let signed = PASETOv4Public.signedBytes(of: parts, implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8))
 let publicKey = ring.signingKey.publicKey

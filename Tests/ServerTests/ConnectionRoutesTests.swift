@@ -32,7 +32,7 @@ import Tokens
             var body = try Base64URL.decode(parts[2])
             body[5] ^= 1
             let tampered = [parts[0], parts[1], Base64URL.encode(body), parts[3]].joined(separator: ".")
-            let foreign = try ConnectionTokens.issue(subject: ada.profile.id.uuidString, lifetime: .seconds(60),
+            let foreign = try ConnectionTokens.issue(subject: ada.profile.id, lifetime: .seconds(60),
                                                      keys: KeyRing(current: SigningKey.generate(), since: Date())).token
             let expired = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(-600), lifetime: .seconds(60))
             let future = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(600))

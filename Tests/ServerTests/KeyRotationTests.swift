@@ -55,7 +55,7 @@ import Tokens
             _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: .seconds(60), now: Date().addingTimeInterval(-600))
             #expect(try keys.reloadIfChanged())
             // Signed before the retirement and not expired itself (an hour's lifetime): only the key's end refuses it.
-            let token = try ConnectionTokens.issue(subject: ada.profile.id.uuidString.lowercased(), lifetime: .seconds(3_600),
+            let token = try ConnectionTokens.issue(subject: ada.profile.id, lifetime: .seconds(3_600),
                                                    now: Date().addingTimeInterval(-660), keys: old).token
             await expectProblem(401, "key_expired") { _ = try await bob.client.redeem(RedeemRequest(token: token)) }
             #expect(try await server.count("connections") == 0)
@@ -126,7 +126,8 @@ import Tokens
         let material = try SigningKeyFile.load(environment: environment, dataDirectory: directory)
         #expect(material.fromEnvironment)
         let oldRing = try material.keyRing()
-        let token = try ConnectionTokens.issue(subject: "s", lifetime: .seconds(300), keys: oldRing).token
+        let owner = UUID()
+        let token = try ConnectionTokens.issue(subject: owner, lifetime: .seconds(300), keys: oldRing).token
 
         // The values `keys rotate --print-environment` prints make a ring in which the old key still verifies.
         let rotation = try SigningKeyFile.environmentRotation(of: material, trust: Self.trust)
@@ -135,7 +136,7 @@ import Tokens
             "CONSTELLATION_PSEUDONYM_KEY": rotation.pseudonymKey,
         ], dataDirectory: directory)
         #expect(rotated.signingKid == rotation.newKid)
-        #expect(try ConnectionTokens.verify(token, keys: rotated.verificationKeys).subject == "s")
+        #expect(try ConnectionTokens.verify(token, keys: rotated.verificationKeys).subject == owner)
         #expect(rotated.verificationKeys[oldRing.signingKid]?.notAfter == rotation.retired.trustedUntil)
         #expect(try pseudonym(rotated) == pseudonym(oldRing))
         #expect(!FileManager.default.fileExists(atPath: directory.path), "keys in the environment write no file")

@@ -58,7 +58,7 @@ struct TestServer {
     /// A token signed by this server's key for `owner`, issued at `issuedAt`, for `event` if given
     /// (whether or not the server would mint it).
     func token(for owner: Profile, event: UUID? = nil, issuedAt: Date = Date(), lifetime: Duration = .seconds(300)) throws -> String {
-        try ConnectionTokens.issue(subject: owner.id.uuidString.lowercased(), eventId: event?.uuidString.lowercased(),
+        try ConnectionTokens.issue(subject: owner.id, eventId: event,
                                    lifetime: lifetime, now: issuedAt, keys: services.keyRing).token
     }
 }

@@ -24,7 +24,7 @@ public final class TextSink {
 }
 
 public extension LayoutDocument {
-    enum Format: String, CaseIterable, Sendable { case json, svg, gexf, graphml }
+    enum Format: String, CaseIterable, Sendable { case json, svg, gexf, graphml, graphology, cytoscape }
 
     /// Writes the document in `format` to `sink` (and finishes it).
     func write(_ format: Format, to sink: TextSink) {
@@ -33,6 +33,8 @@ public extension LayoutDocument {
         case .svg: writeSVG(to: sink)
         case .gexf: writeGEXF(to: sink)
         case .graphml: writeGraphML(to: sink)
+        case .graphology: writeGraphology(to: sink)
+        case .cytoscape: writeCytoscape(to: sink)
         }
         sink.finish()
     }
@@ -75,7 +77,8 @@ extension LayoutDocument {
         return (try? encoder.encode(meta)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
-    private func json(_ text: String) -> String {
+    /// `text` as a JSON string literal.
+    func json(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -36,13 +36,8 @@ struct ConnectionController {
             throw Problem(status: 401, code: "offline_grace_expired",
                           title: "This offline scan arrived too late", detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
         }
-        guard let owner = UUID(uuidString: claims.subject) else { throw TokenError.invalidClaims("'sub' is not a profile id") }
-        let event = try claims.eventId.map { text in
-            guard let id = UUID(uuidString: text) else { throw TokenError.invalidClaims("'evt' is not an event id") }
-            return id
-        }
         let redemption = try await services.connections.redeem(RedemptionRequest(
-            tokenId: claims.tokenId, ownerId: owner, scannerId: scanner.id, eventId: event, issuedAt: claims.issuedAt,
+            tokenId: claims.tokenId, ownerId: claims.subject, scannerId: scanner.id, eventId: claims.eventId, issuedAt: claims.issuedAt,
             expiresAt: claims.expiresAt,
             scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
             eventGrace: grace))

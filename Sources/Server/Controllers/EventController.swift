@@ -6,7 +6,7 @@ import Tokens
 
 /// Events and their members: `POST /v1/events`, `GET /v1/events/{event}` (public),
 /// `GET /v1/me/events`, `POST /v1/events/{event}/organizers`, `POST /v1/events/{event}/join-code`,
-/// `POST /v1/events/{event}/join`. `{event}` is an event's id or its slug.
+/// `POST /v1/events/{event}/join`, `POST /v1/events/{event}/view-tokens`. `{event}` is an event's id or its slug.
 ///
 /// Organizer routes answer a caller who is not an organizer 403 `not_an_organizer`, stranger and
 /// attendee alike: an event's existence is public (`GET /v1/events/{event}`), so a 404 would hide nothing.
@@ -23,6 +23,7 @@ struct EventController {
         group.post("events/:event/organizers", use: addOrganizer)
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
+        group.post("events/:event/view-tokens", use: issueViewToken)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -85,11 +86,32 @@ struct EventController {
         return try .json(membership, status: joined ? .created : .ok)
     }
 
+    /// A view token for the event's live page (organizers only): body `{"wall": true}` for a
+    /// projector's link, which shows pseudonyms only; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
+    @Sendable func issueViewToken(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context, viewer: me.id)
+        guard event.role == .organizer else { throw Problem.notAnOrganizer }
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        let input = body.readableBytes == 0
+            ? ViewTokenRequest() : try JSONDecoder.constellation.decode(ViewTokenRequest.self, from: Data(body.readableBytesView))
+        let wall = input.wall ?? false
+        let (token, claims) = try ViewTokens.issue(
+            eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)
+        let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
+        context.logger.info("view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
+        var response = try Response.json(IssuedViewToken(
+            token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, path: path,
+            url: services.configuration.publicURL.map { $0 + path }), status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
     /// The event the path names (`{event}`: id or slug) and `viewer`'s role there; 404 if none.
     private func event(_ context: AppRequestContext, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?) {
         guard let text = context.parameters.get("event"),
               let found = try await services.events.event(EventReference(text), viewer: viewer)
-        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        else { throw Problem.noSuchEvent }
         return found
     }
 }

@@ -4,7 +4,8 @@ import Hummingbird
 import Store
 
 /// What an event's organizers learn about it: `GET /v1/events/{event}/growth` and
-/// `GET /v1/events/{event}/summary`. Anyone else, attendee or stranger, gets 403 `not_an_organizer`.
+/// `GET /v1/events/{event}/summary`, or a view token's bearer (`AppServices.requireEventReader`).
+/// Anyone else, attendee or stranger, gets 403 `not_an_organizer`.
 /// Both read one snapshot in a read-only transaction and compute on the graph thread pool; growth
 /// is kept per event (`GrowthCache`) and extended as the event grows.
 struct EventInsightsController {
@@ -20,10 +21,9 @@ struct EventInsightsController {
 
     /// `?bucket=5m|15m|1h|1d` (default 1h), `from` and `to` (RFC 3339; `to` exclusive).
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let event = try await organizedEvent(context)
+        let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let me = try context.requireProfile()
-        let series = try await quota.run(for: me.id) { try await growthCache.series(of: event.id) }
+        let series = try await quota.run(for: reader.quotaKey) { try await growthCache.series(of: reader.event.id) }
         let window: GrowthSeries.Window?
         do {
             window = try series.window(size: query.size, from: query.from, to: query.to)
@@ -36,27 +36,15 @@ struct EventInsightsController {
     }
 
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let event = try await organizedEvent(context)
-        let me = try context.requireProfile()
-        let summary = try await quota.run(for: me.id) {
-            let (pairs, members) = try await services.events.graph(of: event.id)
+        let reader = try await services.requireEventReader(context)
+        let summary = try await quota.run(for: reader.quotaKey) {
+            let (pairs, members) = try await services.events.graph(of: reader.event.id)
             let faces = try EventIdentity(keyRing: services.keyRing)
-                .faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event.id)
+                .faces(of: members.map { ($0.profileId, reader.showsNames && $0.named ? $0.displayName : nil) }, at: reader.event.id)
             let labels = faces.mapValues(\.label)
             return try await compute.run { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
         }
         return try .json(summary)
-    }
-
-    /// The event the path names, if the caller organizes it: 404 `not_found` if there is none,
-    /// 403 `not_an_organizer` for anyone else.
-    private func organizedEvent(_ context: AppRequestContext) async throws -> Event {
-        let me = try context.requireProfile()
-        guard let text = context.parameters.get("event"),
-              let found = try await services.events.event(EventReference(text), viewer: me.id)
-        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
-        guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        return found.event
     }
 }
 

@@ -4,7 +4,8 @@ import Graph
 import Hummingbird
 import Store
 
-/// An event's constellation for its organizers: `GET /v1/events/{event}/network?format=json|gexf|graphml|csv`
+/// An event's constellation for its organizers (or a view token's bearer: `AppServices.requireEventReader`):
+/// `GET /v1/events/{event}/network?format=json|gexf|graphml|csv|graphology|cytoscape`
 /// and `GET /v1/events/{event}/network/stats`; and each member's choice of how organizers see them,
 /// `PATCH /v1/events/{event}/me` `{visibility: named|pseudonymous}`.
 ///
@@ -19,7 +20,7 @@ struct EventNetworkController {
     let compute: GraphComputation
     let quota: GraphWorkQuota
 
-    static let formats = ["json", "gexf", "graphml", "csv"]
+    static let formats = ["json", "gexf", "graphml", "csv", "graphology", "cytoscape"]
     static let tooLarge = Problem(status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
                                   detail: "More people connected at it than the server's event network limit.")
 
@@ -30,20 +31,20 @@ struct EventNetworkController {
     }
 
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        let event = try await organizedEvent(context, organizer: me.id)
+        let reader = try await services.requireEventReader(context)
+        let event = reader.event.id
         let format = request.uri.queryParameters.get("format") ?? "json"
         guard Self.formats.contains(format) else {
-            throw Problem.badRequest("unsupported_format", "format must be json, gexf, graphml or csv")
+            throw Problem.badRequest("unsupported_format", "format must be one of \(Self.formats.joined(separator: ", "))")
         }
-        let rendered = try await quota.run(for: me.id) {
+        let rendered = try await quota.run(for: reader.quotaKey) {
             let graph = try await graph(of: event)
             let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
             let identity = EventIdentity(keyRing: services.keyRing)
             return try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
                 Result {
-                    let view = EventNetworkView(event: event, viewer: me.id, graph: graph, picture: picture,
-                                                faces: try identity.faces(of: graph.people, at: event))
+                    let view = EventNetworkView(event: event, viewer: reader.organizer, graph: graph, picture: picture,
+                                                faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
                     return try view.render(format)
                 }
             }.get()
@@ -52,9 +53,9 @@ struct EventNetworkController {
     }
 
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        let event = try await organizedEvent(context, organizer: me.id)
-        let computed = try await quota.run(for: me.id) {
+        let reader = try await services.requireEventReader(context)
+        let event = reader.event.id
+        let computed = try await quota.run(for: reader.quotaKey) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends)
@@ -79,7 +80,7 @@ struct EventNetworkController {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"),
               let found = try await services.events.event(EventReference(text), viewer: me.id)
-        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
+        else { throw Problem.noSuchEvent }
         guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
         guard let visibility = EventVisibility(rawValue: input.visibility) else {
@@ -91,16 +92,6 @@ struct EventNetworkController {
         context.logger.info("event visibility set", metadata: ["event.id": "\(found.event.id)", "profile.id": "\(me.id)",
                                                                "event.visibility": "\(visibility.rawValue)"])
         return try .json(privacy)
-    }
-
-    /// The id of the event the path names, if `organizer` organizes it: 404 if there is no such
-    /// event, 403 `not_an_organizer` for anyone else (attendees too).
-    private func organizedEvent(_ context: AppRequestContext, organizer: UUID) async throws -> UUID {
-        guard let text = context.parameters.get("event"),
-              let found = try await services.events.event(EventReference(text), viewer: organizer)
-        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
-        guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        return found.event.id
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {

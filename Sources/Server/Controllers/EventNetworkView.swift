@@ -5,11 +5,11 @@ import Store
 
 /// One organizer's view of an event's picture: pseudonymous ids and labels applied to the cached
 /// places, written as JSON (`EventNetwork`), GEXF (dynamic: each edge starts at its time),
-/// GraphML or CSV (`source,target,first_at`).
+/// GraphML, CSV (`source,target,first_at`), graphology or Cytoscape.js JSON (each edge with its `start`).
 struct EventNetworkView {
     let network: EventNetwork
 
-    init(event: UUID, viewer: UUID, graph: EventGraph, picture: SubgraphLayouts.Picture, faces: [UUID: EventIdentity.Face]) {
+    init(event: UUID, viewer: UUID?, graph: EventGraph, picture: SubgraphLayouts.Picture, faces: [UUID: EventIdentity.Face]) {
         let people = graph.people
         var degree = [Int](repeating: 0, count: people.count)
         for (a, b) in graph.ends {
@@ -45,6 +45,8 @@ struct EventNetworkView {
         switch format {
         case "gexf": return (Array(document.gexf().utf8), "application/gexf+xml")
         case "graphml": return (Array(document.graphml().utf8), "application/graphml+xml")
+        case "graphology": return (Array(document.text(.graphology).utf8), "application/json")
+        case "cytoscape": return (Array(document.text(.cytoscape).utf8), "application/json")
         case "csv": return (Array(csv.utf8), "text/csv; charset=utf-8; header=present")
         default: return (try network.jsonBytes(), "application/json")
         }

@@ -4,7 +4,8 @@ import Graph
 import Hummingbird
 
 /// `GET /v1/me/network` and `GET /v1/me/network/stats`: me, the people within `depth` (1 or 2)
-/// connections, and the edges among them, laid out (JSON, GEXF or GraphML) or measured (JSON).
+/// connections, and the edges among them, laid out (JSON, GEXF, GraphML, graphology or Cytoscape.js JSON)
+/// or measured (JSON).
 struct NetworkController {
     let services: AppServices
     let layouts: SubgraphLayouts
@@ -21,19 +22,16 @@ struct NetworkController {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
         let format = request.uri.queryParameters.get("format") ?? "json"
-        guard ["json", "gexf", "graphml"].contains(format) else {
-            throw Problem.badRequest("unsupported_format", "format must be json, gexf or graphml")
+        guard let format = Self.formats[format] else {
+            throw Problem.badRequest("unsupported_format", "format must be one of \(Self.formats.keys.sorted().joined(separator: ", "))")
         }
         let network = try await quota.run(for: me.id) {
             let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
             return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         }
-        switch format {
-        case "gexf": return .fresh(Array(Self.document(network).gexf().utf8), contentType: "application/gexf+xml")
-        case "graphml": return .fresh(Array(Self.document(network).graphml().utf8), contentType: "application/graphml+xml")
-        default: return try .json(network)
-        }
+        guard let (documentFormat, contentType) = format else { return try .json(network) }
+        return .fresh(Array(Self.document(network).text(documentFormat).utf8), contentType: contentType)
     }
 
     /// Computed once per version of the network, however many ask at once.
@@ -51,6 +49,12 @@ struct NetworkController {
             return try .json(statistics)
         }
     }
+
+    /// The formats besides the project's JSON (`nil`): a document's format and its media type.
+    private static let formats: [String: (LayoutDocument.Format, String)?] = [
+        "json": nil, "gexf": (.gexf, "application/gexf+xml"), "graphml": (.graphml, "application/graphml+xml"),
+        "graphology": (.graphology, "application/json"), "cytoscape": (.cytoscape, "application/json"),
+    ]
 
     private static func depth(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("depth") else { return 1 }

@@ -39,14 +39,15 @@ struct TokenController {
         return response
     }
 
-    /// A fresh token drawn as a QR code: `?format=svg` (default), `png` or `txt`.
+    /// A fresh token drawn as a QR code: `?format=svg` (default), `png` or `txt`; the code holds the
+    /// token's link when the server has a public URL, else the token.
     @Sendable func qr(_ request: Request, context: AppRequestContext) async throws -> Response {
         let format = request.uri.queryParameters.get("format") ?? "svg"
         guard ["svg", "png", "txt"].contains(format) else {
             throw Problem.badRequest("unsupported_format", "format must be svg, png or txt")
         }
         let token = try await freshToken(for: context.requireProfile(), event: request.uri.queryParameters.get("event"), context: context)
-        let code = try QRCode(encoding: token.token)
+        let code = try QRCode(encoding: token.qrText)
         var response: Response
         switch format {
         case "png": response = .fresh(try code.png(), contentType: "image/png")
@@ -77,8 +78,9 @@ struct TokenController {
         let now = Date()
         let validFrom = context.tokensValidFrom
         let (token, claims) = try ConnectionTokens.issue(
-            subject: profile.id.uuidString.lowercased(), eventId: eventId?.uuidString.lowercased(),
+            subject: profile.id, eventId: eventId,
             lifetime: services.configuration.tokenLifetime, now: max(now, validFrom ?? now), keys: services.keyRing)
-        return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId)
+        return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId,
+                           link: services.configuration.link(to: token))
     }
 }

@@ -4,38 +4,67 @@ import Store
 import Tokens
 
 /// Requires `Authorization: Bearer <API key>` and puts the key's profile in the context; a key
-/// verified recently is found in `credentials` without a query. An address that sent too many
-/// missing or wrong keys is refused (429) before its key is looked at.
+/// verified recently is found in `credentials` without a query. An organizer's view token
+/// (`Bearer v4.public.…`) is accepted too, as a read-only grant for its event (`viewGrant`).
+/// An address that sent too many missing or wrong keys is refused (429) before its key is looked at.
 struct AuthenticationMiddleware: RouterMiddleware {
     let profiles: ProfileRepository
     let credentials: CredentialCache
     let limiter: RateLimiter
+    let keyRing: KeyRingStore
+
+    /// What a bearer proves.
+    private enum Bearer {
+        case key(Credential)
+        case view(ViewClaims)
+    }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
         try limiter.check(.authFailure, address: context.clientAddress)
-        let credential: Credential
+        let bearer: Bearer
         do {
-            credential = try await authenticate(request)
+            bearer = try await authenticate(request)
         } catch let problem as Problem where problem.status == 401 {
             limiter.charge(.authFailure, address: context.clientAddress)
             throw problem
         }
         var context = context
-        context.profile = credential.profile
-        context.tokensValidFrom = credential.tokensValidFrom
+        switch bearer {
+        case .key(let credential):
+            context.profile = credential.profile
+            context.tokensValidFrom = credential.tokensValidFrom
+        case .view(let grant):
+            // Read-only whatever the route: routes that read check the grant's event (`requireEventReader`),
+            // every other route finds no profile (`requireProfile`).
+            guard request.method == .get || request.method == .head else { throw Problem.viewTokenReadOnly }
+            context.viewGrant = grant
+        }
         return try await next(request, context)
     }
 
-    private func authenticate(_ request: Request) async throws -> Credential {
+    private func authenticate(_ request: Request) async throws -> Bearer {
         guard let header = request.headers[.authorization] else { throw Problem.missingCredentials }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw Problem.missingCredentials }
         let key = String(parts[1]).trimmingCharacters(in: .whitespaces)
+        if key.hasPrefix("v4.") { return .view(try viewGrant(key)) }
         guard APIKey.isWellFormed(key) else { throw Problem.invalidCredentials }
         let hash = try APIKey.hash(key)
-        if let cached = credentials.credential(keyHash: hash) { return cached }
+        if let cached = credentials.credential(keyHash: hash) { return .key(cached) }
         guard let credential = try await profiles.authenticate(apiKeyHash: hash) else { throw Problem.invalidCredentials }
         credentials.remember(credential, keyHash: hash)
-        return credential
+        return .key(credential)
+    }
+
+    /// A view token's claims once verified against the keys trusted now: 401 `view_token_expired`
+    /// past its expiry (or its key's `notAfter`), 401 `invalid_credentials` for anything not genuine.
+    private func viewGrant(_ token: String) throws -> ViewClaims {
+        do throws(TokenError) {
+            return try ViewTokens.verify(token, keys: keyRing.current.verificationKeys)
+        } catch .expired, .keyExpired {
+            throw Problem.viewTokenExpired
+        } catch {
+            throw Problem.invalidViewToken("\(error) [\(error.code)]")
+        }
     }
 }

@@ -5,20 +5,21 @@ import Foundation
 extension EventCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "An event's network as a file for Gephi, yEd or a spreadsheet (organizers only).",
+            abstract: "An event's network as a file for Gephi, yEd, a spreadsheet, sigma.js or Cytoscape.js (organizers only).",
             discussion: """
                 GEXF is dynamic (each edge starts when its pair first connected), GraphML static, CSV is \
-                source,target,first_at. Nodes are per-event pseudonyms, labelled by name only for people who chose it.
+                source,target,first_at, graphology is what sigma.js imports, cytoscape is Cytoscape.js elements. \
+                Nodes are per-event pseudonyms, labelled by name only for people who chose it.
                 """)
 
-        enum Format: String, ExpressibleByArgument, CaseIterable { case gexf, graphml, csv }
+        enum Format: String, ExpressibleByArgument, CaseIterable { case gexf, graphml, csv, graphology, cytoscape }
 
         @OptionGroup var options: GlobalOptions
 
         @Argument(help: "The event's slug or id.")
         var event: String
 
-        @Option(help: "The file format: gexf, graphml or csv.")
+        @Option(help: "The file format: gexf, graphml, csv, graphology or cytoscape.")
         var format: Format
 
         @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")

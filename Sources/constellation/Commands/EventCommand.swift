@@ -9,10 +9,10 @@ struct EventCommand: AsyncParsableCommand {
         discussion: """
             An event is named by its slug (rustconf-2026) or its id. Its organizer gets a join code \
             (XXXX-XXXX) to give attendees; `constellation show --event SLUG` shows a code that makes \
-            whoever scans it an attendee too. `growth`, `summary`, `view` and `export` are for its organizers; \
+            whoever scans it an attendee too. `growth`, `summary`, `view`, `export` and `open` are for its organizers; \
             anyone else gets exit 65 (not_an_organizer), like every other refusal by the server.
             """,
-        subcommands: [Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self]
+        subcommands: [Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self]
     )
 
     struct Create: AsyncParsableCommand {

@@ -41,7 +41,7 @@ struct Scan: AsyncParsableCommand {
             } catch {
                 throw CLIError.data("this code cannot be used: \(error) [\(error.code)]")
             }
-            if claims.subject.lowercased() == session.credentials?.profileId.uuidString.lowercased() {
+            if claims.subject == session.credentials?.profileId {
                 throw CLIError.data("that is your own code: show it to someone else to connect")
             }
             if online {
@@ -58,7 +58,7 @@ struct Scan: AsyncParsableCommand {
                 if let redemption { return try report(redemption) }
             }
             let (scan, added) = try session.enqueue(
-                ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject))
+                ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject.uuidString.lowercased()))
             if options.json {
                 try Terminal.printJSON(Queued(queued: true, clientNonce: scan.clientNonce))
             } else {

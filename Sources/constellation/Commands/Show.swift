@@ -52,7 +52,7 @@ struct Show: AsyncParsableCommand {
     private func render(_ issued: IssuedToken) throws {
         if options.json { return try Terminal.printJSON(issued) }
         if token { return Terminal.print(issued.token) }
-        let code = try QRCode(encoding: issued.token)
+        let code = try QRCode(encoding: issued.qrText)
         let bytes: [UInt8]
         switch format {
         case .png: bytes = try code.png()

@@ -1,0 +1,34 @@
+import Foundation
+
+/// `POST /v1/events/{event}/view-tokens`: `{"wall": true}` for a projector's link, which shows
+/// pseudonyms only, even for attendees who chose to be named. No body: a link for the organizer.
+public struct ViewTokenRequest: Codable, Sendable {
+    public let wall: Bool?
+
+    public init(wall: Bool? = nil) {
+        self.wall = wall
+    }
+}
+
+/// An organizer's view token: read-only access to one event's live constellation until `expiresAt`.
+public struct IssuedViewToken: Codable, Sendable {
+    /// `v4.public.…`, sent as `Authorization: Bearer` by the live page.
+    public let token: String
+    public let expiresAt: Date
+    public let eventId: UUID
+    /// Whether named attendees appear by name (false for a wall link).
+    public let showsNames: Bool
+    /// The live page with the token in its fragment: `/events/{slug}/live#view=TOKEN` (`?wall` before `#` for a wall).
+    public let path: String
+    /// `path` on the server's public URL; absent when the server has none (`CONSTELLATION_PUBLIC_URL`).
+    public let url: String?
+
+    public init(token: String, expiresAt: Date, eventId: UUID, showsNames: Bool, path: String, url: String?) {
+        self.token = token
+        self.expiresAt = expiresAt
+        self.eventId = eventId
+        self.showsNames = showsNames
+        self.path = path
+        self.url = url
+    }
+}

@@ -1,0 +1,48 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+
+/// Who reads an event's constellation (its network, statistics, growth, summary, live stream):
+/// an organizer with their API key, or anyone holding a view token for that event. Both are
+/// checked here, in `AppServices.requireEventReader`, and nowhere else.
+struct EventReader: Sendable {
+    let event: Event
+    /// Whether attendees who chose `named` appear by name: yes for organizers, and for a view
+    /// token unless it was made for a wall (pseudonyms only).
+    let showsNames: Bool
+    /// What the reader's graph work is counted by: the organizer's profile id, or the view token's id.
+    let quotaKey: UUID
+    /// The organizer reading, nil for a view token (so no node is marked as "me").
+    let organizer: UUID?
+}
+
+extension AppServices {
+    /// The reader of the event the path's `{event}` names: 404 `not_found` if there is no such
+    /// event; with a view token, 403 `view_token_wrong_event` unless the token is that event's;
+    /// with an API key, 403 `not_an_organizer` unless its profile organizes the event.
+    func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
+        guard let text = context.parameters.get("event") else { throw Problem.noSuchEvent }
+        if let grant = context.viewGrant {
+            guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
+            guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
+            return EventReader(event: found.event, showsNames: grant.showsNames, quotaKey: grant.tokenId, organizer: nil)
+        }
+        let me = try context.requireProfile()
+        guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
+        guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        return EventReader(event: found.event, showsNames: true, quotaKey: me.id, organizer: me.id)
+    }
+}
+
+extension Problem {
+    static let noSuchEvent = Problem(status: 404, code: "not_found", title: "No such event")
+    static let viewTokenReadOnly = Problem(status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
+                                           detail: "It opens the event's network, statistics, growth, summary and live stream; nothing else.")
+    static let viewTokenWrongEvent = Problem(status: 403, code: "view_token_wrong_event", title: "This view token is for another event")
+    static let viewTokenExpired = Problem(status: 401, code: "view_token_expired", title: "This view link has expired",
+                                          detail: "Ask an organizer for a new one (`constellation event open SLUG`).")
+    static func invalidViewToken(_ detail: String) -> Problem {
+        Problem(status: 401, code: "invalid_credentials", title: "The view token is not valid", detail: detail)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// What an organizer's view token says: which event may be read, until when, its id, and whether
+/// the bearer sees the names of the attendees who chose to be named. The payload, in this order:
+///
+///     {"e":"<22>","x":<int>,"j":"<22>","n":true|false}
+///
+/// `e` the event's id and `j` the token's id, each a UUID's 16 bytes (in the order it is written)
+/// in unpadded base64url; `x` the expiry in integer Unix seconds; `n` whether names are shown.
+public struct ViewClaims: Sendable, Equatable {
+    /// The one event the token reads (`e`).
+    public let eventId: UUID
+    /// When the token stops working (`x`), to the second.
+    public let expiresAt: Date
+    /// The token's id (`j`): what its graph work is counted by.
+    public let tokenId: UUID
+    /// Whether named attendees are shown by name (`n`); false for a wall display, pseudonyms only.
+    public let showsNames: Bool
+
+    public init(eventId: UUID, expiresAt: Date, tokenId: UUID, showsNames: Bool) {
+        self.eventId = eventId
+        self.expiresAt = expiresAt
+        self.tokenId = tokenId
+        self.showsNames = showsNames
+    }
+
+    func json() -> [UInt8] {
+        let expiry = Int64(expiresAt.timeIntervalSince1970.rounded(.down))
+        return Array("{\"e\":\"\(SignedTokens.compact(eventId))\",\"x\":\(expiry),\"j\":\"\(SignedTokens.compact(tokenId))\",\"n\":\(showsNames)}".utf8)
+    }
+
+    private struct Payload: Decodable {
+        let e: String, x: Int64, j: String, n: Bool
+    }
+
+    init(json bytes: [UInt8]) throws(TokenError) {
+        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
+              let eventId = SignedTokens.uuid(compact: payload.e), let tokenId = SignedTokens.uuid(compact: payload.j),
+              (0...253_402_300_799).contains(payload.x)
+        else { throw .invalidClaims("the payload is not a view token's {e, x, j, n}") }
+        self.init(eventId: eventId, expiresAt: Date(timeIntervalSince1970: TimeInterval(payload.x)), tokenId: tokenId, showsNames: payload.n)
+    }
+}

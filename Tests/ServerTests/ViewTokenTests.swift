@@ -1,0 +1,195 @@
+import Client
+import ConstellationModel
+import Foundation
+import NIOHTTP1
+import Server
+import Testing
+import Tokens
+
+/// Organizer view tokens: minted by organizers only, honoured by the event's read routes only, for
+/// that event only, until they expire; never mistaken for a connection token, never revealing a profile id.
+@Suite struct ViewTokenTests {
+    typealias User = EventNetworkTests.User
+
+    /// The routes a view token reads, for `event`.
+    static func readRoutes(_ event: String) -> [String] {
+        ["/v1/events/\(event)", "/v1/events/\(event)/network", "/v1/events/\(event)/network/stats",
+         "/v1/events/\(event)/growth", "/v1/events/\(event)/summary"]
+    }
+
+    /// The status of `method path` and its problem's code, if it failed with one.
+    static func status(_ client: ConstellationClient, _ path: String, method: HTTPMethod = .GET) async throws -> (Int, String?) {
+        do {
+            return (try await client.send(method, path).status, nil)
+        } catch {
+            guard case .problem(let problem) = error else { throw error }
+            return (problem.status, problem.code)
+        }
+    }
+
+    @Test func organizersMintViewTokensAndOthersAreRefused() async throws {
+        try await TestServer.run(configure: { $0.viewTokenLifetime = .seconds(600) }) { server throws in
+            let (ada, bob, _, _, eve, event) = try await EventNetworkTests.smallEvent(server)
+            let issued = try await ada.client.issueViewToken(for: "net-event")
+            #expect(issued.path == "/events/net-event/live#view=\(issued.token)")
+            #expect(issued.url == nil, "no public URL")
+            #expect(issued.eventId == event.event.id && issued.showsNames)
+            #expect(abs(issued.expiresAt.timeIntervalSinceNow - 600) < 5)
+            let claims = try ViewTokens.verify(issued.token, keys: server.services.keyRing.verificationKeys)
+            #expect(claims.eventId == event.event.id && claims.expiresAt == issued.expiresAt)
+            let wall = try await ada.client.issueViewToken(for: event.event.id.uuidString, wall: true)
+            #expect(wall.path == "/events/net-event/live?wall#view=\(wall.token)" && !wall.showsNames)
+
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.issueViewToken(for: "net-event") }
+            await expectProblem(403, "not_an_organizer") { _ = try await eve.client.issueViewToken(for: "net-event") }
+            let stranger = try await server.user("Stranger")
+            await expectProblem(403, "not_an_organizer") { _ = try await stranger.client.issueViewToken(for: "net-event") }
+            await expectProblem(404, "not_found") { _ = try await ada.client.issueViewToken(for: "no-such-event") }
+            await expectProblem(401, "missing_credentials") { _ = try await server.client.issueViewToken(for: "net-event") }
+        }
+    }
+
+    @Test func theLinkIsOnThePublicURL() async throws {
+        try await TestServer.run(configure: { $0.publicURL = "https://connect.example.org" }) { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("public-link"))
+            let issued = try await ada.client.issueViewToken(for: "public-link")
+            #expect(issued.url == "https://connect.example.org/events/public-link/live#view=\(issued.token)")
+        }
+    }
+
+    @Test func aViewTokenReadsItsEventAndNothingElse() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, cleo, dan, eve, event) = try await EventNetworkTests.smallEvent(server)
+            _ = try await bob.client.setEventVisibility(.named, at: "net-event")
+            let other = try await ada.client.createEvent(EventRoutesTests.newEvent("other-event"))
+            let viewer = server.client.authenticated(try await ada.client.issueViewToken(for: "net-event").token)
+
+            for path in Self.readRoutes("net-event") + Self.readRoutes(event.event.id.uuidString) {
+                #expect(try await Self.status(viewer, path).0 == 200, "\(path)")
+            }
+            for format in ["gexf", "graphml", "csv", "graphology", "cytoscape"] {
+                #expect(try await Self.status(viewer, "/v1/events/net-event/network?format=\(format)").0 == 200, "\(format)")
+            }
+            // The same picture as the organizer's, minus "me"; never a profile id, names only for who chose.
+            let seen = try await viewer.eventNetwork("net-event")
+            let organizers = try await ada.client.eventNetwork("net-event")
+            #expect(Set(seen.nodes.map(\.id)) == Set(organizers.nodes.map(\.id)) && seen.nodes.count == 4)
+            #expect(seen.nodes.allSatisfy { !$0.isMe })
+            #expect(seen.nodes.contains { $0.label == "Bob Hidden" })
+            for path in Self.readRoutes("net-event") {
+                let body = String(decoding: try await viewer.send(.GET, path).body, as: UTF8.self).lowercased()
+                for user in [ada, bob, cleo, dan, eve] {
+                    #expect(!body.contains(user.profile.id.uuidString.lowercased()), "\(path) holds a profile id")
+                }
+            }
+
+            // Another event: refused, even though the token is genuine.
+            for path in Self.readRoutes("other-event").dropFirst() + Self.readRoutes(other.event.id.uuidString).dropFirst() {
+                #expect(try await Self.status(viewer, path) == (403, "view_token_wrong_event"), "\(path)")
+            }
+            #expect(try await Self.status(viewer, "/v1/events/other-event").0 == 200, "an event's public fields are public")
+            // Anything but reading: refused, and nothing changes.
+            let refused: [(HTTPMethod, String)] = [
+                (.GET, "/v1/me"), (.GET, "/v1/me/network"), (.GET, "/v1/me/connections"), (.GET, "/v1/me/events"), (.GET, "/v1/me/export"),
+                (.POST, "/v1/tokens"), (.GET, "/v1/me/qr"), (.POST, "/v1/events/net-event/view-tokens"),
+                (.POST, "/v1/events/net-event/join-code"), (.PATCH, "/v1/events/net-event/me"), (.POST, "/v1/connections"),
+                (.DELETE, "/v1/me"), (.POST, "/v1/me/qr/reset"),
+            ]
+            for (method, path) in refused {
+                #expect(try await Self.status(viewer, path, method: method) == (403, "view_token_read_only"), "\(method) \(path)")
+            }
+            #expect(try await ada.client.me().id == ada.profile.id, "Ada is still there")
+        }
+    }
+
+    /// Found in the router itself: every route behind a key but the event reader's refuses a view token.
+    @Test func everyOtherAuthenticatedRouteRefusesAViewToken() async throws {
+        let readers: Set<String> = ["GET /v1/events/{event}/network", "GET /v1/events/{event}/network/stats",
+                                    "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary"]
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let event = try await ada.client.createEvent(EventRoutesTests.newEvent("router-walk")).event
+            let token = try await ada.client.issueViewToken(for: "router-walk").token
+            let routes = buildRouter(server.services).routes.map { ($0.method.rawValue, $0.path.description) }
+            var read: Set<String> = []
+            for (method, pattern) in routes where !AuthenticationTests.publicRoutes.contains("\(method) \(pattern)") {
+                let path = pattern.replacing("{event}", with: event.id.uuidString).replacing(/\{[A-Za-z]+\}/, with: UUID().uuidString)
+                let body = ["POST", "PATCH"].contains(method) ? "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" : "\r\n"
+                let response = try await RawHTTP.exchange(port: server.port, """
+                    \(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(token)\r\n\(body)
+                    """)
+                if response.httpStatus == 405 || response.httpStatus == 204 { continue }  // a method the path does not have
+                if response.httpStatus == 200 { read.insert("\(method) \(pattern)"); continue }
+                #expect(response.httpStatus == 403 && response.httpBody.contains("\"code\":\"view_token_read_only\""), "\(method) \(pattern)")
+            }
+            #expect(read == readers)
+        }
+    }
+
+    @Test func wallTokensShowPseudonymsOnly() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, _, _, _, _) = try await EventNetworkTests.smallEvent(server)
+            _ = try await bob.client.setEventVisibility(.named, at: "net-event")
+            let wall = server.client.authenticated(try await ada.client.issueViewToken(for: "net-event", wall: true).token)
+            let network = try await wall.eventNetwork("net-event")
+            #expect(network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.hasPrefix("Attendee ") }, "\(network.nodes.map(\.label))")
+            let summary = String(decoding: try await wall.send(.GET, "/v1/events/net-event/summary").body, as: UTF8.self)
+            #expect(summary.contains("Attendee ") && !summary.contains("Bob Hidden"))
+            let graphology = String(decoding: try await wall.exportEventNetwork("net-event", format: "graphology"), as: UTF8.self)
+            #expect(!graphology.contains("Bob Hidden"))
+        }
+    }
+
+    @Test func expiredForgedAndForeignTokensAreRefused() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, _, _, _, event) = try await EventNetworkTests.smallEvent(server)
+            let ring = server.services.keyRing
+            let network = "/v1/events/net-event/network"
+            let expired = try ViewTokens.issue(eventId: event.event.id, showsNames: true, lifetime: .seconds(60),
+                                               now: Date().addingTimeInterval(-120), keys: ring).token
+            #expect(try await Self.status(server.client.authenticated(expired), network) == (401, "view_token_expired"))
+
+            let genuine = try await ada.client.issueViewToken(for: "net-event").token
+            // The signature's last character changed: same claims, same key id, a forged signature.
+            var parts = genuine.split(separator: ".").map(String.init)
+            let last = parts[2].removeLast()
+            parts[2].append(last == "A" ? "Q" : "A")
+            let forged = parts.joined(separator: ".")
+            #expect(throws: TokenError.invalidSignature) { try ViewTokens.verify(forged, keys: ring.verificationKeys) }
+            #expect(try await Self.status(server.client.authenticated(forged), network) == (401, "invalid_credentials"))
+            // Signed by a key the server does not know.
+            let stranger = try KeyRing(current: SigningKey.generate(), since: Date())
+            let foreign = try ViewTokens.issue(eventId: event.event.id, showsNames: true, lifetime: .seconds(600), keys: stranger).token
+            #expect(try await Self.status(server.client.authenticated(foreign), network) == (401, "invalid_credentials"))
+            for garbage in ["v4.public.garbage", "v4.local.AAAA", "v4.public."] {
+                #expect(try await Self.status(server.client.authenticated(garbage), network) == (401, "invalid_credentials"), "\(garbage)")
+            }
+
+            // A connection token is no view token, and a view token is no connection token.
+            let connection = try await ada.client.issueToken(event: "net-event").token
+            #expect(try await Self.status(server.client.authenticated(connection), network) == (401, "invalid_credentials"))
+            await expectProblem(401, "invalid_signature") { _ = try await bob.client.redeem(RedeemRequest(token: genuine)) }
+        }
+    }
+
+    @Test func aViewTokenSignedBeforeARotationWorksWhileItsKeyIsTrusted() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("view-rotation-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let keys = try KeyRingStore(environment: [:], dataDirectory: directory)
+        try await TestServer.run(keys: keys) { server throws in
+            let (ada, _, _, _, _, event) = try await EventNetworkTests.smallEvent(server)
+            let before = try await ada.client.issueViewToken(for: "net-event").token
+            _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: KeyRotationTests.trust)
+            #expect(try keys.reloadIfChanged())
+            #expect(try await Self.status(server.client.authenticated(before), "/v1/events/net-event/summary").0 == 200)
+            // A key retired long ago and trusted no more: its view tokens stop, as its connection tokens do.
+            let old = keys.current
+            _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: .seconds(60), now: Date().addingTimeInterval(-600))
+            #expect(try keys.reloadIfChanged())
+            let stale = try ViewTokens.issue(eventId: event.event.id, showsNames: true, lifetime: .seconds(3_600),
+                                             now: Date().addingTimeInterval(-660), keys: old).token
+            #expect(try await Self.status(server.client.authenticated(stale), "/v1/events/net-event/summary") == (401, "view_token_expired"))
+        }
+    }
+}
