@@ -37,11 +37,13 @@ export class GraphView {
   /**
    * @param canvas the <canvas> to draw on (sized by CSS; the view follows its size)
    * @param options.onSelect called with the node under the pointer (or null) and its screen position
+   * @param options.padding the margin, in CSS pixels, that `fit` keeps free around the graph
    */
-  constructor(canvas, { onSelect = () => {} } = {}) {
+  constructor(canvas, { onSelect = () => {}, padding = 20 } = {}) {
     this.canvas = canvas;
     this.context = canvas.getContext('2d');
     this.onSelect = onSelect;
+    this.padding = padding;
     /** The nodes as given (plus what the view adds), in drawing order; `index` maps an id to its position here. */
     this.nodes = [];
     this.index = new Map();
@@ -191,7 +193,8 @@ export class GraphView {
       if (y < minY) minY = y; if (y > maxY) maxY = y;
     }
     const spanX = Math.max(maxX - minX, 1e-9); const spanY = Math.max(maxY - minY, 1e-9);
-    this.scale = Math.min((width - 40) / spanX, (height - 40) / spanY);
+    const margin = Math.min(this.padding, width / 4, height / 4) * 2;
+    this.scale = Math.min((width - margin) / spanX, (height - margin) / spanY);
     if (!Number.isFinite(this.scale) || this.scale <= 0 || count === 1) this.scale = 1;
     this.offset = { x: width / 2 - ((minX + maxX) / 2) * this.scale, y: height / 2 - ((minY + maxY) / 2) * this.scale };
     this.fitted = true;

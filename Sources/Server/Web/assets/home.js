@@ -152,6 +152,12 @@ function showHome() {
 }
 
 const joinLink = takeJoinLink();
+// A link opened in this tab while the page is open changes only the fragment.
+window.addEventListener('hashchange', () => {
+  const link = takeJoinLink();
+  if (link && session.key) joinFromLink();
+  else if (link) say(status, `Type your name to join ${link.slug}.`);
+});
 if (session.key) {
   showHome();
 } else {

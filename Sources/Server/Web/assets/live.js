@@ -32,7 +32,8 @@ let problemShown = false;
 /** Connections drawn from the stream that no fetched picture has shown yet, by pair. */
 const unconfirmed = new Map();
 
-const view = new GraphView($('network'), { onSelect: describe });
+// On the wall, the title and counts lie over the top of the picture and the join code over a corner.
+const view = new GraphView($('network'), { onSelect: describe, padding: wall ? 140 : 20 });
 
 /** The pseudonym the server would show for node `id` (`p` + base32): never a name. */
 function pseudonym(id) {
@@ -70,8 +71,15 @@ function explainStop(error) {
   return explain(error);
 }
 
+/** When to try again after `error`: soon when the server said so (429), else in a few seconds. */
+function retryDelay(error) {
+  return error instanceof ApiError && error.status === 429 ? 1500 : 5000;
+}
+
 /** Shows `error`; true if the page cannot go on (credentials or event refused). */
 function report(error) {
+  // Busy with this credential's other graph requests: retried quietly.
+  if (error instanceof ApiError && error.code === 'too_many_graph_requests') return false;
   if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
     stop();
     if (error.code === 'view_token_expired') sessionStorage.removeItem(VIEW);
@@ -109,6 +117,17 @@ function showCount() {
   $('network').setAttribute('aria-label', `The event's constellation: ${count.textContent}`);
 }
 
+/**
+ * Graph requests (network, summary, growth) one at a time: the server lets one credential run only
+ * a couple at once (429 `too_many_graph_requests`), and a wall and a laptop may share a view token.
+ */
+let graphWork = Promise.resolve();
+function oneAtATime(task) {
+  const run = graphWork.then(task, task);
+  graphWork = run.catch(() => {});
+  return run;
+}
+
 /** Calls `task` at most every `everyMs`; a call while it runs makes it run once more afterwards. */
 function throttled(task, everyMs) {
   let last = -Infinity; let timer = null; let running = false; let again = false;
@@ -130,7 +149,7 @@ function throttled(task, everyMs) {
 async function loadNetwork() {
   networkAsked = true;
   try {
-    const network = await json(`/events/${encodeURIComponent(event.id)}/network`, { auth: credential() });
+    const network = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/network`, { auth: credential() }));
     const first = view.nodes.length === 0 && view.edgeCount === 0;
     view.setGraph({ nodes: network.nodes.map(face), edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
     for (const [key, pair] of unconfirmed) {
@@ -141,7 +160,7 @@ async function loadNetwork() {
     clearProblem();
     if (first) markFirstPicture();
   } catch (error) {
-    if (!report(error)) setTimeout(scheduleNetwork, 5000);
+    if (!report(error)) setTimeout(scheduleNetwork, retryDelay(error));
   }
 }
 
@@ -149,14 +168,12 @@ async function loadInsights() {
   if (wall) return;
   try {
     const bucket = $('growth-bucket').value;
-    const [summary, growth] = await Promise.all([
-      json(`/events/${encodeURIComponent(event.id)}/summary`, { auth: credential() }),
-      json(`/events/${encodeURIComponent(event.id)}/growth?bucket=${bucket}`, { auth: credential() }),
-    ]);
+    const summary = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/summary`, { auth: credential() }));
+    const growth = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/growth?bucket=${bucket}`, { auth: credential() }));
     showSummary(summary);
     $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: event.timeZone });
   } catch (error) {
-    if (!report(error)) setTimeout(scheduleInsights, 10_000);
+    if (!report(error)) setTimeout(scheduleInsights, retryDelay(error));
   }
 }
 
@@ -251,7 +268,8 @@ async function showJoinCode() {
   try {
     const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr`, { method: 'POST', body: { code }, auth: credential() });
     $('join-qr').src = URL.createObjectURL(await response.blob());
-    $('join-caption').textContent = `Scan to join · ${event.slug} · ${code.toUpperCase()}`;
+    $('join-caption').textContent = `Scan to join ${event.name}`;
+    $('join-code').textContent = `${event.slug} · ${code.toUpperCase()}`;
   } catch (error) {
     $('join-caption').textContent = explain(error);
   }
