@@ -4,8 +4,8 @@
 // from one layout to the next instead of jumping, and edges can be added one at a time (live).
 //
 // Built for large events (10,000 people, 100,000 links): positions and edges live in typed
-// arrays, edges and nodes are drawn as one path per colour, off-screen edges are skipped,
-// labels are drawn only for small graphs, and a frame allocates nothing per node or edge.
+// arrays; the edges are one path, kept until positions change (panning and zooming only redraw
+// it); nodes are one path per colour, off-screen ones skipped; labels only for small graphs.
 
 const PALETTE = ['#2f6fdf', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#a61e4d'];
 const NO_COMMUNITY = '#868e96';
@@ -54,6 +54,8 @@ export class GraphView {
     this.sx = new Float32Array(0); this.sy = new Float32Array(0);
     this.colorOf = new Uint16Array(0);
     this.ends = new Int32Array(0);
+    this.edgePath = null;
+    this.edgePathT = 1;
     this.colors = [];
     this.colorIndex = new Map();
     this.scale = 1;
@@ -97,6 +99,7 @@ export class GraphView {
     this.colors = []; this.colorIndex = new Map();
     for (let i = 0; i < count; i += 1) this.colorOf[i] = this.color(nodes[i]);
     this.edgeCount = 0;
+    this.edgePath = null;
     this.edgeKeys = new Set();
     this.ends = new Int32Array(graph.edges.length * 2);
     for (const edge of graph.edges) this.link(index.get(edge.source), index.get(edge.target));
@@ -155,6 +158,7 @@ export class GraphView {
     this.ends[this.edgeCount * 2] = i;
     this.ends[this.edgeCount * 2 + 1] = j;
     this.edgeCount += 1;
+    this.edgePath = null;
   }
 
   /** A short distance in layout units: where a new node goes next to its first neighbour. */
@@ -267,7 +271,7 @@ export class GraphView {
       sx[i] = (fromX[i] + (toX[i] - fromX[i]) * t) * scale + ox;
       sy[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * scale + oy;
     }
-    this.drawEdges(width, height);
+    this.drawEdges(t, ratio);
     this.drawNodes(width, height);
     if (count <= 60) {
       context.fillStyle = getComputedStyle(this.canvas).color;
@@ -287,23 +291,29 @@ export class GraphView {
     if (this.glide) this.request();
   }
 
-  /** Every edge with an end on screen (or crossing it), as one path. */
-  drawEdges(width, height) {
+  /**
+   * Every edge as one path in layout units, stroked under the view's transform: the path is built
+   * again only when positions change (a glide, a new edge), so a pan or zoom costs one stroke call.
+   */
+  drawEdges(t, ratio) {
     const context = this.context;
-    const { ends, sx, sy } = this;
     const count = this.edgeCount;
-    context.lineWidth = count > 20000 ? 0.6 : 1;
-    context.strokeStyle = count > 5000 ? 'rgba(120,130,150,0.16)' : 'rgba(120,130,150,0.5)';
-    context.beginPath();
-    for (let e = 0; e < count; e += 1) {
-      const a = ends[e * 2]; const b = ends[e * 2 + 1];
-      const ax = sx[a]; const ay = sy[a]; const bx = sx[b]; const by = sy[b];
-      // Both ends beyond the same side: the edge cannot cross the screen.
-      if ((ax < 0 && bx < 0) || (ay < 0 && by < 0) || (ax > width && bx > width) || (ay > height && by > height)) continue;
-      context.moveTo(ax, ay);
-      context.lineTo(bx, by);
+    if (!this.edgePath || this.edgePathT !== t) {
+      const { ends, fromX, fromY, toX, toY } = this;
+      const path = new Path2D();
+      for (let e = 0; e < count; e += 1) {
+        const a = ends[e * 2]; const b = ends[e * 2 + 1];
+        path.moveTo(fromX[a] + (toX[a] - fromX[a]) * t, fromY[a] + (toY[a] - fromY[a]) * t);
+        path.lineTo(fromX[b] + (toX[b] - fromX[b]) * t, fromY[b] + (toY[b] - fromY[b]) * t);
+      }
+      this.edgePath = path;
+      this.edgePathT = t;
     }
-    context.stroke();
+    context.setTransform(ratio * this.scale, 0, 0, ratio * this.scale, ratio * this.offset.x, ratio * this.offset.y);
+    context.lineWidth = (count > 20000 ? 0.6 : 1) / this.scale;
+    context.strokeStyle = count > 5000 ? 'rgba(120,130,150,0.16)' : 'rgba(120,130,150,0.5)';
+    context.stroke(this.edgePath);
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
   }
 
   /** Nodes on screen, one path per colour: circles sized by degree, or small squares for large graphs. */

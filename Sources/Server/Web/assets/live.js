@@ -118,15 +118,20 @@ function showCount() {
 }
 
 /**
- * Graph requests (network, summary, growth) one at a time: the server lets one credential run only
- * a couple at once (429 `too_many_graph_requests`), and a wall and a laptop may share a view token.
+ * A lane runs its tasks one at a time. Graph requests go through two (the picture, the insights):
+ * the server lets one credential run only two at once (429 `too_many_graph_requests`), and a slow
+ * summary must not hold the picture back.
  */
-let graphWork = Promise.resolve();
-function oneAtATime(task) {
-  const run = graphWork.then(task, task);
-  graphWork = run.catch(() => {});
-  return run;
+function lane() {
+  let last = Promise.resolve();
+  return (task) => {
+    const run = last.then(task, task);
+    last = run.catch(() => {});
+    return run;
+  };
 }
+const pictureLane = lane();
+const insightsLane = lane();
 
 /** Calls `task` at most every `everyMs`; a call while it runs makes it run once more afterwards. */
 function throttled(task, everyMs) {
@@ -149,7 +154,7 @@ function throttled(task, everyMs) {
 async function loadNetwork() {
   networkAsked = true;
   try {
-    const network = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/network`, { auth: credential() }));
+    const network = await pictureLane(() => json(`/events/${encodeURIComponent(event.id)}/network`, { auth: credential() }));
     const first = view.nodes.length === 0 && view.edgeCount === 0;
     view.setGraph({ nodes: network.nodes.map(face), edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
     for (const [key, pair] of unconfirmed) {
@@ -168,8 +173,8 @@ async function loadInsights() {
   if (wall) return;
   try {
     const bucket = $('growth-bucket').value;
-    const summary = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/summary`, { auth: credential() }));
-    const growth = await oneAtATime(() => json(`/events/${encodeURIComponent(event.id)}/growth?bucket=${bucket}`, { auth: credential() }));
+    const summary = await insightsLane(() => json(`/events/${encodeURIComponent(event.id)}/summary`, { auth: credential() }));
+    const growth = await insightsLane(() => json(`/events/${encodeURIComponent(event.id)}/growth?bucket=${bucket}`, { auth: credential() }));
     showSummary(summary);
     $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: event.timeZone });
   } catch (error) {
