@@ -4,7 +4,7 @@ import Foundation
 import QR
 import Testing
 
-/// `POST /v1/events/{event}/join-qr`: the wall's QR code of the event's join link, for organizers
+/// `GET /v1/events/{event}/join-qr?code=…`: the wall's QR code of the event's join link, for organizers
 /// who give the current join code.
 @Suite struct JoinQRTests {
     /// The problem code of a raw answer (nil if it is not a problem).
@@ -18,14 +18,14 @@ import Testing
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             // Typed carelessly (lower case, no hyphen), it is still the code; the link shows it as XXXX-XXXX.
             let typed = created.joinCode.lowercased().replacingOccurrences(of: "-", with: "")
-            let raw = try await ada.client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: JoinRequest(code: typed))
+            let raw = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(typed)")
             #expect(raw.status == 200)
             #expect(raw.contentType == "image/svg+xml")
             #expect(raw.header("Cache-Control") == "no-store")
             let link = "http://127.0.0.1:\(server.port)/#join=rustconf-2026&code=\(created.joinCode)"
             #expect(String(decoding: raw.body, as: UTF8.self) == (try QRCode(encoding: link)).svg())
             // By id too.
-            let byId = try await ada.client.send(.POST, "/v1/events/\(created.event.id)/join-qr", body: JoinRequest(code: created.joinCode))
+            let byId = try await ada.client.send(.GET, "/v1/events/\(created.event.id)/join-qr?code=\(created.joinCode)")
             #expect(byId.body == raw.body)
         }
     }
@@ -34,14 +34,15 @@ import Testing
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
-            for code in ["ABCD-EFGH", "not a code", "", String(repeating: "A", count: 100)] where code != created.joinCode {
-                let raw = try await ada.client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: JoinRequest(code: code))
-                #expect(raw.status == 400 && Self.problemCode(raw) == "invalid_join_code", "\(code)")
+            for query in ["?code=ABCD-EFGH", "?code=not%20a%20code", "?code=", "", "?code=" + String(repeating: "A", count: 100)]
+            where query != "?code=\(created.joinCode)" {
+                let raw = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)")
+                #expect(raw.status == 400 && Self.problemCode(raw) == "invalid_join_code", "\(query)")
             }
             let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
-            let old = try await ada.client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: JoinRequest(code: created.joinCode))
+            let old = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)")
             #expect(old.status == 400 && Self.problemCode(old) == "invalid_join_code")
-            let new = try await ada.client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: JoinRequest(code: rotated.joinCode))
+            let new = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(rotated.joinCode)")
             #expect(new.status == 200)
         }
     }
@@ -51,19 +52,15 @@ import Testing
             let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             _ = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", body: JoinRequest(code: created.joinCode))
-            let body = JoinRequest(code: created.joinCode)
+            let path = "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)"
             for (client, name) in [(bob.client, "attendee"), (cleo.client, "stranger")] {
-                let raw = try await client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: body)
+                let raw = try await client.send(.GET, path)
                 #expect(raw.status == 403 && Self.problemCode(raw) == "not_an_organizer", "\(name)")
             }
-            let anonymous = try await server.client.send(.POST, "/v1/events/rustconf-2026/join-qr", body: body)
+            let anonymous = try await server.client.send(.GET, path)
             #expect(anonymous.status == 401)
-            let unknown = try await ada.client.send(.POST, "/v1/events/no-such-event/join-qr", body: body)
+            let unknown = try await ada.client.send(.GET, "/v1/events/no-such-event/join-qr?code=\(created.joinCode)")
             #expect(unknown.status == 404 && Self.problemCode(unknown) == "not_found")
-            // A bad body is a 400, never a 500.
-            let garbage = try await ada.client.send(.POST, "/v1/events/rustconf-2026/join-qr", rawBody: Array("{".utf8),
-                                                    headers: [("Content-Type", "application/json")])
-            #expect(garbage.status == 400)
         }
     }
 }

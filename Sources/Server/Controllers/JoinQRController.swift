@@ -4,15 +4,17 @@ import QR
 import Store
 import Tokens
 
-/// `POST /v1/events/{event}/join-qr` `{"code"}`: the event's join link, `BASE/#join=SLUG&code=CODE`,
+/// `GET /v1/events/{event}/join-qr?code=XXXX-XXXX`: the event's join link, `BASE/#join=SLUG&code=CODE`,
 /// drawn as an SVG QR code for the corner of the organizer's wall (`/events/{slug}/live?wall`).
 /// The server keeps only the join code's hash, so the organizer gives the code; it is checked
 /// against the stored hash (400 `invalid_join_code` if it is not the current one). Organizers only.
+/// A read (GET), so that a read-only view token can draw it too; the code in the query is no
+/// secret from anyone who sees the wall, which shows it.
 struct JoinQRController {
     let services: AppServices
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.post("events/:event/join-qr", use: joinQR)
+        group.get("events/:event/join-qr", use: joinQR)
     }
 
     @Sendable func joinQR(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -21,8 +23,8 @@ struct JoinQRController {
               let found = try await services.events.event(EventReference(text), viewer: me.id)
         else { throw Problem(status: 404, code: "not_found", title: "No such event") }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        let input = try await request.decode(as: JoinRequest.self, context: context)
-        guard let code = JoinCode.normalize(input.code), let hash = try JoinCode.hash(code, eventId: found.event.id),
+        guard let code = JoinCode.normalize(request.uri.queryParameters.get("code") ?? ""),
+              let hash = try JoinCode.hash(code, eventId: found.event.id),
               try await services.events.joinCodeMatches(found.event.id, codeHash: hash)
         else { throw Self.invalidCode }
         let shown = "\(code.prefix(4))-\(code.dropFirst(4))"

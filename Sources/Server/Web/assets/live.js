@@ -271,7 +271,7 @@ async function showJoinCode() {
   if (!code) return;
   $('join').hidden = false;
   try {
-    const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr`, { method: 'POST', body: { code }, auth: credential() });
+    const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: credential() });
     $('join-qr').src = URL.createObjectURL(await response.blob());
     $('join-caption').textContent = `Scan to join ${event.name}`;
     $('join-code').textContent = `${event.slug} · ${code.toUpperCase()}`;
