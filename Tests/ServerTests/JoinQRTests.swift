@@ -7,11 +7,6 @@ import Testing
 /// `GET /v1/events/{event}/join-qr?code=…`: the wall's QR code of the event's join link, for organizers
 /// who give the current join code.
 @Suite struct JoinQRTests {
-    /// The problem code of a raw answer (nil if it is not a problem).
-    static func problemCode(_ raw: ConstellationClient.RawResponse) -> String? {
-        (try? JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])?["code"] as? String
-    }
-
     @Test func theCurrentCodeDrawsTheJoinLinkAsAnSVG() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
@@ -36,12 +31,12 @@ import Testing
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             for query in ["?code=ABCD-EFGH", "?code=not%20a%20code", "?code=", "", "?code=" + String(repeating: "A", count: 100)]
             where query != "?code=\(created.joinCode)" {
-                let raw = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)")
-                #expect(raw.status == 400 && Self.problemCode(raw) == "invalid_join_code", "\(query)")
+                await expectProblem(400, "invalid_join_code") { _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)") }
             }
             let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
-            let old = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)")
-            #expect(old.status == 400 && Self.problemCode(old) == "invalid_join_code")
+            await expectProblem(400, "invalid_join_code") {
+                _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)")
+            }
             let new = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(rotated.joinCode)")
             #expect(new.status == 200)
         }
@@ -51,16 +46,14 @@ import Testing
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
-            _ = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", body: JoinRequest(code: created.joinCode))
+            _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let path = "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)"
-            for (client, name) in [(bob.client, "attendee"), (cleo.client, "stranger")] {
-                let raw = try await client.send(.GET, path)
-                #expect(raw.status == 403 && Self.problemCode(raw) == "not_an_organizer", "\(name)")
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.GET, path) } // an attendee
+            await expectProblem(403, "not_an_organizer") { _ = try await cleo.client.send(.GET, path) } // a stranger
+            await expectProblem(401, "missing_credentials") { _ = try await server.client.send(.GET, path) }
+            await expectProblem(404, "not_found") {
+                _ = try await ada.client.send(.GET, "/v1/events/no-such-event/join-qr?code=\(created.joinCode)")
             }
-            let anonymous = try await server.client.send(.GET, path)
-            #expect(anonymous.status == 401)
-            let unknown = try await ada.client.send(.GET, "/v1/events/no-such-event/join-qr?code=\(created.joinCode)")
-            #expect(unknown.status == 404 && Self.problemCode(unknown) == "not_found")
         }
     }
 }

@@ -66,6 +66,7 @@ function explainStop(error) {
     return usingView ? `This view link is not valid here. Run \`constellation event open ${slug}\` for a fresh one.`
       : 'This browser\'s key is no longer valid. Open the link `constellation event open` prints.';
   }
+  if (error.code === 'view_token_wrong_event') return `This view link is for another event, not "${slug}".`;
   if (error.code === 'not_an_organizer') return 'Only the event\'s organizers can watch it live, and this browser\'s profile is not one of them.';
   if (error.status === 404) return `There is no event called "${slug}".`;
   return explain(error);
@@ -154,7 +155,7 @@ function throttled(task, everyMs) {
 async function loadNetwork() {
   networkAsked = true;
   try {
-    const network = await pictureLane(() => json(`/events/${encodeURIComponent(event.id)}/network`, { auth: credential() }));
+    const network = await pictureLane(() => json(`/events/${encodeURIComponent(slug)}/network`, { auth: credential() }));
     const first = view.nodes.length === 0 && view.edgeCount === 0;
     view.setGraph({ nodes: network.nodes.map(face), edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
     for (const [key, pair] of unconfirmed) {
@@ -173,8 +174,8 @@ async function loadInsights() {
   if (wall) return;
   try {
     const bucket = $('growth-bucket').value;
-    const summary = await insightsLane(() => json(`/events/${encodeURIComponent(event.id)}/summary`, { auth: credential() }));
-    const growth = await insightsLane(() => json(`/events/${encodeURIComponent(event.id)}/growth?bucket=${bucket}`, { auth: credential() }));
+    const summary = await insightsLane(() => json(`/events/${encodeURIComponent(slug)}/summary`, { auth: credential() }));
+    const growth = await insightsLane(() => json(`/events/${encodeURIComponent(slug)}/growth?bucket=${bucket}`, { auth: credential() }));
     showSummary(summary);
     $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: event.timeZone });
   } catch (error) {
@@ -339,19 +340,21 @@ async function start() {
     setState('stopped', 'Not live');
     return;
   }
-  try {
-    event = await json(`/events/${encodeURIComponent(slug)}`, { auth: null });
-  } catch (error) {
-    report(error);
-    if (!stopped) setTimeout(start, 5000);
-    return;
+  // The picture by the event's slug, while the event itself (name, zone, id) is read.
+  loadNetwork();
+  while (!event) {
+    try {
+      event = await json(`/events/${encodeURIComponent(slug)}`, { auth: null });
+    } catch (error) {
+      if (report(error)) return;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+    }
   }
   $('event-name').textContent = event.name;
   document.title = `${event.name} · live · Constellation`;
   $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
   stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, { auth: credential, onEvent, onState });
   stream.start();
-  loadNetwork();
   loadInsights();
   if (wall) showJoinCode();
 }
