@@ -17,6 +17,7 @@ import Testing
         "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
         "POST /v1/events/{event}/join", "PATCH /v1/events/{event}/me", "GET /v1/events/{event}/network",
         "GET /v1/events/{event}/network/stats", "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
+        "GET /v1/events/{event}/join-qr",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {
