@@ -62,7 +62,6 @@ export class GraphView {
     this.offset = { x: 0, y: 0 };
     this.highlight = null;
     this.lastFrameMs = 0;
-    this.frames = 0;
     this.pending = false;
     this.fitted = false;
     this.glide = null;
@@ -285,9 +284,13 @@ export class GraphView {
       context.beginPath();
       context.arc(sx[i], sy[i], 12, 0, Math.PI * 2);
       context.stroke();
+      if (count > 60) {
+        context.fillStyle = getComputedStyle(this.canvas).color;
+        context.font = '600 14px system-ui, sans-serif';
+        context.fillText(this.highlight.label, sx[i] + 16, sy[i] + 5);
+      }
     }
     this.lastFrameMs = performance.now() - started;
-    this.frames += 1;
     if (this.glide) this.request();
   }
 
