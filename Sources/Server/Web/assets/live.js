@@ -1,7 +1,8 @@
 // `/events/{slug}/live`: an event's constellation as it grows, for its organizers. The picture,
 // the summary and the growth chart load from the API; new connections arrive through the
 // event's stream (Server-Sent Events) and are drawn at once, then the warm-started layout is
-// fetched again (at most every 3 s) and positions glide to it. `?wall`: full screen for a
+// fetched again (at most every 3 s) and positions glide to it; the summary and growth follow
+// every 10 s (or 4× what they cost the server, for large events). `?wall`: full screen for a
 // projector, pseudonyms only, with the event's join code as a QR code.
 //
 // Credentials: a view token from the link `constellation event open SLUG` prints
@@ -134,7 +135,7 @@ function lane() {
 const pictureLane = lane();
 const insightsLane = lane();
 
-/** Calls `task` at most every `everyMs`; a call while it runs makes it run once more afterwards. */
+/** Calls `task` at most every `everyMs()`; a call while it runs makes it run once more afterwards. */
 function throttled(task, everyMs) {
   let last = -Infinity; let timer = null; let running = false; let again = false;
   const schedule = () => {
@@ -147,7 +148,7 @@ function throttled(task, everyMs) {
         running = false;
         if (again) { again = false; schedule(); }
       }
-    }, Math.max(0, last + everyMs - performance.now()));
+    }, Math.max(0, last + everyMs() - performance.now()));
   };
   return schedule;
 }
@@ -172,19 +173,24 @@ async function loadNetwork() {
 
 async function loadInsights() {
   if (wall) return;
+  const started = performance.now();
   try {
     const bucket = $('growth-bucket').value;
     const summary = await insightsLane(() => json(`/events/${encodeURIComponent(slug)}/summary`, { auth: credential() }));
     const growth = await insightsLane(() => json(`/events/${encodeURIComponent(slug)}/growth?bucket=${bucket}`, { auth: credential() }));
     showSummary(summary);
     $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: event.timeZone });
+    insightsCost = performance.now() - started;
   } catch (error) {
     if (!report(error)) setTimeout(scheduleInsights, retryDelay(error));
   }
 }
 
-const scheduleNetwork = throttled(loadNetwork, NETWORK_EVERY_MS);
-const scheduleInsights = throttled(loadInsights, INSIGHTS_EVERY_MS);
+/** What the last summary and growth cost the server, in ms: a large event's statistics take seconds. */
+let insightsCost = 0;
+const scheduleNetwork = throttled(loadNetwork, () => NETWORK_EVERY_MS);
+// The server's graph work is shared with the picture: the insights take at most a quarter of it.
+const scheduleInsights = throttled(loadInsights, () => Math.max(INSIGHTS_EVERY_MS, 4 * insightsCost));
 
 function showSummary(summary) {
   const number = (n) => n.toLocaleString();
@@ -262,9 +268,15 @@ function onState(state, error) {
   }
 }
 
+let pictured;
+const firstPicture = new Promise((resolve) => { pictured = resolve; });
+
 /** Records when the first complete picture was drawn (the frame after the picture was given). */
 function markFirstPicture() {
-  requestAnimationFrame(() => { window.constellationLive.firstPictureMs = performance.now(); });
+  requestAnimationFrame(() => {
+    window.constellationLive.firstPictureMs = performance.now();
+    pictured();
+  });
 }
 
 async function showJoinCode() {
@@ -332,7 +344,6 @@ function bucketFor(startsAt, endsAt) {
 
 async function start() {
   document.body.classList.toggle('wall', wall);
-  $('join').hidden = true;
   readFragment();
   listen();
   if (!credential()) {
@@ -355,8 +366,10 @@ async function start() {
   $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
   stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, { auth: credential, onEvent, onState });
   stream.start();
-  loadInsights();
   if (wall) showJoinCode();
+  // After the first picture: the summary's statistics would hold the server's graph work up.
+  await firstPicture;
+  loadInsights();
 }
 
 /** For tests and benchmarks: what is drawn, and what drawing it cost. */
