@@ -362,6 +362,7 @@ async function start() {
     }
   }
   $('event-name').textContent = event.name;
+  if (stopped) return; // the picture was refused (credentials): nothing to stream
   document.title = `${event.name} · live · Constellation`;
   $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
   stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, { auth: credential, onEvent, onState });
