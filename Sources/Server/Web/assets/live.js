@@ -331,6 +331,8 @@ function listen() {
     if (key.key === 'Escape') { $('search').value = ''; search(); view.focus(null); }
   });
   $('growth-bucket').addEventListener('change', loadInsights);
+  // The projector's screen: a double click fills it (a browser allows that only after a gesture).
+  if (wall) document.addEventListener('dblclick', () => document.documentElement.requestFullscreen?.().catch(() => {}));
 }
 
 /** The bucket that gives the event's span a readable number of bars. */
