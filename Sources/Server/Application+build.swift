@@ -24,6 +24,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
+    JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
     let growth = GrowthCache(events: services.events, compute: compute)

@@ -8,7 +8,11 @@ import Testing
 /// Every route behind an API key, found in the router itself, refuses a request without a key
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
 @Suite struct AuthenticationTests {
-    static let publicRoutes: Set<String> = ["GET /health", "GET /ready", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}"]
+    static let publicRoutes: Set<String> = [
+        "GET /health", "GET /ready", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
+        // The web client's pages and files: public, like any web page; they call the API with the browser's key.
+        "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}",
+    ]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
@@ -17,7 +21,7 @@ import Testing
         "POST /v1/events", "GET /v1/me/events", "POST /v1/events/{event}/organizers", "POST /v1/events/{event}/join-code",
         "POST /v1/events/{event}/join", "PATCH /v1/events/{event}/me", "GET /v1/events/{event}/network",
         "GET /v1/events/{event}/network/stats", "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
-        "POST /v1/events/{event}/view-tokens",
+        "POST /v1/events/{event}/view-tokens", "GET /v1/events/{event}/join-qr", "GET /v1/events/{event}/stream",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

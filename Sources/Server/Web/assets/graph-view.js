@@ -1,63 +1,204 @@
 // A constellation drawn on a canvas from the layout JSON the server sends (`/v1/me/network`,
 // `/v1/events/{id}/network`): nodes with x, y, degree and community; edges by node id.
 // Zoom (wheel, pinch, buttons), pan (drag), hover or tap to see a node. Positions can glide
-// from one layout to the next instead of jumping.
+// from one layout to the next instead of jumping, and edges can be added one at a time (live).
+//
+// Built for large events (10,000 people, 100,000 links): positions and edges live in typed
+// arrays; the edges are one path, kept until positions change (panning and zooming only redraw
+// it); nodes are one path per colour, off-screen ones skipped; labels only for small graphs.
 
 const PALETTE = ['#2f6fdf', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#a61e4d'];
+const NO_COMMUNITY = '#868e96';
+const ME = '#111111';
+/** Above this many nodes, nodes are small squares (cheaper than circles) and labels are not drawn. */
+const LARGE = 2000;
 
 /** The colour of a community (the same everywhere a community is shown). */
 export function communityColor(community) {
-  return community == null ? '#868e96' : PALETTE[community % PALETTE.length];
+  if (community == null) return NO_COMMUNITY;
+  if (community < PALETTE.length) return PALETTE[community];
+  return `hsl(${Math.round((community * 137.508) % 360)} 62% 46%)`;
+}
+
+/** One number per unordered pair of node indices (below 2^26 each). */
+function pairKey(i, j) {
+  return i < j ? i * 67108864 + j : j * 67108864 + i;
+}
+
+/** A growable typed array (capacity doubles). */
+function grow(array, needed) {
+  if (needed <= array.length) return array;
+  const bigger = new array.constructor(Math.max(needed, array.length * 2, 64));
+  bigger.set(array);
+  return bigger;
 }
 
 export class GraphView {
   /**
    * @param canvas the <canvas> to draw on (sized by CSS; the view follows its size)
    * @param options.onSelect called with the node under the pointer (or null) and its screen position
+   * @param options.padding the margin, in CSS pixels, that `fit` keeps free around the graph
    */
-  constructor(canvas, { onSelect = () => {} } = {}) {
+  constructor(canvas, { onSelect = () => {}, padding = 20 } = {}) {
     this.canvas = canvas;
     this.context = canvas.getContext('2d');
     this.onSelect = onSelect;
+    this.padding = padding;
+    /** The nodes as given (plus what the view adds), in drawing order; `index` maps an id to its position here. */
     this.nodes = [];
-    this.edges = [];
     this.index = new Map();
+    this.edgeCount = 0;
+    this.edgeKeys = new Set();
+    this.fromX = new Float64Array(0); this.fromY = new Float64Array(0);
+    this.toX = new Float64Array(0); this.toY = new Float64Array(0);
+    this.sx = new Float32Array(0); this.sy = new Float32Array(0);
+    this.colorOf = new Uint16Array(0);
+    this.ends = new Int32Array(0);
+    this.edgePath = null;
+    this.edgePathT = 1;
+    this.colors = [];
+    this.colorIndex = new Map();
     this.scale = 1;
     this.offset = { x: 0, y: 0 };
     this.highlight = null;
     this.lastFrameMs = 0;
     this.pending = false;
     this.fitted = false;
+    this.glide = null;
+    this.width = 0;
+    this.height = 0;
     new ResizeObserver(() => this.resize()).observe(canvas);
     this.listen();
   }
 
   /** Shows `graph` ({nodes, edges}); nodes already shown glide to their new places over `glideMs`. */
   setGraph(graph, { glideMs = 0 } = {}) {
-    const previous = this.index;
-    this.nodes = graph.nodes.map((node) => {
-      const before = previous.get(node.id);
-      return { ...node, fromX: before ? before.x : node.x, fromY: before ? before.y : node.y, toX: node.x, toY: node.y };
-    });
-    this.index = new Map(this.nodes.map((node) => [node.id, node]));
-    this.edges = graph.edges.map((edge) => [this.index.get(edge.source), this.index.get(edge.target)]).filter(([a, b]) => a && b);
+    const t = this.progress(performance.now());
+    const count = graph.nodes.length;
+    const fromX = new Float64Array(count); const fromY = new Float64Array(count);
+    const toX = new Float64Array(count); const toY = new Float64Array(count);
+    const index = new Map();
+    const nodes = new Array(count);
+    for (let i = 0; i < count; i += 1) {
+      const node = { ...graph.nodes[i] };
+      const before = this.index.get(node.id);
+      toX[i] = node.x; toY[i] = node.y;
+      if (before !== undefined && glideMs > 0) {
+        // From where it is drawn now (mid-glide too), so a glide never jumps.
+        fromX[i] = this.fromX[before] + (this.toX[before] - this.fromX[before]) * t;
+        fromY[i] = this.fromY[before] + (this.toY[before] - this.fromY[before]) * t;
+      } else {
+        fromX[i] = node.x; fromY[i] = node.y;
+      }
+      nodes[i] = node;
+      index.set(node.id, i);
+    }
+    Object.assign(this, { nodes, index, fromX, fromY, toX, toY, sx: new Float32Array(count), sy: new Float32Array(count) });
+    this.colorOf = new Uint16Array(count);
+    this.colors = []; this.colorIndex = new Map();
+    for (let i = 0; i < count; i += 1) this.colorOf[i] = this.color(nodes[i]);
+    this.edgeCount = 0;
+    this.edgePath = null;
+    this.edgeKeys = new Set();
+    this.ends = new Int32Array(graph.edges.length * 2);
+    for (const edge of graph.edges) this.link(index.get(edge.source), index.get(edge.target));
+    if (this.highlight) this.highlight = nodes[index.get(this.highlight.id)] || null;
     this.glide = glideMs > 0 ? { start: performance.now(), duration: glideMs } : null;
     if (!this.fitted || !glideMs) this.fit();
     this.request();
   }
 
+  /**
+   * Adds one edge at once (e.g. a connection just made); an end not shown yet is added next to
+   * the other end (or at the centre). `source` and `target` are nodes ({id, label, …}).
+   * Returns false if the edge was shown already.
+   */
+  addEdge(source, target) {
+    const a = this.index.get(source.id); const b = this.index.get(target.id);
+    if (a !== undefined && b !== undefined && this.edgeKeys.has(pairKey(a, b))) return false;
+    const i = a !== undefined ? a : this.addNode(source, b);
+    const j = b !== undefined ? b : this.addNode(target, i);
+    this.link(i, j);
+    this.nodes[i].degree = (this.nodes[i].degree || 0) + 1;
+    this.nodes[j].degree = (this.nodes[j].degree || 0) + 1;
+    this.request();
+    return true;
+  }
+
+  /** Appends a node placed near node `near` (an index, or undefined for the picture's centre). */
+  addNode(node, near) {
+    const i = this.nodes.length;
+    const grown = i + 1;
+    for (const name of ['fromX', 'fromY', 'toX', 'toY', 'sx', 'sy', 'colorOf']) this[name] = grow(this[name], grown);
+    let x; let y;
+    if (near !== undefined) {
+      const spread = this.typicalLength();
+      const angle = Math.random() * Math.PI * 2;
+      x = this.toX[near] + Math.cos(angle) * spread; y = this.toY[near] + Math.sin(angle) * spread;
+    } else {
+      const { width, height } = this.size();
+      x = (width / 2 - this.offset.x) / this.scale + (Math.random() - 0.5) * 20 / this.scale;
+      y = (height / 2 - this.offset.y) / this.scale + (Math.random() - 0.5) * 20 / this.scale;
+    }
+    const added = { degree: 0, community: null, ...node, x, y };
+    this.nodes.push(added);
+    this.index.set(added.id, i);
+    this.fromX[i] = x; this.toX[i] = x; this.fromY[i] = y; this.toY[i] = y;
+    this.colorOf[i] = this.color(added);
+    return i;
+  }
+
+  link(i, j) {
+    if (i === undefined || j === undefined || i === j) return;
+    const key = pairKey(i, j);
+    if (this.edgeKeys.has(key)) return;
+    this.edgeKeys.add(key);
+    this.ends = grow(this.ends, this.edgeCount * 2 + 2);
+    this.ends[this.edgeCount * 2] = i;
+    this.ends[this.edgeCount * 2 + 1] = j;
+    this.edgeCount += 1;
+    this.edgePath = null;
+  }
+
+  /** A short distance in layout units: where a new node goes next to its first neighbour. */
+  typicalLength() {
+    const n = Math.min(this.edgeCount, 50);
+    if (!n) return 20 / this.scale;
+    let sum = 0;
+    for (let e = 0; e < n; e += 1) {
+      const a = this.ends[e * 2]; const b = this.ends[e * 2 + 1];
+      sum += Math.hypot(this.toX[a] - this.toX[b], this.toY[a] - this.toY[b]);
+    }
+    return (sum / n) * 0.5 || 20 / this.scale;
+  }
+
+  /** The index of a node's colour in `colors`. */
+  color(node) {
+    const color = node.isMe ? ME : communityColor(node.community);
+    let found = this.colorIndex.get(color);
+    if (found === undefined) {
+      found = this.colors.length;
+      this.colors.push(color);
+      this.colorIndex.set(color, found);
+    }
+    return found;
+  }
+
   /** Fits the whole graph in the canvas. */
   fit() {
     const { width, height } = this.size();
-    if (!this.nodes.length || !width) return;
+    const count = this.nodes.length;
+    if (!count || !width) return;
     let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
-    for (const node of this.nodes) {
-      minX = Math.min(minX, node.toX); maxX = Math.max(maxX, node.toX);
-      minY = Math.min(minY, node.toY); maxY = Math.max(maxY, node.toY);
+    for (let i = 0; i < count; i += 1) {
+      const x = this.toX[i]; const y = this.toY[i];
+      if (x < minX) minX = x; if (x > maxX) maxX = x;
+      if (y < minY) minY = y; if (y > maxY) maxY = y;
     }
     const spanX = Math.max(maxX - minX, 1e-9); const spanY = Math.max(maxY - minY, 1e-9);
-    this.scale = Math.min((width - 40) / spanX, (height - 40) / spanY);
-    if (!Number.isFinite(this.scale) || this.scale <= 0) this.scale = 1;
+    const margin = Math.min(this.padding, width / 4, height / 4) * 2;
+    this.scale = Math.min((width - margin) / spanX, (height - margin) / spanY);
+    if (!Number.isFinite(this.scale) || this.scale <= 0 || count === 1) this.scale = 1;
     this.offset = { x: width / 2 - ((minX + maxX) / 2) * this.scale, y: height / 2 - ((minY + maxY) / 2) * this.scale };
     this.fitted = true;
     this.request();
@@ -73,22 +214,28 @@ export class GraphView {
     this.request();
   }
 
-  /** Rings the node with this id (or none), e.g. a search result. */
-  focus(id) {
-    this.highlight = id == null ? null : this.index.get(id) || null;
+  /** Rings the node with this id (or none), e.g. a search result; with `center`, brings it to the middle. */
+  focus(id, { center = false } = {}) {
+    const i = id == null ? undefined : this.index.get(id);
+    this.highlight = i === undefined ? null : this.nodes[i];
+    if (this.highlight && center) {
+      const { width, height } = this.size();
+      this.offset = { x: width / 2 - this.toX[i] * this.scale, y: height / 2 - this.toY[i] * this.scale };
+    }
     this.request();
     return this.highlight;
   }
 
   size() {
-    return { width: this.canvas.clientWidth, height: this.canvas.clientHeight };
+    return { width: this.width, height: this.height };
   }
 
   resize() {
     const ratio = window.devicePixelRatio || 1;
-    const { width, height } = this.size();
-    this.canvas.width = Math.round(width * ratio);
-    this.canvas.height = Math.round(height * ratio);
+    this.width = this.canvas.clientWidth;
+    this.height = this.canvas.clientHeight;
+    this.canvas.width = Math.round(this.width * ratio);
+    this.canvas.height = Math.round(this.height * ratio);
     if (!this.fitted) this.fit();
     this.request();
   }
@@ -99,76 +246,115 @@ export class GraphView {
     requestAnimationFrame(() => { this.pending = false; this.draw(); });
   }
 
+  /** How far the current glide has gone at `now`, 0…1 (eased); 1 without a glide. */
+  progress(now) {
+    if (!this.glide) return 1;
+    const t = Math.min(1, (now - this.glide.start) / this.glide.duration);
+    return t * t * (3 - 2 * t);
+  }
+
   /** Draws one frame; its cost in milliseconds is kept in `lastFrameMs`. */
   draw() {
     const started = performance.now();
     const ratio = window.devicePixelRatio || 1;
     const context = this.context;
+    const { width, height } = this;
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    context.clearRect(0, 0, this.canvas.width, this.canvas.height);
-    let t = 1;
-    if (this.glide) {
-      t = Math.min(1, (started - this.glide.start) / this.glide.duration);
-      t = t * t * (3 - 2 * t);
-      if (t >= 1) this.glide = null;
+    context.clearRect(0, 0, width, height);
+    const t = this.progress(started);
+    if (this.glide && t >= 1) this.glide = null;
+    const count = this.nodes.length;
+    const { scale, fromX, fromY, toX, toY, sx, sy } = this;
+    const ox = this.offset.x; const oy = this.offset.y;
+    for (let i = 0; i < count; i += 1) {
+      sx[i] = (fromX[i] + (toX[i] - fromX[i]) * t) * scale + ox;
+      sy[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * scale + oy;
     }
-    const { scale, offset } = this;
-    for (const node of this.nodes) {
-      node.x = node.fromX + (node.toX - node.fromX) * t;
-      node.y = node.fromY + (node.toY - node.fromY) * t;
-      node.sx = node.x * scale + offset.x;
-      node.sy = node.y * scale + offset.y;
-    }
-    context.lineWidth = 1;
-    context.strokeStyle = this.edges.length > 5000 ? 'rgba(120,130,150,0.18)' : 'rgba(120,130,150,0.5)';
-    context.beginPath();
-    for (const [a, b] of this.edges) {
-      context.moveTo(a.sx, a.sy);
-      context.lineTo(b.sx, b.sy);
-    }
-    context.stroke();
-    const small = this.nodes.length > 2000;
-    const byColor = new Map();
-    for (const node of this.nodes) {
-      const color = node.isMe ? '#111' : communityColor(node.community);
-      if (!byColor.has(color)) byColor.set(color, []);
-      byColor.get(color).push(node);
-    }
-    for (const [color, nodes] of byColor) {
-      context.fillStyle = color;
-      context.beginPath();
-      for (const node of nodes) {
-        const r = small ? 2 : Math.min(10, 3 + Math.sqrt(node.degree || 0));
-        context.moveTo(node.sx + r, node.sy);
-        context.arc(node.sx, node.sy, r, 0, Math.PI * 2);
-      }
-      context.fill();
-    }
-    if (this.nodes.length <= 60) {
+    this.drawEdges(t, ratio);
+    this.drawNodes(width, height);
+    if (count <= 60) {
       context.fillStyle = getComputedStyle(this.canvas).color;
       context.font = '12px system-ui, sans-serif';
-      for (const node of this.nodes) context.fillText(node.label, node.sx + 8, node.sy + 4);
+      for (let i = 0; i < count; i += 1) context.fillText(this.nodes[i].label, sx[i] + 8, sy[i] + 4);
     }
     if (this.highlight) {
+      const i = this.index.get(this.highlight.id);
       context.strokeStyle = '#f03e3e';
       context.lineWidth = 3;
       context.beginPath();
-      context.arc(this.highlight.sx, this.highlight.sy, 12, 0, Math.PI * 2);
+      context.arc(sx[i], sy[i], 12, 0, Math.PI * 2);
       context.stroke();
+      if (count > 60) {
+        context.fillStyle = getComputedStyle(this.canvas).color;
+        context.font = '600 14px system-ui, sans-serif';
+        context.fillText(this.highlight.label, sx[i] + 16, sy[i] + 5);
+      }
     }
     this.lastFrameMs = performance.now() - started;
     if (this.glide) this.request();
   }
 
+  /**
+   * Every edge as one path in layout units, stroked under the view's transform: the path is built
+   * again only when positions change (a glide, a new edge), so a pan or zoom costs one stroke call.
+   */
+  drawEdges(t, ratio) {
+    const context = this.context;
+    const count = this.edgeCount;
+    if (!this.edgePath || this.edgePathT !== t) {
+      const { ends, fromX, fromY, toX, toY } = this;
+      const path = new Path2D();
+      for (let e = 0; e < count; e += 1) {
+        const a = ends[e * 2]; const b = ends[e * 2 + 1];
+        path.moveTo(fromX[a] + (toX[a] - fromX[a]) * t, fromY[a] + (toY[a] - fromY[a]) * t);
+        path.lineTo(fromX[b] + (toX[b] - fromX[b]) * t, fromY[b] + (toY[b] - fromY[b]) * t);
+      }
+      this.edgePath = path;
+      this.edgePathT = t;
+    }
+    context.setTransform(ratio * this.scale, 0, 0, ratio * this.scale, ratio * this.offset.x, ratio * this.offset.y);
+    context.lineWidth = (count > 20000 ? 0.6 : 1) / this.scale;
+    context.strokeStyle = count > 5000 ? 'rgba(120,130,150,0.16)' : 'rgba(120,130,150,0.5)';
+    context.stroke(this.edgePath);
+    context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  }
+
+  /** Nodes on screen, one path per colour: circles sized by degree, or small squares for large graphs. */
+  drawNodes(width, height) {
+    const context = this.context;
+    const { sx, sy, colorOf, nodes } = this;
+    const count = nodes.length;
+    const large = count > LARGE;
+    const half = count > 5000 ? 1.25 : 1.75;
+    for (let c = 0; c < this.colors.length; c += 1) {
+      context.fillStyle = this.colors[c];
+      context.beginPath();
+      for (let i = 0; i < count; i += 1) {
+        if (colorOf[i] !== c) continue;
+        const x = sx[i]; const y = sy[i];
+        if (x < -10 || y < -10 || x > width + 10 || y > height + 10) continue;
+        if (large) {
+          context.rect(x - half, y - half, half * 2, half * 2);
+        } else {
+          const r = Math.min(10, 3 + Math.sqrt(nodes[i].degree || 0));
+          context.moveTo(x + r, y);
+          context.arc(x, y, r, 0, Math.PI * 2);
+        }
+      }
+      context.fill();
+    }
+  }
+
   /** The node nearest to a screen point, within reach of a finger. */
   nodeAt(x, y) {
-    let best = null;
+    let best = -1;
     let bestDistance = 24 * 24;
-    for (const node of this.nodes) {
-      const d = (node.sx - x) ** 2 + (node.sy - y) ** 2;
-      if (d < bestDistance) { best = node; bestDistance = d; }
+    const { sx, sy } = this;
+    for (let i = 0; i < this.nodes.length; i += 1) {
+      const d = (sx[i] - x) ** 2 + (sy[i] - y) ** 2;
+      if (d < bestDistance) { best = i; bestDistance = d; }
     }
-    return best;
+    return best < 0 ? null : this.nodes[best];
   }
 
   listen() {

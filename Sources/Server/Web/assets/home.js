@@ -1,11 +1,14 @@
 // `/`: join (a name and a headline make a profile; its key stays in this browser), then my
 // code (replaced before it expires), my connections, my constellation, and joining an event.
+// `/#join=SLUG&code=XXXX-XXXX` (the QR code on an organizer's wall) joins that event once this
+// person has a profile.
 import { call, json, session, explain, say } from './api.js';
 import { GraphView } from './graph-view.js';
 import { pending, flushWhenOnline } from './scan-queue.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
+const JOIN_LINK = 'constellation.joinLink';
 let codeTimer = null;
 let codeURL = null;
 let view = null;
@@ -101,6 +104,28 @@ async function joinEvent(event) {
   }
 }
 
+/** Keeps a `#join=` link's event and code for this tab (until there is a profile) and takes them out of the address bar. */
+function takeJoinLink() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (!fragment.get('join')) return null;
+  const link = { slug: fragment.get('join'), code: fragment.get('code') || '' };
+  sessionStorage.setItem(JOIN_LINK, JSON.stringify(link));
+  history.replaceState(null, '', location.pathname + location.search);
+  return link;
+}
+
+/** Joins the event a `#join=` link named: the form filled in and sent, as if typed. */
+function joinFromLink() {
+  let link = null;
+  try { link = JSON.parse(sessionStorage.getItem(JOIN_LINK)); } catch { /* nothing kept */ }
+  sessionStorage.removeItem(JOIN_LINK);
+  if (!link) return;
+  const form = $('event-join');
+  form.slug.value = link.slug;
+  form.code.value = link.code;
+  form.requestSubmit();
+}
+
 function refreshAll() {
   loadConnections();
   loadNetwork();
@@ -123,11 +148,20 @@ function showHome() {
   refreshCode();
   loadEvents();
   refreshAll();
+  joinFromLink();
 }
 
+const joinLink = takeJoinLink();
+// A link opened in this tab while the page is open changes only the fragment.
+window.addEventListener('hashchange', () => {
+  const link = takeJoinLink();
+  if (link && session.key) joinFromLink();
+  else if (link) say(status, `Type your name to join ${link.slug}.`);
+});
 if (session.key) {
   showHome();
 } else {
+  if (joinLink) say(status, `Type your name to join ${joinLink.slug}.`);
   $('join').hidden = false;
   $('join').addEventListener('submit', register);
   $('name').focus();
