@@ -26,6 +26,12 @@ struct EventIdentity: Sendable {
         try faces(of: people.map { ($0.id, showingNames && $0.visibility == .named ? $0.displayName : nil) }, at: event)
     }
 
+    /// The faces of the people of `pairs` (a live feed's) at `event`, by profile id; without
+    /// `showingNames`, pseudonyms only.
+    func faces(of pairs: [FedPair], at event: UUID, showingNames: Bool) throws -> [UUID: Face] {
+        try faces(of: pairs.flatMap { [($0.a, showingNames ? $0.nameA : nil), ($0.b, showingNames ? $0.nameB : nil)] }, at: event)
+    }
+
     /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be
     /// named (non-nil), else by pseudonym. Every organizer view (network, stats, summary) uses this.
     func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID) throws -> [UUID: Face] {

@@ -10,7 +10,8 @@ import Store
 /// `event: connection` (a `LiveConnection`, `id:` the highest number sent) for each new pair,
 /// `event: changed` when pairs went or moved (read the network again), and a `: keep-alive`
 /// comment when quiet. With `Last-Event-ID`, the pairs after it are sent first (up to
-/// `replayLimit`; past that, `changed`). The stream ends when the server shuts down.
+/// `replayLimit`; past that, `changed`). The stream ends when the server shuts down. For the
+/// event's readers (`requireEventReader`): a wall's view token sees pseudonyms only.
 struct EventStreamController {
     let services: AppServices
     let feeds: EventFeeds
@@ -21,15 +22,11 @@ struct EventStreamController {
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let organizer = try context.requireProfile()
-        guard let text = context.parameters.get("event"),
-              let found = try await services.events.event(EventReference(text), viewer: organizer.id)
-        else { throw Problem(status: 404, code: "not_found", title: "No such event") }
-        guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        let event = found.event.id
+        let reader = try await services.requireEventReader(context)
+        let event = reader.event.id
         let resumeAfter = try Self.lastEventId(request)
-        guard let start = try await services.events.feedPosition(of: event) else { throw Problem.unknownEvent }
-        let (position, messages) = try feeds.watch(event, from: start, credential: organizer.id.uuidString)
+        guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
+        let (position, messages) = try feeds.watch(event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey)
         let events = services.events
         let replayLimit = replayLimit
         let headers: HTTPFields = [
@@ -43,7 +40,7 @@ struct EventStreamController {
                 if missed.count > replayLimit {
                     try await writer.write(EventFeeds.changed.bytes)
                 } else {
-                    let faces = try EventIdentity(keyRing: services.keyRing).faces(of: missed.flatMap { [($0.a, $0.nameA), ($0.b, $0.nameB)] }, at: event)
+                    let faces = try EventIdentity(keyRing: services.keyRing).faces(of: missed, at: event, showingNames: reader.showsNames)
                     for pair in missed {
                         try await writer.write(try EventFeeds.connection(pair, faces: faces, lastId: pair.seq).bytes)
                     }

@@ -22,10 +22,16 @@ final class EventFeeds: Sendable {
         var reader: Task<Void, Never>?
     }
 
+    /// A feed per event and per way of showing people (names for organizers, pseudonyms only for a wall).
+    private struct FeedKey: Hashable {
+        let event: UUID
+        let showsNames: Bool
+    }
+
     private struct State {
-        var feeds: [UUID: Feed] = [:]
+        var feeds: [FeedKey: Feed] = [:]
         /// Open streams by credential (a profile id, or a view token's id).
-        var streams: [String: Int] = [:]
+        var streams: [UUID: Int] = [:]
     }
 
     private let state = Mutex(State())
@@ -55,34 +61,35 @@ final class EventFeeds: Sendable {
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration (or the
     /// stream's end) stops watching. 429 `too_many_streams` past `streamsPerCredential`.
-    func watch(_ event: UUID, from start: FeedPosition, credential: String) throws -> (FeedPosition, AsyncStream<Message>) {
+    func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (FeedPosition, AsyncStream<Message>) {
+        let key = FeedKey(event: event, showsNames: showingNames)
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let watcher = UUID()
         let position = state.withLock { state -> FeedPosition? in
             guard state.streams[credential, default: 0] < streamsPerCredential else { return nil }
             state.streams[credential, default: 0] += 1
-            var feed = state.feeds[event] ?? Feed(watchers: [:], position: start, reader: nil)
+            var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: nil)
             feed.watchers[watcher] = continuation
             if feed.reader == nil {
-                feed.reader = Task { [self] in await read(event, from: start) }
+                feed.reader = Task { [self] in await read(key, from: start) }
             }
-            state.feeds[event] = feed
+            state.feeds[key] = feed
             return feed.position
         }
         guard let position else {
             throw Problem(status: 429, code: "too_many_streams", title: "Too many live streams open at once",
                           detail: "Close another live view first (at most \(streamsPerCredential) at a time).", retryAfter: 5)
         }
-        continuation.onTermination = { [self] _ in stopWatching(event, watcher, credential: credential) }
+        continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
         return (position, stream)
     }
 
     /// How many are watching `event` now.
     func watcherCount(of event: UUID) -> Int {
-        state.withLock { $0.feeds[event]?.watchers.count ?? 0 }
+        state.withLock { state in state.feeds.filter { $0.key.event == event }.reduce(0) { $0 + $1.value.watchers.count } }
     }
 
-    private func stopWatching(_ event: UUID, _ watcher: UUID, credential: String) {
+    private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
         let reader = state.withLock { state -> Task<Void, Never>? in
             state.streams[credential, default: 1] -= 1
             if state.streams[credential] == 0 { state.streams[credential] = nil }
@@ -95,7 +102,7 @@ final class EventFeeds: Sendable {
     }
 
     /// Sends `message` to every watcher of `event`; one too far behind is let go.
-    private func broadcast(_ message: Message, to event: UUID, position: FeedPosition) {
+    private func broadcast(_ message: Message, to event: FeedKey, position: FeedPosition) {
         let behind = state.withLock { state -> [AsyncStream<Message>.Continuation] in
             state.feeds[event]?.position = position
             return state.feeds[event]?.watchers.values.filter { continuation in
@@ -108,7 +115,8 @@ final class EventFeeds: Sendable {
 
     /// The reader of one event: new pairs (and pairs that committed late, within `lateCommitWindow`),
     /// `changed` when pairs went or moved, a keep-alive comment when quiet.
-    private func read(_ event: UUID, from start: FeedPosition) async {
+    private func read(_ key: FeedKey, from start: FeedPosition) async {
+        let event = key.event
         var position = start
         var missing: [Int64: ContinuousClock.Instant] = [:]
         var lastSent = ContinuousClock.now
@@ -118,14 +126,14 @@ final class EventFeeds: Sendable {
                 guard let now = try await events.feedPosition(of: event) else { return }
                 if now.revision != position.revision {
                     position.revision = now.revision
-                    broadcast(Self.changed, to: event, position: position)
+                    broadcast(Self.changed, to: key, position: position)
                     lastSent = .now
                 }
                 var more = now.seq > position.seq || !missing.isEmpty
                 while more {
                     let awaited = missing.keys.sorted()
                     let pairs = try await events.pairs(of: event, after: position.seq, orAmong: awaited, limit: 1_000)
-                    let faces = try identity().faces(of: pairs.flatMap { [($0.a, $0.nameA), ($0.b, $0.nameB)] }, at: event)
+                    let faces = try identity().faces(of: pairs, at: event, showingNames: key.showsNames)
                     for pair in pairs {
                         if pair.seq > position.seq {
                             if pair.seq - position.seq <= 10_000 {
@@ -135,7 +143,7 @@ final class EventFeeds: Sendable {
                         } else {
                             missing[pair.seq] = nil
                         }
-                        broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: event, position: position)
+                        broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: key, position: position)
                         lastSent = .now
                     }
                     more = pairs.count == 1_000
@@ -143,7 +151,7 @@ final class EventFeeds: Sendable {
                 let expired = ContinuousClock.now - lateCommitWindow
                 missing = missing.filter { $0.value > expired }
                 if ContinuousClock.now - lastSent >= keepAlive {
-                    broadcast(Self.keepAliveComment, to: event, position: position)
+                    broadcast(Self.keepAliveComment, to: key, position: position)
                     lastSent = .now
                 }
             } catch is CancellationError {

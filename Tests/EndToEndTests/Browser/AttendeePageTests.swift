@@ -82,7 +82,7 @@ import Tokens
         defer { _ = server.stop() }
         // Another server's code: genuine, but signed by a key this server never published.
         let otherRing = try KeyRing(current: try SigningKey.generate(), since: Date())
-        let (foreign, _) = try ConnectionTokens.issue(subject: UUID().uuidString.lowercased(), lifetime: .seconds(300), keys: otherRing)
+        let (foreign, _) = try ConnectionTokens.issue(subject: UUID(), lifetime: .seconds(300), keys: otherRing)
         let adaId = try await ada.me().id
         let mine = (try await ada.issueToken()).token
         let cases: [(fragment: String, message: String)] = [

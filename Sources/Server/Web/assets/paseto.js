@@ -68,8 +68,24 @@ export function parse(token) {
   return { message, signature, footer, kid, claims: claims(payload) };
 }
 
-/** The claims a Constellation token carries, in one shape: subject, expiry (ms), event. */
+/** A UUID written as the unpadded base64url of its 16 bytes (22 characters), in its usual form. */
+function uuid(compact) {
+  const bytes = typeof compact === 'string' && compact.length === 22 ? base64url(compact) : null;
+  if (!bytes || bytes.length !== 16) throw new TokenProblem('invalid_claims', 'not an id');
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * The claims a Constellation token carries, in one shape: subject, expiry (ms), event. Tokens carry
+ * compact claims `{"s","i","x","j"[,"e"]}` (ids as 22-character base64url, times in Unix seconds);
+ * older ones `{"sub","iat","exp","jti"[,"evt"]}` (UUID strings, RFC 3339 times). See the README.
+ */
 function claims(payload) {
+  if ('s' in payload) {
+    if (!Number.isInteger(payload.x)) throw new TokenProblem('invalid_claims', 'no expiry');
+    return { subject: uuid(payload.s), expiresAt: payload.x * 1000, eventId: 'e' in payload ? uuid(payload.e) : null };
+  }
   const expires = Date.parse(payload.exp);
   if (typeof payload.sub !== 'string' || Number.isNaN(expires)) throw new TokenProblem('invalid_claims', 'missing claims');
   return { subject: payload.sub.toLowerCase(), expiresAt: expires, eventId: payload.evt ? String(payload.evt).toLowerCase() : null };
