@@ -106,7 +106,14 @@ let package = Package(
         .testTarget(name: "QRTests", dependencies: ["QR"]),
         .testTarget(name: "GraphTests", dependencies: ["Graph"]),
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
-        .testTarget(name: "ServerTests", dependencies: ["Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Depends on the executables so that `swift test` rebuilds the binaries it runs.
         .testTarget(
             name: "EndToEndTests",

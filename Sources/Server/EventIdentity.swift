@@ -8,16 +8,16 @@ import Tokens
 /// and not computable by someone who knows the profile id. The label is the person's display
 /// name if they chose `named` at this event, else `Attendee` and the first 6 symbols.
 /// The secret is the ring's `eventPseudonyms`, which a rotation of the signing key leaves alone.
-struct EventIdentity: Sendable {
+package struct EventIdentity: Sendable {
     /// What an organizer sees of one person.
-    struct Face: Sendable, Equatable {
+    package struct Face: Sendable, Equatable {
         let id: String
         let label: String
     }
 
     private let keyRing: KeyRing
 
-    init(keyRing: KeyRing) {
+    package init(keyRing: KeyRing) {
         self.keyRing = keyRing
     }
 

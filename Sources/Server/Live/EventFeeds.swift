@@ -10,9 +10,9 @@ import Synchronization
 /// since, and hands each watcher the same encoded messages. A watcher that falls more than
 /// `bufferLimit` messages behind is let go (its stream ends; it comes back with `Last-Event-ID`
 /// and reads what it missed from the database), so a client that never reads costs a bounded buffer.
-final class EventFeeds: Sendable {
+package final class EventFeeds: Sendable {
     /// One Server-Sent Events message, encoded once for every watcher.
-    struct Message: Sendable {
+    package struct Message: Sendable {
         let bytes: ByteBuffer
     }
 
@@ -48,7 +48,7 @@ final class EventFeeds: Sendable {
     /// A comment sent this often keeps proxies from closing a quiet stream.
     let keepAlive: Duration = .seconds(15)
 
-    init(events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger,
+    package init(events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger,
          interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000, streamsPerCredential: Int = 4) {
         self.events = events
         self.streamsPerCredential = streamsPerCredential
@@ -61,7 +61,7 @@ final class EventFeeds: Sendable {
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration (or the
     /// stream's end) stops watching. 429 `too_many_streams` past `streamsPerCredential`.
-    func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (FeedPosition, AsyncStream<Message>) {
+    package func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (FeedPosition, AsyncStream<Message>) {
         let key = FeedKey(event: event, showsNames: showingNames)
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let watcher = UUID()
@@ -85,7 +85,7 @@ final class EventFeeds: Sendable {
     }
 
     /// How many are watching `event` now.
-    func watcherCount(of event: UUID) -> Int {
+    package func watcherCount(of event: UUID) -> Int {
         state.withLock { state in state.feeds.filter { $0.key.event == event }.reduce(0) { $0 + $1.value.watchers.count } }
     }
 

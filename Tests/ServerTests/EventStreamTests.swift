@@ -1,0 +1,191 @@
+import AsyncHTTPClient
+import ConstellationModel
+import Foundation
+import Logging
+import NIOCore
+import Server
+import Store
+import Testing
+import TestSupport
+
+/// `GET /v1/events/{event}/stream` on a real server and PostgreSQL: new pairs arrive as Server-Sent
+/// Events, as the organizers' network shows the people; `Last-Event-ID` replays what was missed;
+/// a wall's view token sees pseudonyms only; only the event's readers get a stream.
+@Suite struct EventStreamTests {
+    /// One event from the stream.
+    struct Event: Equatable {
+        var name = "message"
+        var id: String?
+        var data = ""
+    }
+
+    /// An open stream: its events, parsed, as they come.
+    final class Stream: @unchecked Sendable {
+        let status: Int
+        private var iterator: AsyncThrowingStream<Event, any Error>.AsyncIterator
+
+        init(port: Int, event: String, credential: String, lastEventId: String? = nil) async throws {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events/\(event)/stream")
+            request.headers.add(name: "Authorization", value: "Bearer \(credential)")
+            if let lastEventId { request.headers.add(name: "Last-Event-ID", value: lastEventId) }
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            status = Int(response.status.code)
+            let body = response.body
+            iterator = AsyncThrowingStream { continuation in
+                let task = Task {
+                    var pending = "", current = Event()
+                    do {
+                        for try await chunk in body {
+                            pending += String(buffer: chunk)
+                            while let newline = pending.firstIndex(of: "\n") {
+                                let line = String(pending[..<newline])
+                                pending = String(pending[pending.index(after: newline)...])
+                                if line.isEmpty {
+                                    if !current.data.isEmpty || current.name != "message" { continuation.yield(current) }
+                                    current = Event()
+                                } else if line.hasPrefix(":") || line.hasPrefix("retry:") {
+                                    continue
+                                } else if line.hasPrefix("event: ") {
+                                    current.name = String(line.dropFirst(7))
+                                } else if line.hasPrefix("id: ") {
+                                    current.id = String(line.dropFirst(4))
+                                } else if line.hasPrefix("data: ") {
+                                    current.data += String(line.dropFirst(6))
+                                }
+                            }
+                        }
+                        continuation.finish()
+                    } catch {
+                        continuation.finish(throwing: error)
+                    }
+                }
+                continuation.onTermination = { _ in task.cancel() }
+            }.makeAsyncIterator()
+        }
+
+        /// The next event, or a failure after `seconds`.
+        func next(within seconds: Double = 5) async throws -> Event {
+            try await withThrowingTaskGroup(of: Event?.self) { group in
+                group.addTask { try await self.iterator.next() }
+                group.addTask {
+                    try await Task.sleep(for: .seconds(seconds))
+                    return nil
+                }
+                let first = try await group.next()!
+                group.cancelAll()
+                guard let event = first else { throw StreamTimedOut() }
+                return event
+            }
+        }
+
+        struct StreamTimedOut: Error {}
+    }
+
+    private static func connection(_ event: Event) throws -> LiveConnection {
+        #expect(event.name == "connection")
+        return try JSONDecoder.constellation.decode(LiveConnection.self, from: Data(event.data.utf8))
+    }
+
+    @Test func newPairsArriveAsTheOrganizersSeeThem() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-a")).event
+            let stream = try await Stream(port: server.port, event: "stream-a", credential: ada.client.apiKey!)
+            #expect(stream.status == 200)
+            let hello = try await stream.next()
+            #expect(hello.name == "hello" && hello.data == #"{"seq":0}"#)
+
+            // Bob chose to be named at the event; Cleo did not.
+            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-a").token))
+            _ = try await bob.client.setEventVisibility(.named, at: "stream-a")
+            let first = try Self.connection(try await stream.next())
+            _ = try await cleo.client.redeem(RedeemRequest(token: try await bob.client.issueToken(event: "stream-a").token))
+            let second = try Self.connection(try await stream.next())
+            #expect(second.seq > first.seq)
+
+            // The same ids and labels as the event's network shows.
+            let network = try await ada.client.eventNetwork("stream-a")
+            let shown = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0.label) })
+            for person in [first.source, first.target, second.source, second.target] {
+                #expect(shown[person.id] == person.label, "\(person)")
+            }
+            #expect(Set([second.source.label, second.target.label]).contains("Bob"))
+            #expect([second.source.label, second.target.label].contains { $0.hasPrefix("Attendee ") }, "Cleo stays a pseudonym")
+            #expect(!"\(first)\(second)".contains(ada.profile.id.uuidString), "no profile id")
+            _ = event
+        }
+    }
+
+    @Test func lastEventIdReplaysWhatWasMissedAndAWallSeesPseudonymsOnly() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-b"))
+            var people: [String] = []
+            for name in ["Bob", "Cleo", "Dan"] {
+                let person = try await server.user(name)
+                _ = try await person.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-b").token))
+                _ = try await person.client.setEventVisibility(.named, at: "stream-b")
+                people.append(name)
+            }
+            let wall = try await ada.client.issueViewToken(for: "stream-b", wall: true).token
+            let stream = try await Stream(port: server.port, event: "stream-b", credential: wall, lastEventId: "0")
+            #expect(stream.status == 200)
+            #expect(try await stream.next().name == "hello")
+            var replayed: [LiveConnection] = []
+            for _ in 0..<3 { replayed.append(try Self.connection(try await stream.next())) }
+            #expect(replayed.map(\.seq) == replayed.map(\.seq).sorted() && Set(replayed.map(\.seq)).count == 3)
+            let labels = replayed.flatMap { [$0.source.label, $0.target.label] }
+            #expect(labels.allSatisfy { $0.hasPrefix("Attendee ") }, "a wall shows no name: \(labels)")
+
+            // Resuming after the second: only the third again.
+            let resumed = try await Stream(port: server.port, event: "stream-b", credential: ada.client.apiKey!, lastEventId: "\(replayed[1].seq)")
+            #expect(try await resumed.next().name == "hello")
+            #expect(try Self.connection(try await resumed.next()).seq == replayed[2].seq)
+        }
+    }
+
+    @Test func onlyTheEventsReadersGetAStream() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-c"))
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-d"))
+            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-c").token))
+            let otherEvent = try await ada.client.issueViewToken(for: "stream-d").token
+            let cases: [(String, String, String?, Int)] = [
+                ("stream-c", bob.client.apiKey!, nil, 403),      // an attendee
+                ("stream-c", otherEvent, nil, 403),              // another event's view token
+                ("no-such-event", ada.client.apiKey!, nil, 404),
+                ("stream-c", ada.client.apiKey!, "yesterday", 400), // not an id this stream sent
+                ("stream-c", "cst_" + String(repeating: "A", count: 43), nil, 401),
+            ]
+            for (event, credential, lastEventId, status) in cases {
+                #expect(try await Stream(port: server.port, event: event, credential: credential, lastEventId: lastEventId).status == status,
+                        "\(event) \(lastEventId ?? "")")
+            }
+        }
+    }
+
+    /// A watcher that reads nothing is let go once `bufferLimit` messages wait for it: what it was
+    /// holding is freed, and the reader stops when nobody watches.
+    @Test func aWatcherThatNeverReadsIsLetGo() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-e")).event
+            let feeds = EventFeeds(events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
+                                   logger: Logger(label: "test"), interval: .milliseconds(20), bufferLimit: 3)
+            let start = try #require(try await server.services.events.feedPosition(of: event.id))
+            let (_, messages) = try feeds.watch(event.id, from: start, showingNames: true, credential: ada.profile.id)
+            #expect(feeds.watcherCount(of: event.id) == 1)
+            for name in ["B", "C", "D", "E", "F", "G"] {
+                let person = try await server.user(name)
+                _ = try await person.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-e").token))
+            }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while feeds.watcherCount(of: event.id) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(feeds.watcherCount(of: event.id) == 0, "let go")
+            var kept = 0
+            for await _ in messages { kept += 1 }
+            #expect(kept == 3, "only the buffer's worth was held")
+        }
+    }
+}
