@@ -19,31 +19,10 @@ import Tokens
         return (server, ada)
     }
 
-    /// Runs `body` with a fresh browser (its own profile: an empty localStorage), then quits it.
-    private func withBrowser(_ body: (Browser) async throws -> Void) async throws {
-        let browser = try await Browser()
-        do {
-            try await body(browser)
-            await browser.quit()
-        } catch {
-            await browser.quit()
-            throw error
-        }
-    }
-
-    /// No console error or warning, and every request went to the server's own origin.
-    private func expectCleanPage(_ browser: Browser, on server: ServerProcess) async throws {
-        let problems = try await browser.consoleProblems()
-        #expect(problems.isEmpty, "console: \(problems)")
-        // What the page asked for over the network (not the browser's own chrome:// pages, blob: or data: URLs).
-        let elsewhere = try await browser.requestedURLs().filter { ($0.hasPrefix("http") || $0.hasPrefix("ws")) && !$0.hasPrefix(server.url + "/") }
-        #expect(elsewhere.isEmpty, "requests to another origin: \(elsewhere)")
-    }
-
     @Test func joinOnTheHomePageThenScanSomeonesCode() async throws {
         let (server, ada) = try await serverWithAda()
         defer { _ = server.stop() }
-        try await withBrowser { phone in
+        try await Browser.with { phone in
             try await phone.open(server.url + "/")
             try await phone.type("#name", "Bob")
             try await phone.type("#headline", "Telescopes\n")  // Enter submits
@@ -59,21 +38,21 @@ import Tokens
             try await phone.open(server.url + "/")
             try await phone.wait(for: "Ada in my connections", until: "document.getElementById('connections').textContent.includes('Ada')")
             try await phone.wait(for: "my constellation", until: "/2 people, 1 links/.test(document.getElementById('network').getAttribute('aria-label'))")
-            try await expectCleanPage(phone, on: server)
+            try await phone.expectCleanPage(origin: server.url)
         }
     }
 
     @Test func aVisitorWithoutAProfileTypesANameAndIsConnected() async throws {
         let (server, ada) = try await serverWithAda()
         defer { _ = server.stop() }
-        try await withBrowser { phone in
+        try await Browser.with { phone in
             try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
             try await phone.wait(for: "the name form", until: "!document.getElementById('join').hidden")
             try await Screenshots.save(phone, as: "connect")
             try await phone.type("#name", "Cleo\n")
             try await phone.wait(for: "connected", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
             #expect(try await ada.connections().items.map(\.peer.displayName) == ["Cleo"])
-            try await expectCleanPage(phone, on: server)
+            try await phone.expectCleanPage(origin: server.url)
         }
     }
 
@@ -92,7 +71,7 @@ import Tokens
             (Self.tamperedSignature(of: mine), "not genuine"),
             (mine, "your own code"),
         ]
-        try await withBrowser { phone in
+        try await Browser.with { phone in
             // Ada's own phone: her key in this browser, as `/` would have stored it.
             try await phone.open(server.url + "/")
             try await phone.run("localStorage.setItem('constellation.apiKey', arguments[0]); localStorage.setItem('constellation.profile', JSON.stringify({id: arguments[1], displayName: 'Ada'}));",
@@ -117,7 +96,7 @@ import Tokens
     @Test func aScanMadeOfflineIsSentWhenTheNetworkIsBack() async throws {
         let (server, ada) = try await serverWithAda()
         defer { _ = server.stop() }
-        try await withBrowser { phone in
+        try await Browser.with { phone in
             try await phone.open(server.url + "/")
             try await phone.type("#name", "Dan\n")
             try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Glibc
 import NIOCore
+import Testing
 
 /// A real headless Chromium (Debian's `chromium`), driven through Debian's `chromedriver` over the
 /// W3C WebDriver protocol: plain JSON over HTTP on loopback, so a small client here does what a
@@ -210,6 +211,27 @@ final class Browser: @unchecked Sendable {
 }
 
 extension Browser {
+    /// Runs `body` with a fresh browser (its own profile: an empty localStorage), then quits it.
+    static func with(width: Int = 390, height: Int = 844, _ body: (Browser) async throws -> Void) async throws {
+        let browser = try await Browser(width: width, height: height)
+        do {
+            try await body(browser)
+            await browser.quit()
+        } catch {
+            await browser.quit()
+            throw error
+        }
+    }
+
+    /// No console error or warning, and every request the page made went to `origin`.
+    func expectCleanPage(origin: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        let problems = try await consoleProblems()
+        #expect(problems.isEmpty, "console: \(problems)", sourceLocation: sourceLocation)
+        // What the page asked for over the network (not the browser's own chrome:// pages, blob: or data: URLs).
+        let elsewhere = try await requestedURLs().filter { ($0.hasPrefix("http") || $0.hasPrefix("ws")) && !$0.hasPrefix(origin + "/") }
+        #expect(elsewhere.isEmpty, "requests to another origin: \(elsewhere)", sourceLocation: sourceLocation)
+    }
+
     /// Cuts the page off the network (Chromium's network emulation: fetches fail, `navigator.onLine`
     /// turns false) or gives the network back (the page hears `online`). A stand-in for a phone in a
     /// hall with no signal: the browser is real, only its network is switched.
