@@ -56,6 +56,26 @@ export async function call(path, { method = 'GET', body, auth = session.key, sig
   return response;
 }
 
+/**
+ * Makes a profile from a join form (its `name` and `headline` fields) and keeps its key in this
+ * browser; the form's button is disabled meanwhile. Then runs `next`; a failure is said in `status`.
+ */
+export async function registerFrom(form, status, next) {
+  const button = form.querySelector('button');
+  button.disabled = true;
+  try {
+    const headline = form.headline.value.trim();
+    session.save(await json('/profiles', {
+      method: 'POST', auth: null, body: { displayName: form.name.value.trim(), headline: headline || undefined },
+    }));
+    await next();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
 /** `call`, then the JSON body. */
 export async function json(path, options) {
   return (await call(path, options)).json();

@@ -1,7 +1,7 @@
 // `/c#TOKEN`, what a phone's camera opens: check the code against the server's keys, then
 // connect (registering first if this phone has no profile yet), or keep the scan for later
 // when there is no network.
-import { json, session, explain, say, OfflineError } from './api.js';
+import { json, session, explain, say, registerFrom, OfflineError } from './api.js';
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline } from './scan-queue.js';
 
@@ -42,21 +42,9 @@ async function redeem() {
   }
 }
 
-async function register(event) {
+function register(event) {
   event.preventDefault();
-  const button = form.querySelector('button');
-  button.disabled = true;
-  try {
-    const headline = form.headline.value.trim();
-    session.save(await json('/profiles', {
-      method: 'POST', auth: null, body: { displayName: form.name.value.trim(), headline: headline || undefined },
-    }));
-    await redeem();
-  } catch (error) {
-    say(status, explain(error), 'error');
-  } finally {
-    button.disabled = false;
-  }
+  return registerFrom(form, status, redeem);
 }
 
 async function start() {

@@ -2,7 +2,7 @@
 // code (replaced before it expires), my connections, my constellation, and joining an event.
 // `/#join=SLUG&code=XXXX-XXXX` (the QR code on an organizer's wall) joins that event once this
 // person has a profile.
-import { call, json, session, explain, say } from './api.js';
+import { call, json, session, explain, say, registerFrom } from './api.js';
 import { GraphView } from './graph-view.js';
 import { pending, flushWhenOnline } from './scan-queue.js';
 
@@ -13,22 +13,12 @@ let codeTimer = null;
 let codeURL = null;
 let view = null;
 
-async function register(event) {
+function register(event) {
   event.preventDefault();
-  const form = $('join');
-  form.querySelector('button').disabled = true;
-  try {
-    const headline = form.headline.value.trim();
-    session.save(await json('/profiles', {
-      method: 'POST', auth: null, body: { displayName: form.name.value.trim(), headline: headline || undefined },
-    }));
+  return registerFrom($('join'), status, () => {
     say(status, '');
     showHome();
-  } catch (error) {
-    say(status, explain(error), 'error');
-  } finally {
-    form.querySelector('button').disabled = false;
-  }
+  });
 }
 
 /** Fetches a fresh code and schedules the next one half a minute before this one expires. */
