@@ -85,6 +85,49 @@ import Tokens
         #expect(try await ada.connections().items.isEmpty, "no bad code made a connection")
     }
 
+    /// The lowest WCAG contrast ratio between any visible text on the page and what lies behind it
+    /// (the nearest ancestor with a background colour), with the element it was found on.
+    static let lowestContrast = """
+        const channel = (c) => { c /= 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+        const luminance = (rgb) => 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2]);
+        const parse = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+        const background = (element) => {
+          for (let e = element; e; e = e.parentElement) {
+            const c = parse(getComputedStyle(e).backgroundColor);
+            if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+          }
+          return [255, 255, 255];
+        };
+        let lowest = { ratio: 21, element: '' };
+        for (const element of document.querySelectorAll('body *')) {
+          const own = [...element.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+          if (!own || !element.offsetParent) continue;
+          const [a, b] = [luminance(parse(getComputedStyle(element).color)), luminance(background(element))];
+          const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+          if (ratio < lowest.ratio) lowest = { ratio, element: element.tagName + '#' + element.id + ' ' + element.textContent.trim().slice(0, 40) };
+        }
+        return lowest;
+        """
+
+    @Test func theJoinFormWorksFromTheKeyboardAndItsTextIsReadable() async throws {
+        let (server, _) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.wait(for: "the name field focused", until: "document.activeElement.id === 'name'")
+            // Each field has a label a screen reader announces.
+            #expect(try await phone.run("return [...document.querySelectorAll('#join input')].every((i) => i.labels.length === 1);") as? Bool == true)
+            try await phone.press("Eve\u{E004}Cryptographer\u{E004}")
+            #expect(try await phone.run("return document.activeElement.tagName + ' ' + document.activeElement.textContent;") as? String == "BUTTON Join")
+            let lowest = try #require(try await phone.run(Self.lowestContrast) as? [String: Any])
+            #expect((lowest["ratio"] as? Double ?? 0) >= 4.5, "WCAG AA wants 4.5:1 for text: \(lowest)")
+            try await phone.press("\u{E007}")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            let after = try #require(try await phone.run(Self.lowestContrast) as? [String: Any])
+            #expect((after["ratio"] as? Double ?? 0) >= 4.5, "\(after)")
+        }
+    }
+
     /// `token` with one character of its signature changed (the body is message + signature).
     private static func tamperedSignature(of token: String) -> String {
         var characters = Array(token)

@@ -108,6 +108,15 @@ final class Browser: @unchecked Sendable {
         _ = try await command("element/\(element)/value", ["text": text.replacingOccurrences(of: "\n", with: "\u{E007}")])
     }
 
+    /// Presses `keys` on whatever has the focus, as a person at a keyboard would (`\u{E004}` Tab,
+    /// `\u{E007}` Enter).
+    func press(_ keys: String) async throws {
+        let strokes = keys.unicodeScalars.flatMap { key in
+            [["type": "keyDown", "value": String(key)], ["type": "keyUp", "value": String(key)]]
+        }
+        _ = try await command("actions", ["actions": [["type": "key", "id": "keyboard", "actions": strokes]]])
+    }
+
     func click(_ selector: String) async throws {
         _ = try await command("element/\(try await element(selector))/click", [:])
     }
