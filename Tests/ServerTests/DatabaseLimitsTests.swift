@@ -16,7 +16,7 @@ import Testing
             let holder = Task {
                 try await database.withConnection { connection in
                     signal.yield()
-                    try connection.query("SELECT pg_sleep(6)")
+                    try connection.query("SELECT pg_sleep(12)")
                 }
             }
             var iterator = started.makeAsyncIterator()
@@ -28,8 +28,9 @@ import Testing
             let waited = ContinuousClock.now - began
             #expect(refused.httpStatus == 503 && refused.httpHeader("Retry-After") == "1")
             #expect(refused.httpBody.contains("\"code\":\"database_busy\"") && refused.httpBody.contains("\"retryAfter\":1"))
-            // Refused after the wait, long before the connection came back (loose: the whole suite runs at once).
-            #expect(waited >= .milliseconds(300) && waited < .seconds(5), "waited \(waited)")
+            // Refused after the wait, long before the connection came back in 12 s (loose: the whole
+            // suite, browsers included, runs at once on two cores).
+            #expect(waited >= .milliseconds(300) && waited < .seconds(9), "waited \(waited)")
             #expect(try await server.client.health(), "/health takes no connection")
             try await holder.value
             #expect(try await server.client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada")).status == 201)
