@@ -1,5 +1,6 @@
 """What the benchmarks share: a release build, a throwaway PostgreSQL, the server binary on it."""
-import os, pathlib, re, shutil, subprocess, sys, time
+import json, os, pathlib, platform, re, shutil, signal, subprocess, sys, time, types
+import urllib.request
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent.parent
 PGBIN = sorted(pathlib.Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))[-1]
@@ -49,3 +50,52 @@ def start_server(bin_dir, conninfo, work, environment=None):
             return process, match.group(1)
         time.sleep(0.1)
     sys.exit("bench: the server did not start:\n" + (work / "server.log").read_text())
+
+
+def stop(*processes):
+    """Stops the server and PostgreSQL the way Ctrl-C would, and waits for them."""
+    for process in processes:
+        if process and process.poll() is None:
+            process.send_signal(signal.SIGINT)
+            process.wait(timeout=60)
+
+
+def load_tool(name):
+    """Another benchmark (`Tools/NAME`, a script without `.py`) as a module, to reuse its helpers."""
+    path = ROOT / "Tools" / name
+    module = types.ModuleType(name.replace("-", "_"))
+    module.__file__ = str(path)
+    exec(compile(path.read_text(), path, "exec"), module.__dict__)
+    return module
+
+
+def machine():
+    """The machine and its load right now, for the header of a benchmark's output."""
+    model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.machine())
+    return f"{os.cpu_count()} × {model}, load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}"
+
+
+def migrate(bin_dir, conninfo):
+    """Applies the migrations to the database at `conninfo`."""
+    subprocess.run([bin_dir / "constellation-server", "migrate", "--log-level", "warning"], check=True, capture_output=True,
+                   env={"DATABASE_URL": conninfo, "CONSTELLATION_MIGRATIONS_DIR": str(ROOT / "migrations"), "PATH": "/usr/bin:/bin"})
+
+
+def import_event(bin_dir, conninfo, path, slug, start=None):
+    """`constellation-server import sociopatterns` of a `t i j` file: the event's id and its organizer's key."""
+    command = [bin_dir / "constellation-server", "import", "sociopatterns", path, "--event", slug, "--json", "--log-level", "warning"]
+    if start:
+        command += ["--start", start]
+    output = subprocess.run(command, check=True, capture_output=True, text=True,
+                            env={"DATABASE_URL": conninfo, "CONSTELLATION_MIGRATIONS_DIR": str(ROOT / "migrations"), "PATH": "/usr/bin:/bin"})
+    answer = json.loads(output.stdout)
+    return answer["eventId"], answer["organizerKey"]
+
+
+def api(url, path, key=None, body=None, method=None):
+    """One JSON call to the server (POST when there is a body, else GET, unless `method` says) and its answer."""
+    request = urllib.request.Request(url + path, method=method or ("POST" if body is not None else "GET"),
+                                     data=json.dumps(body).encode() if body is not None else None,
+                                     headers={"Content-Type": "application/json", **({"Authorization": f"Bearer {key}"} if key else {})})
+    with urllib.request.urlopen(request, timeout=600) as response:
+        return json.loads(response.read() or b"null")
