@@ -21,6 +21,7 @@ struct TestServer {
     ) async throws {
         var configuration = ServerConfiguration()
         configuration.port = 0
+        configuration.databaseWait = .seconds(60)  // hundreds of tests share two cores; a test about the wait sets its own
         configure(&configuration)
         let (database, _) = try await TestDatabase.createMigrated(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,

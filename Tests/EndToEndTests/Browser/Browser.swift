@@ -9,7 +9,7 @@ import Testing
 /// Selenium install would, inside `swift test`, with the same servers and databases as the other
 /// end-to-end tests. One chromedriver per browser; `quit()` ends both.
 final class Browser: @unchecked Sendable {
-    private let driver = Process()
+    private let driver: Process
     private let endpoint: URL
     private let session: String
     private let profile: URL
@@ -23,7 +23,38 @@ final class Browser: @unchecked Sendable {
     /// A phone-sized window (390 × 844) unless told otherwise.
     init(width: Int = 390, height: Int = 844) async throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
-        let output = Pipe()
+        var attempt = 0
+        var started: (driver: Process, port: Int)?
+        var seen = ""
+        // With `--port=0` chromedriver takes a free IPv6 port, then gives up if that number is taken on
+        // IPv4 ("IPv4 port not available"): a busy machine meets that now and then, so it is started again.
+        while started == nil, attempt < 3 {
+            attempt += 1
+            (started, seen) = try await Self.launchDriver(profile: profile)
+        }
+        guard let started else { throw Failure(description: "chromedriver did not start: \(seen)") }
+        driver = started.driver
+        endpoint = URL(string: "http://127.0.0.1:\(started.port)")!
+        let capabilities: [String: Any] = [
+            "browserName": "chrome",
+            "goog:chromeOptions": [
+                "binary": "/usr/bin/chromium",
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                         "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"],
+            ],
+            "goog:loggingPrefs": ["browser": "ALL", "performance": "ALL"],
+        ]
+        let created = try? await Self.send(endpoint.appendingPathComponent("session"), "POST", ["capabilities": ["alwaysMatch": capabilities]])
+        guard let value = created as? [String: Any], let id = value["sessionId"] as? String else {
+            await Self.stop(started.driver, endpoint: endpoint, profile: profile)
+            throw Failure(description: "no WebDriver session: \(String(describing: created))")
+        }
+        session = id
+    }
+
+    /// Starts chromedriver on a port of its choosing: the process and its port, or what it printed if it did not start.
+    private static func launchDriver(profile: URL) async throws -> ((driver: Process, port: Int)?, String) {
+        let driver = Process(), output = Pipe()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         driver.arguments = ["--port=0"]
         driver.standardOutput = output
@@ -39,27 +70,12 @@ final class Browser: @unchecked Sendable {
             port = seen.firstMatch(of: /started successfully on port (\d+)/).flatMap { Int($0.output.1) }
         }
         guard let port else {
-            await Self.stop(driver, endpoint: nil, profile: profile)
-            throw Failure(description: "chromedriver did not start: \(seen)")
+            await stop(driver, endpoint: nil, profile: profile)
+            return (nil, seen)
         }
         // Keep draining its output so that it never blocks on a full pipe.
         output.fileHandleForReading.readabilityHandler = { _ = $0.availableData }
-        endpoint = URL(string: "http://127.0.0.1:\(port)")!
-        let capabilities: [String: Any] = [
-            "browserName": "chrome",
-            "goog:chromeOptions": [
-                "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                         "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"],
-            ],
-            "goog:loggingPrefs": ["browser": "ALL", "performance": "ALL"],
-        ]
-        let created = try? await Self.send(endpoint.appendingPathComponent("session"), "POST", ["capabilities": ["alwaysMatch": capabilities]])
-        guard let value = created as? [String: Any], let id = value["sessionId"] as? String else {
-            await Self.stop(driver, endpoint: endpoint, profile: profile)
-            throw Failure(description: "no WebDriver session: \(String(describing: created))")
-        }
-        session = id
+        return ((driver, port), seen)
     }
 
     /// Ends the browser session and chromedriver (which ignores SIGTERM: it is asked to shut down,
