@@ -99,13 +99,13 @@ final class ServerProcess {
     let url: String
     let log: URL
 
-    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:]) throws {
+    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:], logLevel: String = "warning") throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"]
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", logLevel]
         var environment = ProcessInfo.processInfo.environment
         if let databaseURL {
             environment["DATABASE_URL"] = databaseURL

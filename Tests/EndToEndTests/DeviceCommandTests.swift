@@ -65,8 +65,9 @@ import TestSupport
         #expect(notADevice.status == 64, "a usage error: \(notADevice.stderr)")
     }
 
+    /// The server logs everything it can (trace), and still never a recovery code, link or key.
     @Test func aRecoveryCodeBringsTheProfileBackOnce() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData, logLevel: "trace")
         defer { _ = server.stop() }
         let phone = try workspace.home("phone"), newPhone = try workspace.home("new-phone"), other = try workspace.home("other")
         let adaId = try workspace.register("Ada", home: phone, server: server.url)
@@ -83,6 +84,20 @@ import TestSupport
         // A computer with a profile keeps it unless told.
         let kept = try Binaries.cli(["me", "recover", code], home: phone, server: server.url)
         #expect(kept.status == 73 && kept.stderr.contains("--force"), "\(kept.stderr)")
+
+        let linked = try Binaries.cli(["device", "link", "--no-wait", "--json"], home: phone, server: server.url)
+        let link = try JSONDecoder.constellation.decode(DeviceLink.self, from: Data(linked.stdout.utf8))
+        let joined = try Binaries.cli(["device", "join", link.token, "--json"], home: other, server: server.url)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        let keys = try [phone, newPhone, other].map { home in
+            String(decoding: try Data(contentsOf: home.appendingPathComponent("constellation/credentials.json")), as: UTF8.self)
+                .firstMatch(of: /cst_[A-Za-z0-9_-]{43}/).map { String($0.output) } ?? "no key in \(home.path)"
+        }
+        let log = server.logText
+        #expect(log.contains("device linked") && log.contains("profile recovered"), "the log is on")
+        for secret in [code, code.replacingOccurrences(of: "-", with: ""), link.code, link.token] + keys {
+            #expect(!log.contains(secret), "\(secret.prefix(12))… is in the server's log")
+        }
     }
 
     @Test func notesAndTagsFollowUpAfterTheEvent() async throws {
