@@ -19,6 +19,8 @@ public struct AppServices: Sendable {
     let credentials: CredentialCache
     /// Rate limits, counted in this instance (see `RateLimiter`).
     let limiter: RateLimiter
+    /// What `GET /metrics` shows.
+    public let metrics = ServerMetrics()
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).

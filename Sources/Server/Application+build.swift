@@ -7,6 +7,8 @@ import NIOCore
 /// The router: public routes, then routes behind an API key; every error becomes problem+json.
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
+    router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
     router.add(middleware: ProblemMiddleware())
     router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientAddressMiddleware(proxies: services.configuration.trustedProxies))
@@ -27,10 +29,12 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
-    let compute = GraphComputation()
+    let compute = GraphComputation(metrics: services.metrics)
     let layouts = SubgraphLayouts(compute: compute)
     let growth = GrowthCache(events: services.events, compute: compute)
-    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: 2_000)
+    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: 2_000) { [metrics = services.metrics] in
+        metrics.cacheLookup("statistics", hit: $0)
+    }
     let quota = GraphWorkQuota(limit: services.configuration.graphRequestsPerCredential)
     let eventGraphs = EventGraphCache(events: services.events)
     NetworkController(services: services, layouts: layouts, statistics: statistics, compute: compute, quota: quota)

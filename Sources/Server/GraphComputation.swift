@@ -6,6 +6,9 @@ import NIOPosix
 /// threads at most, one per core by default), so running jobs one after another keeps the threads
 /// doing graph work within the cores, instead of a pool of one thread per core each fanning out again.
 struct GraphComputation: Sendable {
+    /// Where each job's kind and time are counted.
+    let metrics: ServerMetrics
+
     /// The process's one graph thread.
     private static let pool: NIOThreadPool = {
         let pool = NIOThreadPool(numberOfThreads: 1)
@@ -13,8 +16,14 @@ struct GraphComputation: Sendable {
         return pool
     }()
 
-    /// Runs `work` after the jobs before it, and returns its result.
-    func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
-        try await Self.pool.runIfActive(work)
+    /// Runs `work` (a job of `kind`: `layout`, `statistics`, `growth`, `summary`, `export`) after
+    /// the jobs before it, and returns its result.
+    func run<T: Sendable>(_ kind: String, _ work: @escaping @Sendable () -> T) async throws -> T {
+        try await Self.pool.runIfActive { [metrics] in
+            let start = ContinuousClock.now
+            let result = work()
+            metrics.computed(kind, duration: ContinuousClock.now - start)
+            return result
+        }
     }
 }

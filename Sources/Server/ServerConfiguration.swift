@@ -54,6 +54,9 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// How long an organizer's view token works (`CONSTELLATION_VIEW_TOKEN_MINUTES`).
     public var viewTokenLifetime: Duration = .seconds(720 * 60)
+    /// What `GET /metrics` asks for as `Authorization: Bearer …` (`CONSTELLATION_METRICS_TOKEN`);
+    /// nil: the metrics are public (serve them on a network only the scraper reaches).
+    public var metricsToken: String?
     /// How long a device link works, once (`CONSTELLATION_DEVICE_LINK_SECONDS`).
     public var deviceLinkLifetime: Duration = .seconds(120)
 
@@ -96,6 +99,7 @@ public struct ServerConfiguration: Sendable {
         }
         if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
         if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
+        if let token = environment["CONSTELLATION_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {

@@ -72,10 +72,12 @@ actor SubgraphLayouts {
         clock += 1
         if let entry = entries[subject], entry.version == version {
             entries[subject]?.lastUse = clock
+            compute.metrics.cacheLookup("layouts", hit: true)
             return entry.picture
         }
+        compute.metrics.cacheLookup("layouts", hit: false)
         let previous = entries[subject]?.picture
-        let picture = try await compute.run { Self.layOut(graph(), previous: previous) }
+        let picture = try await compute.run("layout") { Self.layOut(graph(), previous: previous) }
         entries[subject] = Entry(version: version, picture: picture, lastUse: clock)
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil

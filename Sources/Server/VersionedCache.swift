@@ -16,9 +16,12 @@ package actor VersionedCache<Key: Hashable & Sendable, Value: Sendable> {
     private var running: [Key: (version: Int, task: Task<Value, any Error>)] = [:]
     private var clock: UInt64 = 0
     let capacity: Int
+    /// Told of each lookup: whether a remembered (or running) value answered it.
+    private let onLookup: @Sendable (_ hit: Bool) -> Void
 
-    package init(capacity: Int) {
+    package init(capacity: Int, onLookup: @escaping @Sendable (_ hit: Bool) -> Void = { _ in }) {
         self.capacity = capacity
+        self.onLookup = onLookup
     }
 
     /// The value for `key` at `version`: remembered, being computed, or computed now by `compute`
@@ -29,9 +32,14 @@ package actor VersionedCache<Key: Hashable & Sendable, Value: Sendable> {
         clock += 1
         if let entry = entries[key], entry.version == version {
             entries[key]?.lastUse = clock
+            onLookup(true)
             return entry.value
         }
-        if let run = running[key], run.version == version { return try await run.task.value }
+        if let run = running[key], run.version == version {
+            onLookup(true)
+            return try await run.task.value
+        }
+        onLookup(false)
         let previous = entries[key]?.value
         let task = Task { try await compute(previous) }
         running[key] = (version, task)

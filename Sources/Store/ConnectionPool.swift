@@ -70,6 +70,11 @@ actor ConnectionPool {
         }
     }
 
+    /// Connections lent out, connections idle, and callers waiting, now.
+    func statistics() -> PoolStatistics {
+        PoolStatistics(inUse: open - idle.count, idle: idle.count, waiting: waiters.count)
+    }
+
     func close() {
         closed = true
         open -= idle.count
@@ -90,4 +95,11 @@ actor ConnectionPool {
             throw error
         }
     }
+}
+
+/// What a pool is doing at one moment (for `/metrics`).
+public struct PoolStatistics: Sendable, Equatable {
+    public let inUse: Int
+    public let idle: Int
+    public let waiting: Int
 }

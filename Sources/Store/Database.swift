@@ -46,6 +46,11 @@ public final class Database: Sendable {
         try await withConnection { try $0.transaction(readOnly: readOnly, body) }
     }
 
+    /// What the pool is doing now.
+    public func poolStatistics() async -> PoolStatistics {
+        await pool.statistics()
+    }
+
     /// Closes every connection and stops the threads.
     public func shutdown() async {
         await pool.close()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import Server
 
 @main
 struct ConstellationServer: AsyncParsableCommand {
@@ -25,12 +26,16 @@ struct CommonOptions: ParsableArguments {
         URL(fileURLWithPath: dataDirectory ?? environment["CONSTELLATION_DATA_DIR"] ?? ".constellation")
     }
 
-    /// Logs to stderr at `--log-level`, else `LOG_LEVEL`, else `defaultLevel`.
+    /// Logs to stderr at `--log-level`, else `LOG_LEVEL`, else `defaultLevel`: as text, or as JSON
+    /// lines with `CONSTELLATION_LOG_FORMAT=json`.
     func logger(defaultLevel: String = "info") throws -> Logger {
-        let text = logLevel ?? ProcessInfo.processInfo.environment["LOG_LEVEL"] ?? defaultLevel
+        let environment = ProcessInfo.processInfo.environment
+        let text = logLevel ?? environment["LOG_LEVEL"] ?? defaultLevel
         guard let level = Logger.Level(rawValue: text) else { throw ValidationError("unknown log level '\(text)'") }
+        let format = environment["CONSTELLATION_LOG_FORMAT"] ?? "text"
+        guard ["text", "json"].contains(format) else { throw ValidationError("CONSTELLATION_LOG_FORMAT is text or json, not '\(format)'") }
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler = format == "json" ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }

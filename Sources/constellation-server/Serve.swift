@@ -42,9 +42,11 @@ struct Serve: AsyncParsableCommand {
             let services = AppServices(
                 configuration: configuration, database: database, keys: keys, schemaVersion: try migrator.migrations().last?.version)
             let host = configuration.host
+            let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
             let app = buildApplication(services, logger: logger) { port in
-                // Scripts and tests read this line to learn the address.
-                FileHandle.standardOutput.write(Data("Constellation listening on http://\(host):\(port)\n".utf8))
+                // Scripts and tests read this line to learn the address; with JSON logs, it is one of them.
+                let line = "Constellation listening on http://\(host):\(port)"
+                if jsonLines { logger.notice("\(line)") } else { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
             }
             try await app.runService()
         }

@@ -27,6 +27,25 @@ import TestSupport
         }
     }
 
+    /// `CONSTELLATION_LOG_FORMAT=json`: every line the server writes is one JSON object, and a
+    /// request's lines carry the id its response announced.
+    @Test func jsonLogLinesCarryTheRequestId() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
+                                       environment: ["CONSTELLATION_LOG_FORMAT": "json"], logLevel: "info")
+        let client = ConstellationClient(baseURL: server.url)
+        let answer = try await client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada"))
+        #expect(server.stop() == 0)
+        let lines = server.logText.split(separator: "\n")
+        let objects = lines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+        #expect(!lines.isEmpty && objects.count == lines.count, "every line is JSON: \(server.logText.prefix(500))")
+        let registered = objects.first { $0["message"] as? String == "profile registered" }
+        #expect(registered?["request.id"] as? String == answer.header("X-Request-ID"))
+
+        let refused = try Binaries.server(["serve"], databaseURL: "postgresql:///nowhere", scratch: workspace,
+                                          environment: ["CONSTELLATION_LOG_FORMAT": "yaml"], timeout: 30)
+        #expect(refused.status == 64 && refused.stderr.contains("CONSTELLATION_LOG_FORMAT"), "\(refused.stderr)")
+    }
+
     @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
         // The cap on one credential's graph requests is raised: this is about the cache under concurrency.
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,

@@ -9,7 +9,7 @@ import Testing
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
 @Suite struct AuthenticationTests {
     static let publicRoutes: Set<String> = [
-        "GET /health", "GET /ready", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
+        "GET /health", "GET /ready", "GET /metrics", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
         "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}",

@@ -101,6 +101,15 @@ import Testing
             #expect(try await server.count("connection_notes") == 0)
             try await EventNetworkTests.connect(bob, ada)
             #expect(try await ada.client.connections().items.first?.note == nil, "a new connection starts blank")
+
+            // Erased with me: my notes, devices, links and recovery code.
+            _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "again"))
+            _ = try await ada.client.createDeviceLink()
+            _ = try await ada.client.createRecoveryCode()
+            try await ada.client.deleteMe()
+            for table in ["connection_notes", "device_links", "recovery_codes"] {
+                #expect(try await server.count(table) == 0, "\(table)")
+            }
         }
     }
 }

@@ -81,7 +81,7 @@ import Testing
     }
 
     @Test func guessingCodesRunsIntoTheFailureLimit() async throws {
-        try await TestServer.run(configure: { $0.rateLimits = RateLimits("auth_failure_address=5/min")! }) { server throws in
+        try await TestServer.run(configure: { $0.rateLimits = RateLimits("auth_failure_address=5/h")! }) { server throws in
             for _ in 0..<5 {
                 await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
             }

@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Logging
 import Server
 import Store
 import TestSupport
@@ -16,6 +17,7 @@ struct TestServer {
     /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`).
     static func run(
         keys: KeyRingStore? = nil,
+        logger: Logger = TestDatabase.logger,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> Void
     ) async throws {
@@ -29,7 +31,7 @@ struct TestServer {
         let services = AppServices(configuration: configuration, database: database,
                                    keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())))
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(services, logger: TestDatabase.logger) { continuation.yield($0) }
+        let app = buildApplication(services, logger: logger) { continuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             var iterator = ports.makeAsyncIterator()

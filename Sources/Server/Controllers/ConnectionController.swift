@@ -43,6 +43,7 @@ struct ConnectionController {
             expiresAt: claims.expiresAt,
             scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
             eventGrace: grace))
+        services.metrics.tokenRedeemed(created: redemption.created)
         context.logger.info("token redeemed", metadata: [
             "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
         ])

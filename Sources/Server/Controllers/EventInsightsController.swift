@@ -42,7 +42,7 @@ struct EventInsightsController {
             let faces = try EventIdentity(keyRing: services.keyRing)
                 .faces(of: members.map { ($0.profileId, reader.showsNames && $0.named ? $0.displayName : nil) }, at: reader.event.id)
             let labels = faces.mapValues(\.label)
-            return try await compute.run { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+            return try await compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
         }
         return try .json(summary)
     }

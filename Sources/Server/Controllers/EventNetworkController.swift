@@ -41,7 +41,7 @@ struct EventNetworkController {
             let graph = try await graph(of: event)
             let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
             let identity = EventIdentity(keyRing: services.keyRing)
-            return try await compute.run { () -> Result<(bytes: [UInt8], type: String), any Error> in
+            return try await compute.run("export") { () -> Result<(bytes: [UInt8], type: String), any Error> in
                 Result {
                     let view = EventNetworkView(event: event, viewer: reader.organizer, graph: graph, picture: picture,
                                                 faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
@@ -60,7 +60,7 @@ struct EventNetworkController {
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends)
             return try await statistics.value(for: .event(event), version: version) { [compute] _ in
-                try await compute.run { () -> Result<GraphStatistics, any Error> in
+                try await compute.run("statistics") { () -> Result<GraphStatistics, any Error> in
                     Result {
                         let faces = try identity.faces(of: graph.people, at: event)
                         let ids = { (id: UUID) in faces[id]?.id ?? "" }

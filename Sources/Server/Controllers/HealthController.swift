@@ -1,3 +1,4 @@
+import ConstellationModel
 import Hummingbird
 import Store
 
@@ -11,6 +12,7 @@ struct HealthController {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("health", use: health)
         router.get("ready", use: ready)
+        router.get("metrics", use: metrics)
     }
 
     struct Health: Encodable { let status: String }
@@ -51,6 +53,19 @@ struct HealthController {
             status: isReady ? .ok : .serviceUnavailable)
         response.headers[.cacheControl] = "no-store"
         if !isReady { response.headers[.retryAfter] = "2" }
+        return response
+    }
+
+    /// `GET /metrics`: Prometheus's text format (see `ServerMetrics`); with `CONSTELLATION_METRICS_TOKEN`
+    /// set, only for `Authorization: Bearer` that token (401 otherwise).
+    @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
+        if let token = services.configuration.metricsToken, request.headers[.authorization] != "Bearer \(token)" {
+            throw Problem(status: 401, code: "invalid_credentials", title: "The metrics need their token",
+                          detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
+        }
+        let text = services.metrics.exposition(pool: await services.database.poolStatistics())
+        var response = Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        response.headers[.cacheControl] = "no-store"
         return response
     }
 }

@@ -44,7 +44,7 @@ struct NetworkController {
             let version = SubgraphLayouts.version(nodes: nodes, edges: edges)
             let statistics = try await statistics.value(for: .network(of: me.id, depth: depth), version: version) { [compute] _ in
                 let graph = Graph(nodes: nodes.map(\.uuidString), edges: edges.map { ($0.0.uuidString, $0.1.uuidString) })
-                return try await compute.run { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) }
+                return try await compute.run("statistics") { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) }
             }
             return try .json(statistics)
         }

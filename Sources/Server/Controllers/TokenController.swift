@@ -80,6 +80,7 @@ struct TokenController {
         let (token, claims) = try ConnectionTokens.issue(
             subject: profile.id, eventId: eventId,
             lifetime: services.configuration.tokenLifetime, now: max(now, validFrom ?? now), keys: services.keyRing)
+        services.metrics.tokenMinted()
         return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId,
                            link: services.configuration.link(to: token))
     }

@@ -50,19 +50,21 @@ actor GrowthCache {
     private static func update(
         _ cached: (EventPairsVersion, GrowthSeries)?, of event: UUID, _ events: EventRepository, _ compute: GraphComputation
     ) async throws -> (EventPairsVersion, GrowthSeries) {
-        switch try await events.pairs(of: event, since: cached?.0) {
+        let change = try await events.pairs(of: event, since: cached?.0)
+        if case .unchanged = change { compute.metrics.cacheLookup("growth", hit: true) } else { compute.metrics.cacheLookup("growth", hit: false) }
+        switch change {
         case .unchanged:
             return cached!
         case .appended(let pairs, let version):
             let base = cached!.1
-            let extended = try await compute.run {
+            let extended = try await compute.run("growth") {
                 var series = base
                 return series.append(pairs) ? series : nil
             }
             if let extended { return (version, extended) }
             return try await update(nil, of: event, events, compute)  // a late pair landed in a closed step
         case .all(let pairs, let version):
-            return (version, try await compute.run { GrowthSeries(pairs) })
+            return (version, try await compute.run("growth") { GrowthSeries(pairs) })
         }
     }
 }

@@ -1,0 +1,68 @@
+import Foundation
+import Prometheus
+import Store
+
+/// What the server counts, in Prometheus's text format at `GET /metrics`: requests by route,
+/// method and status with their latency, the database pool, tokens minted and redeemed, graph
+/// computations and their time, and cache hits. One registry per server (so tests running many
+/// servers in one process count apart); labels take route patterns, never paths, so their number
+/// stays bounded whatever a client sends.
+public final class ServerMetrics: Sendable {
+    let registry = PrometheusCollectorRegistry()
+
+    public init() {}
+
+    private static var requests: MetricNameDescriptor { descriptor("http_requests", unit: "total", "HTTP requests answered, by route pattern, method and status.") }
+    private static var requestDuration: MetricNameDescriptor { descriptor("http_request_duration", unit: "seconds", "Time from a request's head to its response's head, by route pattern and method.") }
+    private static var poolConnections: MetricNameDescriptor { descriptor("db_pool_connections", unit: "", "Database connections open, by state (in_use, idle).") }
+    private static var poolWaiting: MetricNameDescriptor { descriptor("db_pool_waiting", unit: "requests", "Requests waiting for a database connection.") }
+    private static var tokensMinted: MetricNameDescriptor { descriptor("tokens_minted", unit: "total", "Connection tokens issued.") }
+    private static var tokensRedeemed: MetricNameDescriptor { descriptor("tokens_redeemed", unit: "total", "Tokens redeemed, by whether the redemption made a new connection.") }
+    private static var computations: MetricNameDescriptor { descriptor("graph_computations", unit: "total", "Graph computations run (layouts, statistics, growth, summaries), by kind.") }
+    private static var computationDuration: MetricNameDescriptor { descriptor("graph_computation_duration", unit: "seconds", "Time graph computations took, by kind.") }
+    private static var cacheLookups: MetricNameDescriptor { descriptor("cache_lookups", unit: "total", "Cache lookups, by cache and result (hit, miss).") }
+
+    /// `constellation_NAME_UNIT`, with its help text.
+    private static func descriptor(_ name: String, unit: String, _ help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(namespace: "constellation", metricName: name, unitName: unit, helpText: help)
+    }
+
+    static let requestBuckets: [Duration] = [1, 2, 5, 10, 25, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000].map { .milliseconds($0) }
+    static let computationBuckets: [Duration] = [1, 10, 50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000].map { .milliseconds($0) }
+
+    /// One answered request: its route pattern (`unmatched` for none), method, status and time.
+    func request(route: String, method: String, status: Int, duration: Duration) {
+        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
+            .increment()
+        registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route), ("method", method)],
+                                       buckets: Self.requestBuckets).record(duration)
+    }
+
+    func tokenMinted() {
+        registry.makeCounter(descriptor: Self.tokensMinted).increment()
+    }
+
+    func tokenRedeemed(created: Bool) {
+        registry.makeCounter(descriptor: Self.tokensRedeemed, labels: [("created", String(created))]).increment()
+    }
+
+    /// One graph computation of `kind` (`layout`, `statistics`, `growth`, `summary`, `export`) that took `duration`.
+    func computed(_ kind: String, duration: Duration) {
+        registry.makeCounter(descriptor: Self.computations, labels: [("kind", kind)]).increment()
+        registry.makeDurationHistogram(descriptor: Self.computationDuration, labels: [("kind", kind)],
+                                       buckets: Self.computationBuckets).record(duration)
+    }
+
+    /// A lookup in `cache` that found what it wanted (`hit`) or had to compute it.
+    func cacheLookup(_ cache: String, hit: Bool) {
+        registry.makeCounter(descriptor: Self.cacheLookups, labels: [("cache", cache), ("result", hit ? "hit" : "miss")]).increment()
+    }
+
+    /// Everything counted, with the pool as it is now, in Prometheus's text format 0.0.4.
+    func exposition(pool: PoolStatistics) -> String {
+        registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "in_use")]).set(Double(pool.inUse))
+        registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "idle")]).set(Double(pool.idle))
+        registry.makeGauge(descriptor: Self.poolWaiting).set(Double(pool.waiting))
+        return registry.emitToString()
+    }
+}
