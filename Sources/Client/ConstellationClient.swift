@@ -126,10 +126,17 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.POST, "/v1/connections", body: request))
     }
 
-    public func connections(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> ConnectionPage {
+    /// A page of my connections, newest first; `search` finds text in names, headlines and my notes
+    /// and tags, `tag` one of my tags, `event` an event (id or slug) where we met.
+    public func connections(
+        limit: Int? = nil, cursor: String? = nil, search: String? = nil, tag: String? = nil, event: String? = nil
+    ) async throws(ClientError) -> ConnectionPage {
         var query: [String] = []
         if let limit { query.append("limit=\(limit)") }
-        if let cursor { query.append("cursor=\(cursor.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
+        if let cursor { query.append("cursor=\(Self.escaped(cursor))") }
+        if let search { query.append("q=\(Self.escaped(search))") }
+        if let tag { query.append("tag=\(Self.escaped(tag))") }
+        if let event { query.append("event=\(Self.escaped(event))") }
         return try await decode(send(.GET, "/v1/me/connections" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))))
     }
 
@@ -141,6 +148,11 @@ public struct ConstellationClient: Sendable {
     /// Removes my connection with `profileId` (the redemptions that made it go too).
     public func disconnect(from profileId: UUID) async throws(ClientError) {
         _ = try await send(.DELETE, "/v1/me/connections/\(profileId.uuidString.lowercased())")
+    }
+
+    /// Sets my private note and/or tags on my connection with `profileId`.
+    public func annotate(_ profileId: UUID, _ changes: ConnectionNoteChanges) async throws(ClientError) -> Connection {
+        try await decode(send(.PATCH, "/v1/me/connections/\(profileId.uuidString.lowercased())", body: changes))
     }
 
     /// Blocks someone: our connection goes, and neither of us can connect with the other.
@@ -183,7 +195,7 @@ public struct ConstellationClient: Sendable {
     // MARK: - Transport
 
     /// `text` as one path segment or query value: everything but RFC 3986's unreserved ASCII is escaped.
-    private static func escaped(_ text: String) -> String {
+    static func escaped(_ text: String) -> String {
         text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 
@@ -240,7 +252,7 @@ public struct ConstellationClient: Sendable {
         return raw
     }
 
-    private func decode<T: Decodable>(_ response: RawResponse) throws(ClientError) -> T {
+    func decode<T: Decodable>(_ response: RawResponse) throws(ClientError) -> T {
         do {
             return try JSONDecoder.constellation.decode(T.self, from: Data(response.body))
         } catch {

@@ -15,18 +15,47 @@ public struct RedeemRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// A connection as one of its two people sees it: the other person and when they met.
+/// A connection as one of its two people sees it: the other person, when and at which event they
+/// first met, and, in my own lists, my private note and tags.
 public struct Connection: Codable, Sendable, Equatable {
     public let id: Int64
     public let peer: Profile
     public let connectedAt: Date
     public let eventId: UUID?
+    /// The name of the event where they first met (in my lists).
+    public let eventName: String?
+    /// My private note on this connection (in my lists): no one else ever sees it.
+    public let note: String?
+    /// My private tags on this connection (in my lists; nil elsewhere).
+    public let tags: [String]?
 
-    public init(id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?) {
+    public init(
+        id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, eventName: String? = nil, note: String? = nil, tags: [String]? = nil
+    ) {
         self.id = id
         self.peer = peer
         self.connectedAt = connectedAt
         self.eventId = eventId
+        self.eventName = eventName
+        self.note = note
+        self.tags = tags
+    }
+
+    /// Notes are at most 2,000 characters; a connection has at most 20 tags of at most 40 characters.
+    public static let noteLimit = 2_000
+    public static let tagLimit = 40
+    public static let tagsLimit = 20
+}
+
+/// `PATCH /v1/me/connections/{profileId}`: my note (an empty note clears it) and/or my tags (the
+/// whole set; [] clears them). Absent fields stay.
+public struct ConnectionNoteChanges: Codable, Sendable {
+    public var note: String?
+    public var tags: [String]?
+
+    public init(note: String? = nil, tags: [String]? = nil) {
+        self.note = note
+        self.tags = tags
     }
 }
 

@@ -38,29 +38,40 @@ public struct PersonalData: Codable, Sendable, Equatable {
 
     /// An API key's metadata; the key itself was shown once and only its hash is kept.
     public struct APIKey: Codable, Sendable, Equatable {
+        public let id: UUID
+        public let name: String?
         public let createdAt: Date
+        public let lastUsedAt: Date?
         public let revokedAt: Date?
 
-        public init(createdAt: Date, revokedAt: Date?) {
+        public init(id: UUID, name: String?, createdAt: Date, lastUsedAt: Date?, revokedAt: Date?) {
+            self.id = id
+            self.name = name
             self.createdAt = createdAt
+            self.lastUsedAt = lastUsedAt
             self.revokedAt = revokedAt
         }
     }
 
-    /// A connection: the peer's public fields, when, at which event, through which token.
+    /// A connection: the peer's public fields, when, at which event, through which token, and my
+    /// note and tags on it.
     public struct Connection: Codable, Sendable, Equatable {
         public let id: Int64
         public let peer: Profile
         public let connectedAt: Date
         public let eventId: UUID?
         public let tokenId: String
+        public let note: String?
+        public let tags: [String]
 
-        public init(id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, tokenId: String) {
+        public init(id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, tokenId: String, note: String?, tags: [String]) {
             self.id = id
             self.peer = peer
             self.connectedAt = connectedAt
             self.eventId = eventId
             self.tokenId = tokenId
+            self.note = note
+            self.tags = tags
         }
     }
 

@@ -19,25 +19,30 @@ public struct Profile: Codable, Sendable, Equatable, Hashable {
     public static let headlineLimit = 160
 }
 
-/// `POST /v1/profiles`: create a profile.
+/// `POST /v1/profiles`: create a profile (and name the device its first key is for).
 public struct NewProfile: Codable, Sendable {
     public var displayName: String
     public var headline: String?
+    public var deviceName: String?
 
-    public init(displayName: String, headline: String? = nil) {
+    public init(displayName: String, headline: String? = nil, deviceName: String? = nil) {
         self.displayName = displayName
         self.headline = headline
+        self.deviceName = deviceName
     }
 }
 
-/// The answer to `POST /v1/profiles`: the profile and its API key, shown this once.
+/// The answer to `POST /v1/profiles`, `POST /v1/device-links/redeem` and `POST /v1/recovery/redeem`:
+/// the profile, a new API key for it (shown this once) and the device that key is.
 public struct RegisteredProfile: Codable, Sendable {
     public let profile: Profile
     public let apiKey: String
+    public let device: Device
 
-    public init(profile: Profile, apiKey: String) {
+    public init(profile: Profile, apiKey: String, device: Device) {
         self.profile = profile
         self.apiKey = apiKey
+        self.device = device
     }
 }
 

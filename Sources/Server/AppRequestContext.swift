@@ -15,6 +15,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     public var clientAddress: String?
     /// Set by `AuthenticationMiddleware` on routes that require a key.
     public var profile: Profile?
+    /// The device (API key) that authenticated, with `profile`.
+    public var deviceId: UUID?
     /// The earliest `iat` the profile's new tokens may carry (its QR reset), with `profile`.
     public var tokensValidFrom: Date?
     /// Set by `AuthenticationMiddleware` instead of `profile` when the bearer is an organizer's

@@ -14,6 +14,7 @@ public struct AppServices: Sendable {
     package let personalData: PersonalDataRepository
     package let events: EventRepository
     package let blocks: BlockRepository
+    package let devices: DeviceRepository
     /// API keys verified recently (see `CredentialCache`).
     let credentials: CredentialCache
     /// Rate limits, counted in this instance (see `RateLimiter`).
@@ -38,6 +39,7 @@ public struct AppServices: Sendable {
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)
+        devices = DeviceRepository(database: database)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
     }

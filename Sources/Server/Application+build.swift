@@ -17,6 +17,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ProfileController(services: services).addPublicRoutes(to: v1)
     TokenController(services: services).addPublicRoutes(to: v1)
     EventController(services: services).addPublicRoutes(to: v1)
+    DeviceController(services: services).addPublicRoutes(to: v1)
 
     let authenticated = v1.group().add(middleware: AuthenticationMiddleware(
         profiles: services.profiles, credentials: services.credentials, limiter: services.limiter, keyRing: services.keys))
@@ -25,6 +26,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
+    DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation()
     let layouts = SubgraphLayouts(compute: compute)
     let growth = GrowthCache(events: services.events, compute: compute)

@@ -25,6 +25,8 @@ extension Problem {
     static let eventEnded = Problem(status: 410, code: "event_ended", title: "This event has ended",
                                     detail: "Its tokens are no longer redeemed.")
 
+    static let deviceNotFound = Problem(status: 404, code: "device_not_found", title: "You have no such device")
+
     static func badRequest(_ code: String, _ detail: String) -> Problem {
         Problem(status: 400, code: code, title: "Bad request", detail: detail)
     }
@@ -79,6 +81,14 @@ extension Problem {
                           detail: "Ask an organizer for the current code (XXXX-XXXX).")
             case .unknownProfile:
                 self.init(status: 404, code: "unknown_profile", title: "No such profile")
+            }
+        case let error as DeviceRevocationError:
+            switch error {
+            case .notFound:
+                self = .deviceNotFound
+            case .lastDevice:
+                self.init(status: 409, code: "last_device", title: "This is your profile's last device",
+                          detail: "Without a device you can only come back with a recovery code; add ?confirm=last-device if you mean it.")
             }
         case let error as QRError:
             self.init(status: 422, code: "qr_failed", title: "The QR code could not be made", detail: error.description)

@@ -54,6 +54,8 @@ public struct ServerConfiguration: Sendable {
     public var publicURL: String?
     /// How long an organizer's view token works (`CONSTELLATION_VIEW_TOKEN_MINUTES`).
     public var viewTokenLifetime: Duration = .seconds(720 * 60)
+    /// How long a device link works, once (`CONSTELLATION_DEVICE_LINK_SECONDS`).
+    public var deviceLinkLifetime: Duration = .seconds(120)
 
     public init() {}
 
@@ -93,6 +95,7 @@ public struct ServerConfiguration: Sendable {
             publicURL = url
         }
         if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
+        if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
@@ -119,6 +122,12 @@ extension ServerConfiguration {
     }
 
     /// The link a QR code holds for `token`, `publicURL/c#TOKEN`; nil without a public URL (the code holds the token).
+    /// The link a device link's QR code holds, `publicURL/#link=TOKEN` (the web page takes the
+    /// profile from there); nil without a public URL (the code holds the token).
+    func deviceLink(to token: String) -> String? {
+        publicURL.map { "\($0)/#link=\(token)" }
+    }
+
     func link(to token: String) -> String? {
         publicURL.map { "\($0)/c#\(token)" }
     }

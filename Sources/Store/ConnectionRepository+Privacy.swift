@@ -15,16 +15,10 @@ extension ConnectionRepository {
         }
     }
 
-    /// Every connection of `profile`, newest first, unpaged: for exports.
+    /// Every connection of `profile`, newest first, unpaged, with `profile`'s notes and tags: for exports.
     public func allConnections(of profile: UUID) async throws -> [Connection] {
         try await database.withConnection { connection in
-            try connection.query("""
-                SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
-                FROM connections c
-                JOIN profiles p ON p.id = CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END
-                WHERE c.profile_a = \(profile) OR c.profile_b = \(profile)
-                ORDER BY c.id DESC
-                """).map(Connection.init(row:))
+            try connection.query("\(Self.annotated(of: profile)) ORDER BY c.id DESC").map(Connection.init(annotatedRow:))
         }
     }
 }

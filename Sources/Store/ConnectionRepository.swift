@@ -103,16 +103,15 @@ public struct ConnectionRepository: Sendable {
     }
 
     /// A page of `profile`'s connections, newest first, strictly older than `before` (a connection id).
-    public func connections(of profile: UUID, before: Int64?, limit: Int) async throws -> ConnectionPage {
+    public func connections(
+        of profile: UUID, before: Int64?, limit: Int, filter: ConnectionFilter = ConnectionFilter()
+    ) async throws -> ConnectionPage {
         try await database.withConnection { connection in
             let rows = try connection.query("""
-                SELECT c.id, c.created_at, c.event_id, \(Profile.columns)
-                FROM connections c
-                JOIN profiles p ON p.id = CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END
-                WHERE (c.profile_a = \(profile) OR c.profile_b = \(profile)) AND c.id < \(before ?? Int64.max)
+                \(Self.annotated(of: profile)) AND c.id < \(before ?? Int64.max) \(Self.conditions(filter))
                 ORDER BY c.id DESC LIMIT \(limit + 1)
                 """)
-            let items = try rows.prefix(limit).map(Connection.init(row:))
+            let items = try rows.prefix(limit).map(Connection.init(annotatedRow:))
             return ConnectionPage(items: items, nextCursor: rows.count > limit ? items.last.map { String($0.id) } : nil)
         }
     }

@@ -19,7 +19,7 @@ extension EventRepository {
         return try await database.withTransaction { connection in
             try Self.skipForeignKeyChecksIfAllowed(on: connection)
             let organizer = try ProfileRepository.insert(
-                displayName: contacts.organizerName, headline: nil, apiKeyHash: contacts.organizerKeyHash, on: connection)
+                displayName: contacts.organizerName, headline: nil, apiKeyHash: contacts.organizerKeyHash, on: connection).profile
             let fields = contacts.event
             let event = try Self.insert(
                 id: contacts.eventId, slug: fields.slug, name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt,

@@ -18,19 +18,20 @@ public struct PersonalDataRepository: Sendable {
                 """)
             guard let row = rows.first else { return nil }
             let apiKeys = try connection.query(
-                "SELECT created_at, revoked_at FROM api_keys WHERE profile_id = \(profile) ORDER BY created_at"
+                "SELECT id, name, created_at, last_used_at, revoked_at FROM api_keys WHERE profile_id = \(profile) ORDER BY created_at, id"
             ).map { row throws(PostgresError) in
-                PersonalData.APIKey(createdAt: try row.date("created_at"), revokedAt: try Self.optionalDate(row, "revoked_at"))
+                PersonalData.APIKey(
+                    id: try row.uuid("id"), name: try row.optionalString("name"), createdAt: try row.date("created_at"),
+                    lastUsedAt: try Self.optionalDate(row, "last_used_at"), revokedAt: try Self.optionalDate(row, "revoked_at"))
             }
             let connections = try connection.query("""
-                SELECT c.id, c.created_at, c.event_id, c.token_id, \(Profile.columns)
-                FROM connections c
-                JOIN profiles p ON p.id = CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END
-                WHERE c.profile_a = \(profile) OR c.profile_b = \(profile)
-                ORDER BY c.id
+                WITH mine AS (\(ConnectionRepository.annotated(of: profile)))
+                SELECT mine.*, c.token_id FROM mine JOIN connections c ON c.id = mine.id ORDER BY mine.id
                 """).map { row throws(PostgresError) in
-                PersonalData.Connection(id: try row.int("id"), peer: try Profile(row: row), connectedAt: try row.date("created_at"),
-                                        eventId: try row.optionalUUID("event_id"), tokenId: try row.string("token_id"))
+                let annotated = try Connection(annotatedRow: row)
+                return PersonalData.Connection(
+                    id: annotated.id, peer: annotated.peer, connectedAt: annotated.connectedAt, eventId: annotated.eventId,
+                    tokenId: try row.string("token_id"), note: annotated.note, tags: annotated.tags ?? [])
             }
             let redemptions = try connection.query("""
                 SELECT r.token_id, r.connection_id, r.created, r.scanned_at, r.redeemed_at, r.client_nonce,

@@ -9,34 +9,40 @@ public struct ProfileRepository: Sendable {
         self.database = database
     }
 
-    /// Creates a profile with the hash of its first API key, in one transaction.
-    public func create(displayName: String, headline: String?, apiKeyHash: [UInt8]) async throws -> Profile {
+    /// Creates a profile with the hash of its first API key (the device `deviceName`), in one transaction.
+    public func create(
+        displayName: String, headline: String?, apiKeyHash: [UInt8], deviceName: String? = nil
+    ) async throws -> (profile: Profile, device: Device) {
         try await database.withTransaction { connection in
-            try Self.insert(displayName: displayName, headline: headline, apiKeyHash: apiKeyHash, on: connection)
+            try Self.insert(displayName: displayName, headline: headline, apiKeyHash: apiKeyHash, deviceName: deviceName, on: connection)
         }
     }
 
     /// Inserts a profile and the hash of its first API key, in the caller's transaction.
     static func insert(
-        displayName: String, headline: String?, apiKeyHash: [UInt8], on connection: PostgresConnection
-    ) throws(PostgresError) -> Profile {
+        displayName: String, headline: String?, apiKeyHash: [UInt8], deviceName: String? = nil, on connection: PostgresConnection
+    ) throws(PostgresError) -> (profile: Profile, device: Device) {
         let rows = try connection.query("""
-            WITH p AS (INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING *)
-            SELECT \(Profile.columns) FROM p
+            INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING id
             """)
-        let profile = try Profile(row: rows[0])
-        try connection.query("INSERT INTO api_keys (key_hash, profile_id) VALUES (\(ByteString(apiKeyHash)), \(profile.id))")
-        return profile
+        let (profile, device) = try DeviceRepository.addKey(apiKeyHash, named: deviceName, to: try rows[0].uuid("id"), on: connection)
+        return (profile, device)
     }
 
     /// The profile whose live API key hashes to `apiKeyHash`, and what minting needs to know of it.
+    /// Marks the key used this hour, writing at most once an hour per key.
     public func authenticate(apiKeyHash: [UInt8]) async throws -> Credential? {
         try await database.withConnection { connection in
             try connection.query("""
-                SELECT \(Profile.columns), p.tokens_valid_from FROM api_keys k JOIN profiles p ON p.id = k.profile_id
-                WHERE k.key_hash = \(ByteString(apiKeyHash)) AND k.revoked_at IS NULL
+                WITH key AS (
+                    SELECT k.id, k.profile_id, k.last_used_at FROM api_keys k
+                    WHERE k.key_hash = \(ByteString(apiKeyHash)) AND k.revoked_at IS NULL),
+                touched AS (
+                    UPDATE api_keys SET last_used_at = date_trunc('hour', now())
+                    WHERE id = (SELECT id FROM key WHERE last_used_at IS NULL OR last_used_at < date_trunc('hour', now())))
+                SELECT \(Profile.columns), p.tokens_valid_from, key.id AS device_id FROM key JOIN profiles p ON p.id = key.profile_id
                 """).first.map { row throws(PostgresError) in
-                    Credential(profile: try Profile(row: row),
+                    Credential(profile: try Profile(row: row), deviceId: try row.uuid("device_id"),
                                tokensValidFrom: try row.optionalString("tokens_valid_from") == nil ? nil : try row.date("tokens_valid_from"))
                 }
         }
@@ -69,10 +75,13 @@ public struct ProfileRepository: Sendable {
 /// reset's `tokens_valid_from`; nil: never reset).
 public struct Credential: Sendable, Equatable {
     public let profile: Profile
+    /// The device (API key) that authenticated.
+    public let deviceId: UUID
     public let tokensValidFrom: Date?
 
-    public init(profile: Profile, tokensValidFrom: Date?) {
+    public init(profile: Profile, deviceId: UUID, tokensValidFrom: Date?) {
         self.profile = profile
+        self.deviceId = deviceId
         self.tokensValidFrom = tokensValidFrom
     }
 }

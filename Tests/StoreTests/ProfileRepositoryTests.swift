@@ -6,7 +6,7 @@ import Testing
     @Test func apiKeyHashAuthenticatesItsProfileOnly() async throws {
         let store = try await StoreFixture.make()
         let hash = (0..<32).map { UInt8($0) }
-        let ada = try await store.profiles.create(displayName: "Ada", headline: "Engines", apiKeyHash: hash)
+        let ada = try await store.profiles.create(displayName: "Ada", headline: "Engines", apiKeyHash: hash).profile
         #expect(try await store.profiles.authenticate(apiKeyHash: hash)?.profile == ada)
         #expect(try await store.profiles.authenticate(apiKeyHash: hash.reversed()) == nil)
     }

@@ -20,7 +20,7 @@ struct StoreFixture {
     }
 
     func profile(_ name: String = "Ada") async throws -> Profile {
-        try await profiles.create(displayName: name, headline: nil, apiKeyHash: (0..<32).map { _ in .random(in: 0...255) })
+        try await profiles.create(displayName: name, headline: nil, apiKeyHash: (0..<32).map { _ in .random(in: 0...255) }).profile
     }
 
     func request(token: String, owner: Profile, scanner: Profile, maximumUses: Int = 100) -> RedemptionRequest {

@@ -4,7 +4,8 @@ import Hummingbird
 import Store
 import Tokens
 
-/// `POST /v1/connections` (redeem a scanned token) and `GET /v1/me/connections` (JSON pages, CSV, vCard).
+/// `POST /v1/connections` (redeem a scanned token), `GET /v1/me/connections` (JSON pages, searched
+/// and filtered, CSV, vCard) and `PATCH /v1/me/connections/{profileId}` (my note and tags).
 struct ConnectionController {
     let services: AppServices
     /// How far in the future an offline scan time may lie (clock skew between phone and server).
@@ -15,6 +16,7 @@ struct ConnectionController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("connections", use: redeem)
         group.get("me/connections", use: list)
+        group.patch("me/connections/:profileId", use: annotate)
     }
 
     @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -47,8 +49,10 @@ struct ConnectionController {
         return try .json(redemption, status: redemption.created ? .created : .ok)
     }
 
-    /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`;
-    /// `?format=csv|vcard`: every connection as a file instead (`exportConnections`).
+    /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`; `?q=` text
+    /// in the person's name or headline or my note or tags, `?tag=` one of my tags, `?event=` an
+    /// event (id or slug) where we met; `?format=csv|vcard`: every connection as a file instead
+    /// (`exportConnections`).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let query = request.uri.queryParameters
@@ -65,6 +69,29 @@ struct ConnectionController {
             guard let value = Int64(text), value > 0 else { throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave") }
             return value
         }
-        return try .json(try await services.connections.connections(of: me.id, before: cursor, limit: limit))
+        var filter = ConnectionFilter()
+        filter.text = try query.get("q").flatMap { try Self.searchText.check($0) }.flatMap { $0.isEmpty ? nil : $0 }
+        filter.tag = try query.get("tag").map(NoteFields.tagText.check)
+        if let reference = query.get("event") {
+            guard let found = try await services.events.event(EventReference(reference)) else { throw Problem.unknownEvent }
+            filter.eventId = found.event.id
+        }
+        return try .json(try await services.connections.connections(of: me.id, before: cursor, limit: limit, filter: filter))
+    }
+
+    static let searchText = UserText(field: "q", minimum: 0, maximum: 100)
+
+    /// My note and/or tags on my connection with `profileId`: 200 with the connection as I see it,
+    /// 404 `not_connected` when we are not connected.
+    @Sendable func annotate(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let changes = try await request.decode(as: ConnectionNoteChanges.self, context: context)
+        guard changes.note != nil || changes.tags != nil else { throw Problem.validation("give note and/or tags") }
+        let note: String?? = try changes.note.map(NoteFields.note)
+        let tags = try changes.tags.map(NoteFields.tags)
+        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),
+              let connection = try await services.connections.annotate(connectionWith: peer, by: me.id, note: note, tags: tags)
+        else { throw PrivacyController.notConnected }
+        return try .json(connection)
     }
 }

@@ -22,13 +22,12 @@ struct ProfileController {
         let input = try await request.decode(as: NewProfile.self, context: context)
         let name = try ProfileFields.displayName(input.displayName)
         let headline = try input.headline.flatMap(ProfileFields.headline)
+        let deviceName = try input.deviceName.map(DeviceController.deviceNameText.check)
         let apiKey = try APIKey.generate()
-        let profile = try await services.profiles.create(displayName: name, headline: headline, apiKeyHash: apiKey.hash)
+        let (profile, device) = try await services.profiles.create(
+            displayName: name, headline: headline, apiKeyHash: apiKey.hash, deviceName: deviceName)
         context.logger.info("profile registered", metadata: ["profile.id": "\(profile.id)"])
-        // The key is shown once: no cache along the way may keep it.
-        var response = try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try DeviceController.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

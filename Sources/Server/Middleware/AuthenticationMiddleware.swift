@@ -32,6 +32,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         switch bearer {
         case .key(let credential):
             context.profile = credential.profile
+            context.deviceId = credential.deviceId
             context.tokensValidFrom = credential.tokensValidFrom
         case .view(let grant):
             // Read-only whatever the route: routes that read check the grant's event (`requireEventReader`),

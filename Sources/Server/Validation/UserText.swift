@@ -12,10 +12,13 @@ struct UserText {
     let maximum: Int
     /// Whether the text is normalized and trimmed (names) or must arrive as it will be kept (nonces).
     var tidies = true
+    /// Whether line breaks are kept (a note; `\r\n` becomes `\n`) rather than refused (a name).
+    var allowsLineBreaks = false
 
     /// The checked, normalized text; throws a `validation_failed` problem that names the field.
     func check(_ raw: String) throws -> String {
-        let text = tidies ? raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines) : raw
+        var text = tidies ? raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines) : raw
+        if allowsLineBreaks { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
         let length = text.unicodeScalars.count
         guard length >= minimum else {
             throw Problem.validation(minimum == 1 ? "\(field) must not be empty" : "\(field) must be at least \(minimum) characters")
@@ -23,7 +26,7 @@ struct UserText {
         guard length <= maximum else {
             throw Problem.validation("\(field) must be at most \(maximum) characters (Unicode code points); it has \(length)")
         }
-        if let scalar = text.unicodeScalars.first(where: Self.isRefused) {
+        if let scalar = text.unicodeScalars.first(where: { Self.isRefused($0) && !(allowsLineBreaks && $0 == "\n") }) {
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
             throw Problem.validation("\(field) must not contain control, invisible or direction-changing characters (\(code))")
         }

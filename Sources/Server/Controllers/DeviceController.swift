@@ -1,0 +1,191 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+import Tokens
+
+/// One person, several devices. A signed-in device makes a single-use link
+/// (`POST /v1/me/device-links`, followed with `GET /v1/me/device-links/{id}`) that a new device
+/// redeems for its own key (`POST /v1/device-links/redeem`); `GET /v1/me/devices`, `PATCH` and
+/// `DELETE /v1/me/devices/{id}` list, rename and revoke; a recovery code
+/// (`POST /v1/me/recovery-code`) gets the profile back on a new device (`POST /v1/recovery/redeem`).
+/// Both redeem paths count their failures against the client's address like wrong API keys.
+struct DeviceController {
+    let services: AppServices
+
+    func addPublicRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.post("device-links/redeem", use: redeemLink)
+        group.post("recovery/redeem", use: redeemRecoveryCode)
+    }
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("me/devices", use: list)
+        group.patch("me/devices/:device", use: rename)
+        group.delete("me/devices/:device", use: revoke)
+        group.post("me/device-links", use: createLink)
+        group.get("me/device-links/:link", use: showLink)
+        group.post("me/recovery-code", use: createRecoveryCode)
+    }
+
+    static let nameText = UserText(field: "name", minimum: 1, maximum: Device.nameLimit)
+    static let deviceNameText = UserText(field: "deviceName", minimum: 1, maximum: Device.nameLimit)
+    static let invalidLink = Problem(status: 400, code: "invalid_device_link", title: "This is not a device link of this server",
+                                     detail: "Give the link's token (or the address holding it) or its code, XXXXX-XXXXX.")
+    static let unknownLink = Problem(status: 404, code: "device_link_unknown", title: "No device link has this code",
+                                     detail: "Check the code, or make a new link on your other device.")
+    static let usedLink = Problem(status: 409, code: "device_link_used", title: "This device link was used already",
+                                  detail: "A link works once: make a new one on your other device.")
+    static let expiredLink = Problem(status: 410, code: "device_link_expired", title: "This device link has expired",
+                                     detail: "Make a new one on your other device.")
+    static let invalidRecoveryCode = Problem(status: 400, code: "invalid_recovery_code", title: "This is not a recovery code",
+                                             detail: "A recovery code has 32 letters and digits in groups of four.")
+    static let unknownRecoveryCode = Problem(status: 404, code: "recovery_code_unknown", title: "No profile has this recovery code",
+                                             detail: "It may have been used or replaced by a newer one.")
+
+    @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        return try .json(DeviceList(devices: try await services.devices.devices(of: me.id, current: context.deviceId ?? UUID())))
+    }
+
+    @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let changes = try await request.decode(as: DeviceChanges.self, context: context)
+        let name = try Self.nameText.check(changes.name)
+        guard let id = context.parameters.get("device").flatMap(UUID.init(uuidString:)),
+              let device = try await services.devices.rename(id, of: me.id, to: name, current: context.deviceId ?? UUID())
+        else { throw Problem.deviceNotFound }
+        return try .json(device)
+    }
+
+    /// 204 once the device's key is revoked (its next request is 401, here at once); its profile's
+    /// last device only with `?confirm=last-device`, else 409 `last_device`.
+    @Sendable func revoke(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let id = context.parameters.get("device").flatMap(UUID.init(uuidString:)) else { throw Problem.deviceNotFound }
+        let confirmed = request.uri.queryParameters.get("confirm") == "last-device"
+        try await services.devices.revoke(id, of: me.id, allowingLast: confirmed)
+        services.credentials.forget(profile: me.id)
+        context.logger.info("device revoked", metadata: ["profile.id": "\(me.id)", "device.id": "\(id)"])
+        return Response(status: .noContent)
+    }
+
+    /// 201 with a new single-use link for the caller's profile; counted like minting a QR code.
+    @Sendable func createLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
+        let (code, hash) = try DeviceLinks.generateCode()
+        let expiresAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
+        let id = try await services.devices.createLink(for: me.id, codeHash: hash, expiresAt: expiresAt)
+        let token = try DeviceLinks.issue(code: code, expiresAt: expiresAt, keys: services.keyRing)
+        let link = DeviceLink(id: id, token: token, link: services.configuration.deviceLink(to: token), code: code, expiresAt: expiresAt)
+        var response = try Response.json(link, status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    @Sendable func showLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)),
+              let status = try await services.devices.link(id, of: me.id)
+        else { throw Self.unknownLink }
+        var response = try Response.json(status)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// 201 with the new device's profile and key. The link is a token (or an address holding one
+    /// after `#link=`) or a typed code; any failure counts against the client's address.
+    @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await countingFailures(context) {
+            let input = try await request.decode(as: DeviceLinkRedemption.self, context: context)
+            let deviceName = try input.deviceName.map(Self.deviceNameText.check)
+            let code: String
+            switch (input.token, input.code) {
+            case (let token?, nil): code = try linkCode(inToken: token)
+            case (nil, let typed?): code = typed
+            default: throw Self.invalidLink
+            }
+            guard let hash = try DeviceLinks.hash(code) else { throw Self.invalidLink }
+            let apiKey = try APIKey.generate()
+            let (profile, device): (Profile, Device)
+            do {
+                (profile, device) = try await services.devices.redeemLink(codeHash: hash, keyHash: apiKey.hash, deviceName: deviceName)
+            } catch let error as DeviceLinkError {
+                throw switch error {
+                case .unknown: Self.unknownLink
+                case .used: Self.usedLink
+                case .expired: Self.expiredLink
+                }
+            }
+            context.logger.info("device linked", metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
+            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
+        }
+    }
+
+    /// 201 with a new recovery code, shown this once; the profile's previous one stops working.
+    @Sendable func createRecoveryCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
+        let (code, hash) = try RecoveryCodes.generate()
+        let createdAt = try await services.devices.setRecoveryCode(of: me.id, codeHash: hash)
+        context.logger.info("recovery code made", metadata: ["profile.id": "\(me.id)"])
+        var response = try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+
+    /// 201 with a new key for the code's profile; the code is used up (make a new one).
+    @Sendable func redeemRecoveryCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try await countingFailures(context) {
+            let input = try await request.decode(as: RecoveryRedemption.self, context: context)
+            let deviceName = try input.deviceName.map(Self.deviceNameText.check)
+            guard let hash = try RecoveryCodes.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
+            let apiKey = try APIKey.generate()
+            let (profile, device): (Profile, Device)
+            do {
+                (profile, device) = try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: apiKey.hash, deviceName: deviceName)
+            } catch is DeviceLinkError {
+                throw Self.unknownRecoveryCode
+            }
+            context.logger.info("profile recovered", metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
+            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
+        }
+    }
+
+    /// The code inside a link token, or inside the address that holds one after `#link=`.
+    private func linkCode(inToken text: String) throws -> String {
+        let token = text.range(of: "#link=").map { String(text[$0.upperBound...]) } ?? text
+        do throws(TokenError) {
+            return try DeviceLinks.verify(token, keys: services.keyRing.verificationKeys)
+        } catch .expired {
+            throw Self.expiredLink
+        } catch {
+            throw Self.invalidLink
+        }
+    }
+
+    /// Runs a redemption for a client that has not run out of failed attempts, and counts a failure.
+    private func countingFailures(_ context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
+        try services.limiter.check(.authFailure, address: context.clientAddress)
+        do {
+            return try await body()
+        } catch let problem as Problem where (400..<500).contains(problem.status) {
+            services.limiter.charge(.authFailure, address: context.clientAddress)
+            throw problem
+        }
+    }
+
+    /// A response carrying a new key: shown once, kept by no cache along the way.
+    static func newKey(_ registered: RegisteredProfile) throws -> Response {
+        var response = try Response.json(registered, status: .created)
+        response.headers[.cacheControl] = "no-store"
+        return response
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with its fraction.
+    var seconds: TimeInterval {
+        TimeInterval(components.seconds) + TimeInterval(components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,156 @@
+import ConstellationModel
+import Foundation
+
+/// Why a device link or recovery code did not give a new key. Nothing was written.
+public enum DeviceLinkError: Error, Equatable, Sendable {
+    /// No link or recovery code has that code (never had, or the recovery code was used or replaced).
+    case unknown
+    /// The link was used already: a link works once.
+    case used
+    /// The link expired unused.
+    case expired
+}
+
+/// Why a device was not revoked.
+public enum DeviceRevocationError: Error, Equatable, Sendable {
+    /// The caller has no live device with that id.
+    case notFound
+    /// It is the profile's last live key, and the caller did not say it meant that.
+    case lastDevice
+}
+
+/// A profile's devices (its API keys), the links that add one, and its recovery code.
+public struct DeviceRepository: Sendable {
+    let database: Database
+
+    public init(database: Database) {
+        self.database = database
+    }
+
+    /// `profile`'s live devices, oldest first; `current` marks the asking one.
+    public func devices(of profile: UUID, current: UUID) async throws -> [Device] {
+        try await database.withConnection { connection in
+            try connection.query("""
+                SELECT \(Device.columns) FROM api_keys k
+                WHERE k.profile_id = \(profile) AND k.revoked_at IS NULL ORDER BY k.created_at, k.id
+                """).map { row throws(PostgresError) in try Device(row: row, current: current) }
+        }
+    }
+
+    /// Renames `profile`'s live device `id`; nil when it has no such device.
+    public func rename(_ id: UUID, of profile: UUID, to name: String, current: UUID) async throws -> Device? {
+        try await database.withConnection { connection in
+            try connection.query("""
+                UPDATE api_keys k SET name = \(name)
+                WHERE k.id = \(id) AND k.profile_id = \(profile) AND k.revoked_at IS NULL
+                RETURNING \(Device.columns)
+                """).first.map { row throws(PostgresError) in try Device(row: row, current: current) }
+        }
+    }
+
+    /// Revokes `profile`'s live device `id` at once; its last one only when `allowingLast`. The
+    /// profile's live keys are locked first, so that two devices revoking each other at the same
+    /// moment cannot leave the profile without a key by mistake.
+    public func revoke(_ id: UUID, of profile: UUID, allowingLast: Bool) async throws {
+        try await database.withTransaction { connection in
+            let live = try connection.query("""
+                SELECT id FROM api_keys WHERE profile_id = \(profile) AND revoked_at IS NULL ORDER BY id FOR UPDATE
+                """).map { row throws(PostgresError) in try row.uuid("id") }
+            guard live.contains(id) else { throw DeviceRevocationError.notFound }
+            guard live.count > 1 || allowingLast else { throw DeviceRevocationError.lastDevice }
+            try connection.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
+        }
+    }
+
+    /// Records a new link for `profile`, usable once until `expiresAt`; its id.
+    public func createLink(for profile: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
+        try await database.withConnection { connection in
+            try connection.query("""
+                INSERT INTO device_links (profile_id, code_hash, expires_at) VALUES (\(profile), \(ByteString(codeHash)), \(expiresAt))
+                RETURNING id
+                """)[0].uuid("id")
+        }
+    }
+
+    /// Whether `profile`'s link `id` was used, and by which device (while that one is live); nil
+    /// when `profile` has no such link.
+    public func link(_ id: UUID, of profile: UUID, now: Date = Date()) async throws -> DeviceLinkStatus? {
+        try await database.withConnection { connection in
+            try connection.query("""
+                SELECT l.id AS link_id, l.expires_at, l.used_at, \(Device.columns)
+                FROM device_links l LEFT JOIN api_keys k ON k.id = l.device_id AND k.revoked_at IS NULL
+                WHERE l.id = \(id) AND l.profile_id = \(profile)
+                """).first.map { row throws(PostgresError) in
+                    let expiresAt = try row.date("expires_at")
+                    let used = try row.optionalString("used_at") != nil
+                    let device = try row.optionalUUID("device_id") == nil ? nil : try Device(row: row, current: UUID())
+                    return DeviceLinkStatus(
+                        id: try row.uuid("link_id"), state: used ? .used : expiresAt > now ? .pending : .expired,
+                        expiresAt: expiresAt, device: device)
+                }
+        }
+    }
+
+    /// Uses the live link whose code hashes to `codeHash`: in one transaction, marks it used and
+    /// gives its profile a new key (`keyHash`) named `deviceName`. Throws `DeviceLinkError` (and
+    /// writes nothing) when there is no such link, or it was used, or it expired.
+    public func redeemLink(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
+        try await database.withTransaction { connection in
+            let links = try connection.query("""
+                SELECT id, profile_id, used_at IS NOT NULL AS used, expires_at <= now() AS expired
+                FROM device_links WHERE code_hash = \(ByteString(codeHash)) FOR UPDATE
+                """)
+            guard let link = links.first else { throw DeviceLinkError.unknown }
+            guard try !link.bool("used") else { throw DeviceLinkError.used }
+            guard try !link.bool("expired") else { throw DeviceLinkError.expired }
+            let (profile, device) = try Self.addKey(keyHash, named: deviceName, to: try link.uuid("profile_id"), on: connection)
+            try connection.query("UPDATE device_links SET used_at = now(), device_id = \(device.id) WHERE id = \(try link.uuid("id"))")
+            return (profile, device)
+        }
+    }
+
+    /// Gives `profile` a recovery code hashing to `codeHash`, replacing (voiding) the one it had.
+    public func setRecoveryCode(of profile: UUID, codeHash: [UInt8]) async throws -> Date {
+        try await database.withConnection { connection in
+            try connection.query("""
+                INSERT INTO recovery_codes (profile_id, code_hash) VALUES (\(profile), \(ByteString(codeHash)))
+                ON CONFLICT (profile_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, created_at = now()
+                RETURNING created_at
+                """)[0].date("created_at")
+        }
+    }
+
+    /// Uses the recovery code hashing to `codeHash`: in one transaction, deletes it (a code works
+    /// once) and gives its profile a new key. Throws `DeviceLinkError.unknown` when there is none.
+    public func redeemRecoveryCode(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
+        try await database.withTransaction { connection in
+            let owners = try connection.query("DELETE FROM recovery_codes WHERE code_hash = \(ByteString(codeHash)) RETURNING profile_id")
+            guard let owner = owners.first else { throw DeviceLinkError.unknown }
+            return try Self.addKey(keyHash, named: deviceName, to: try owner.uuid("profile_id"), on: connection)
+        }
+    }
+
+    /// Stores a new key for `profile`, in the caller's transaction: the profile and the new device.
+    static func addKey(
+        _ keyHash: [UInt8], named name: String?, to profile: UUID, on connection: PostgresConnection
+    ) throws(PostgresError) -> (Profile, Device) {
+        let rows = try connection.query("""
+            WITH k AS (INSERT INTO api_keys (key_hash, profile_id, name) VALUES (\(ByteString(keyHash)), \(profile), \(name)) RETURNING *)
+            SELECT \(Profile.columns), \(Device.columns) FROM k JOIN profiles p ON p.id = k.profile_id
+            """)
+        let device = try Device(row: rows[0], current: try rows[0].uuid("device_id"))
+        return (try Profile(row: rows[0]), device)
+    }
+}
+
+extension Device {
+    /// The columns `Device(row:current:)` reads, for an `api_keys` table aliased `k`.
+    static let columns = SQL(unsafe: "k.id AS device_id, k.name AS device_name, k.created_at AS device_created_at, k.last_used_at")
+
+    init(row: Row, current: UUID) throws(PostgresError) {
+        let id = try row.uuid("device_id")
+        self.init(
+            id: id, name: try row.optionalString("device_name"), createdAt: try row.date("device_created_at"),
+            lastUsedAt: try row.optionalString("last_used_at") == nil ? nil : try row.date("last_used_at"), current: id == current)
+    }
+}

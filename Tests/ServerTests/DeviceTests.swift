@@ -1,0 +1,200 @@
+import Client
+import ConstellationModel
+import Foundation
+import Server
+import Testing
+
+/// One person, several devices: a link made on one device gives another its own key for the same
+/// profile, once and briefly; devices are listed, renamed and revoked (at once); a recovery code
+/// gets the profile back. Every refusal has its code and writes nothing.
+@Suite struct DeviceTests {
+    @Test func aLinkGivesANewDeviceItsOwnKeyForTheSameProfileOnce() async throws {
+        try await TestServer.run { server throws in
+            let phone = try await server.client.register(NewProfile(displayName: "Ada", deviceName: "Phone"))
+            let ada = server.client.authenticated(phone.apiKey)
+            #expect(phone.device.name == "Phone" && phone.device.current)
+            let link = try await ada.createDeviceLink()
+            #expect(link.code.count == 11 && Array(link.code)[5] == "-", "\(link.code)")
+            #expect(link.token.hasPrefix("v4.public.") && link.link == nil)
+            #expect(try await ada.deviceLink(link.id).state == .pending)
+
+            let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code.lowercased(), deviceName: "Laptop"))
+            #expect(laptop.profile.id == phone.profile.id)
+            #expect(laptop.apiKey != phone.apiKey && laptop.device.name == "Laptop")
+            let second = server.client.authenticated(laptop.apiKey)
+            #expect(try await second.me().id == phone.profile.id)
+
+            // The first device sees that it was used, and by which device.
+            let status = try await ada.deviceLink(link.id)
+            #expect(status.state == .used && status.device?.id == laptop.device.id)
+            // A link works once, by code or by token.
+            let keys = try await server.count("api_keys")
+            await expectProblem(409, "device_link_used") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code)) }
+            await expectProblem(409, "device_link_used") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: link.token)) }
+            #expect(try await server.count("api_keys") == keys)
+
+            // Both devices are listed; each knows which one it is.
+            let seenByLaptop = try await second.devices()
+            #expect(seenByLaptop.map(\.name) == ["Phone", "Laptop"])
+            #expect(seenByLaptop.map(\.current) == [false, true])
+            #expect(seenByLaptop.allSatisfy { $0.lastUsedAt.map { Calendar(identifier: .gregorian).component(.minute, from: $0) == 0 } ?? true },
+                    "last used is to the hour")
+        }
+    }
+
+    @Test func aTokenOrAnAddressHoldingItWorksAsWellAsTheCode() async throws {
+        try await TestServer.run(configure: { $0.publicURL = "https://connect.example.org" }) { server throws in
+            let ada = try await server.user("Ada")
+            let link = try await ada.client.createDeviceLink()
+            #expect(link.link == "https://connect.example.org/#link=\(link.token)")
+            let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: link.link))
+            #expect(laptop.profile.id == ada.profile.id && laptop.device.name == nil)
+        }
+    }
+
+    @Test func badLinksAreRefusedWithTheirCodesAndCountAsFailures() async throws {
+        try await TestServer.run(configure: { $0.deviceLinkLifetime = .seconds(1) }) { server throws in
+            let ada = try await server.user("Ada")
+            let expiring = try await ada.client.createDeviceLink()
+            let keys = try await server.count("api_keys")
+            await expectProblem(400, "invalid_device_link") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption()) }
+            await expectProblem(400, "invalid_device_link") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: expiring.token, code: expiring.code))
+            }
+            await expectProblem(400, "invalid_device_link") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHI0")) }
+            await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+            // A connection token is not a link, though the same key signs both.
+            let connectionToken = try await ada.client.issueToken().token
+            await expectProblem(400, "invalid_device_link") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: connectionToken)) }
+            await expectProblem(422, "validation_failed") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: expiring.code, deviceName: "Evil\u{202E}"))
+            }
+            try await Task.sleep(for: .milliseconds(2_100))
+            await expectProblem(410, "device_link_expired") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: expiring.code)) }
+            await expectProblem(410, "device_link_expired") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: expiring.token)) }
+            #expect(try await ada.client.deviceLink(expiring.id).state == .expired)
+            #expect(try await server.count("api_keys") == keys, "no refusal wrote a key")
+            // Another person cannot follow Ada's link.
+            let bob = try await server.user("Bob")
+            await expectProblem(404, "device_link_unknown") { _ = try await bob.client.deviceLink(expiring.id) }
+        }
+    }
+
+    @Test func guessingCodesRunsIntoTheFailureLimit() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = RateLimits("auth_failure_address=5/min")! }) { server throws in
+            for _ in 0..<5 {
+                await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+            }
+            await expectProblem(429, "rate_limited") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+            await expectProblem(429, "rate_limited") {
+                _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: String(repeating: "A", count: 32)))
+            }
+        }
+    }
+
+    @Test func twentyDevicesRedeemingOneLinkAtOnceGetOneKey() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let link = try await ada.client.createDeviceLink()
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do {
+                            _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code))
+                            return "linked"
+                        } catch {
+                            return "\(error)"
+                        }
+                    }
+                }
+                return await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outcomes.filter { $0 == "linked" }.count == 1, "\(outcomes)")
+            #expect(outcomes.filter { $0.contains("device_link_used") }.count == 19, "\(outcomes)")
+            #expect(try await ada.client.devices().count == 2)
+        }
+    }
+
+    @Test func aRevokedDeviceIsRefusedAtOnceAndTheLastOneOnlyOnPurpose() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let link = try await ada.client.createDeviceLink()
+            let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code, deviceName: "Laptop"))
+            let second = server.client.authenticated(laptop.apiKey)
+            _ = try await second.me()  // its key is now cached
+
+            let renamed = try await ada.client.renameDevice(laptop.device.id, to: "  Old laptop ")
+            #expect(renamed.name == "Old laptop" && !renamed.current)
+            await expectProblem(422, "validation_failed") { _ = try await ada.client.renameDevice(laptop.device.id, to: " ") }
+            // Another person's device is nobody's business: not found, whatever it is.
+            await expectProblem(404, "device_not_found") { _ = try await bob.client.renameDevice(laptop.device.id, to: "Mine") }
+            await expectProblem(404, "device_not_found") { try await bob.client.revokeDevice(laptop.device.id) }
+            #expect(try await second.me().id == ada.profile.id, "Bob's attempts changed nothing")
+
+            try await ada.client.revokeDevice(laptop.device.id)
+            await expectProblem(401, "invalid_credentials") { _ = try await second.me() }
+            await expectProblem(404, "device_not_found") { try await ada.client.revokeDevice(laptop.device.id) }
+
+            // The last device goes only when its owner says so.
+            let phone = try #require(try await ada.client.devices().first)
+            await expectProblem(409, "last_device") { try await ada.client.revokeDevice(phone.id) }
+            _ = try await ada.client.me()
+            try await ada.client.revokeDevice(phone.id, evenTheLast: true)
+            await expectProblem(401, "invalid_credentials") { _ = try await ada.client.me() }
+        }
+    }
+
+    /// Two devices revoking each other at the same moment: one wins, the profile keeps a key.
+    @Test func twoDevicesRevokingEachOtherLeaveOneStanding() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: try await ada.client.createDeviceLink().code))
+            let second = server.client.authenticated(laptop.apiKey)
+            let phoneId = try #require(try await ada.client.devices().first { $0.current }?.id)
+            let revocations: [(ConstellationClient, UUID)] = [(ada.client, laptop.device.id), (second, phoneId)]
+            let succeeded = await withTaskGroup(of: Bool.self) { group in
+                for (client, device) in revocations {
+                    group.addTask { (try? await client.revokeDevice(device)) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(succeeded == 1)
+            #expect(try await server.count("api_keys WHERE revoked_at IS NULL") == 1)
+        }
+    }
+
+    @Test func aRecoveryCodeWorksOnceAndANewOneVoidsTheOld() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let old = try await ada.client.createRecoveryCode()
+            let code = try await ada.client.createRecoveryCode()
+            #expect(code.recoveryCode.count == 39 && code.recoveryCode != old.recoveryCode, "\(code.recoveryCode)")
+            await expectProblem(404, "recovery_code_unknown") {
+                _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: old.recoveryCode))
+            }
+            await expectProblem(400, "invalid_recovery_code") {
+                _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: "not a code"))
+            }
+            let typed = code.recoveryCode.lowercased().replacingOccurrences(of: "-", with: " ")
+            let recovered = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: typed, deviceName: "New phone"))
+            #expect(recovered.profile.id == ada.profile.id && recovered.device.name == "New phone")
+            #expect(try await server.client.authenticated(recovered.apiKey).me().id == ada.profile.id)
+            await expectProblem(404, "recovery_code_unknown") {
+                _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code.recoveryCode))
+            }
+            #expect(try await server.count("recovery_codes") == 0)
+        }
+    }
+
+    /// A view token reads one event and nothing else: it cannot make a link or a recovery code.
+    @Test func aViewTokenCannotLendTheProfile() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("lend"))
+            let view = try await ada.client.issueViewToken(for: "lend")
+            let viewer = server.client.authenticated(view.token)
+            await expectProblem(403, "view_token_read_only") { _ = try await viewer.createDeviceLink() }
+            await expectProblem(403, "view_token_read_only") { _ = try await viewer.devices() }
+        }
+    }
+}
