@@ -53,13 +53,16 @@ public struct DeviceLink: Codable, Sendable {
     /// The same link, typed: `XXXXX-XXXXX`.
     public let code: String
     public let expiresAt: Date
+    /// The QR code of `qrText` as an SVG document, when asked for (`?qr=svg`, for a web page).
+    public let qrSVG: String?
 
-    public init(id: UUID, token: String, link: String?, code: String, expiresAt: Date) {
+    public init(id: UUID, token: String, link: String?, code: String, expiresAt: Date, qrSVG: String? = nil) {
         self.id = id
         self.token = token
         self.link = link
         self.code = code
         self.expiresAt = expiresAt
+        self.qrSVG = qrSVG
     }
 
     /// What a QR code of this link holds.

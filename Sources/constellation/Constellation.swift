@@ -11,7 +11,7 @@ struct Constellation: AsyncParsableCommand {
             """,
         subcommands: [
             Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, BlockCommand.self, Unblock.self,
-            Me.self, QRCommand.self,
+            Note.self, Tag.self, Me.self, DeviceCommand.self, QRCommand.self,
             EventCommand.self, GraphCommand.self,
         ]
     )

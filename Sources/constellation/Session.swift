@@ -144,3 +144,40 @@ struct Session {
         }
     }
 }
+
+// MARK: - A new key for this computer
+
+extension Session {
+    /// What this computer is called in a device list unless told otherwise: its host name.
+    static var deviceName: String {
+        let host = ProcessInfo.processInfo.hostName.split(separator: ".").first.map(String.init) ?? ""
+        return String((host.isEmpty ? "constellation CLI" : host).prefix(60))
+    }
+
+    /// Refuses to forget a profile this computer has, unless `force`.
+    func refuseToReplace(force: Bool) throws(CLIError) {
+        if let existing = credentials, !force {
+            throw .cannotCreate("already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it")
+        }
+    }
+
+    /// Saves a new key for this computer (readable by its user only), sends any queued scans with
+    /// it, and says so.
+    func save(_ registered: RegisteredProfile, options: GlobalOptions) async throws {
+        try store.write(
+            ConfigStore.Credentials(server: client.baseURL, profileId: registered.profile.id, apiKey: registered.apiKey),
+            to: store.credentialsFile)
+        try await Session(options: options).catchUp()
+        if options.json {
+            try Terminal.printJSON(SavedKey(profileId: registered.profile.id, apiKey: registered.apiKey, deviceId: registered.device.id))
+        } else {
+            Terminal.print("""
+                Welcome, \(registered.profile.displayName)! Your profile id is \(registered.profile.id).
+                This computer's key is saved in \(store.credentialsFile.path) (readable by you only).
+                """)
+        }
+    }
+
+    /// What `register`, `device join` and `me recover` print with `--json`, for scripts.
+    struct SavedKey: Encodable { let profileId: UUID; let apiKey: String; let deviceId: UUID }
+}

@@ -37,9 +37,45 @@ enum Binaries {
         return try run("constellation-server", arguments, environment: environment, scratch: scratch, timeout: timeout)
     }
 
+    /// Starts the CLI like `cli(_:home:server:)` without waiting: for a command that waits itself.
+    static func launchCLI(_ arguments: [String], home: URL, server: String) throws -> Running {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CONFIG_HOME"] = home.path
+        environment["CONSTELLATION_SERVER"] = server
+        return try launch("constellation", arguments, environment: environment, scratch: home)
+    }
+
+    /// A started executable, its output going to files in its scratch directory.
+    struct Running {
+        let process: Process
+        let out: URL
+        let err: URL
+
+        /// What it has printed so far.
+        var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
+
+        /// Waits for it to finish, at most `timeout` (then it is stopped and `status` is -1).
+        func wait(timeout: TimeInterval? = nil) throws -> Output {
+            var timedOut = false
+            if let timeout {
+                let deadline = Date().addingTimeInterval(timeout)
+                while process.isRunning && Date() < deadline { usleep(50_000) }
+                timedOut = process.isRunning
+                if timedOut { process.terminate() }
+            }
+            process.waitUntilExit()
+            return Output(status: timedOut ? -1 : process.terminationStatus,
+                          stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+        }
+    }
+
     private static func run(
         _ executable: String, _ arguments: [String], environment: [String: String], scratch: URL, timeout: TimeInterval? = nil
     ) throws -> Output {
+        try launch(executable, arguments, environment: environment, scratch: scratch).wait(timeout: timeout)
+    }
+
+    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String], scratch: URL) throws -> Running {
         let process = Process()
         process.executableURL = directory.appendingPathComponent(executable)
         process.arguments = arguments
@@ -52,16 +88,7 @@ enum Binaries {
         process.standardError = try FileHandle(forWritingTo: err)
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        var timedOut = false
-        if let timeout {
-            let deadline = Date().addingTimeInterval(timeout)
-            while process.isRunning && Date() < deadline { usleep(50_000) }
-            timedOut = process.isRunning
-            if timedOut { process.terminate() }
-        }
-        process.waitUntilExit()
-        return Output(status: timedOut ? -1 : process.terminationStatus,
-                      stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+        return Running(process: process, out: out, err: err)
     }
 }
 
@@ -72,13 +99,13 @@ final class ServerProcess {
     let url: String
     let log: URL
 
-    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:]) throws {
+    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:], logLevel: String = "warning") throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", "warning"]
+        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", logLevel]
         var environment = ProcessInfo.processInfo.environment
         if let databaseURL {
             environment["DATABASE_URL"] = databaseURL

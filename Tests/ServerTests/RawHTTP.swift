@@ -48,8 +48,9 @@ final class RawHTTP: Sendable {
         }
     }
 
-    /// Sends a whole request with `Connection: close` and returns the raw response.
-    static func exchange(port: Int, _ request: String, timeout: TimeInterval = 10) async throws -> String {
+    /// Sends a whole request with `Connection: close` and returns the raw response. It returns as
+    /// soon as the server closes; the generous bound is for a machine busy with hundreds of tests.
+    static func exchange(port: Int, _ request: String, timeout: TimeInterval = 60) async throws -> String {
         let connection = try RawHTTP(port: port)
         connection.send(request)
         return try await connection.readUntilClosed(timeout: timeout).text

@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Hummingbird
+import QR
 import Store
 import Tokens
 
@@ -70,14 +71,19 @@ struct DeviceController {
     }
 
     /// 201 with a new single-use link for the caller's profile; counted like minting a QR code.
+    /// `?qr=svg` adds its QR code as an SVG document (a web page cannot draw one itself).
     @Sendable func createLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
+        let qr = request.uri.queryParameters.get("qr")
+        guard qr == nil || qr == "svg" else { throw Problem.badRequest("unsupported_format", "qr must be svg") }
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         let (code, hash) = try DeviceLinks.generateCode()
         let expiresAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
         let id = try await services.devices.createLink(for: me.id, codeHash: hash, expiresAt: expiresAt)
         let token = try DeviceLinks.issue(code: code, expiresAt: expiresAt, keys: services.keyRing)
-        let link = DeviceLink(id: id, token: token, link: services.configuration.deviceLink(to: token), code: code, expiresAt: expiresAt)
+        let address = services.configuration.deviceLink(to: token)
+        let svg = try qr.map { _ in try QRCode(encoding: address ?? token).svg() }
+        let link = DeviceLink(id: id, token: token, link: address, code: code, expiresAt: expiresAt, qrSVG: svg)
         var response = try Response.json(link, status: .created)
         response.headers[.cacheControl] = "no-store"
         return response

@@ -6,7 +6,7 @@ struct Me: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or change your profile, export your data, or delete your profile.",
         discussion: "`constellation me` alone is `me show`: your profile; `me --name … --headline …` changes it.",
-        subcommands: [ShowProfile.self, Export.self, Delete.self],
+        subcommands: [ShowProfile.self, Export.self, Delete.self, RecoveryCodeCommand.self, Recover.self],
         defaultSubcommand: ShowProfile.self
     )
 
@@ -94,6 +94,61 @@ struct Me: AsyncParsableCommand {
                     Your profile \(credentials.profileId) is deleted, with your keys and connections.
                     The key saved on this computer is removed too.
                     """)
+            }
+        }
+    }
+
+    struct RecoveryCodeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "recovery-code",
+            abstract: "Make a recovery code: it gets your profile back on a new device if you lose this one.",
+            discussion: "It is shown this once; the server keeps only a hash. Making a new one voids the old one; using it uses it up.")
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let code = try await session.client.createRecoveryCode()
+                if options.json { return try Terminal.printJSON(code) }
+                Terminal.print("""
+                    Your recovery code (shown this once: keep it somewhere safe, like a password manager):
+
+                        \(code.recoveryCode)
+
+                    On a new device, `constellation me recover CODE` gets your profile back. It works once;
+                    a new code voids this one.
+                    """)
+            }
+        }
+    }
+
+    struct Recover: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Get your profile back on this computer with a recovery code.",
+            discussion: "The code is used up: make a new one with `constellation me recovery-code`, and revoke the lost device with `constellation device revoke`.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The recovery code (case, spaces and hyphens do not matter).")
+        var code: String
+
+        @Option(help: "A name for this device, as your device list will show it (default: this computer's name).")
+        var name: String?
+
+        @Flag(help: "Recover even if this computer already has a profile (its key is forgotten).")
+        var force = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options, credentials: force ? .replaceable : .optional)
+                try session.refuseToReplace(force: force)
+                let registered = try await session.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code, deviceName: name ?? Session.deviceName))
+                try await session.save(registered, options: options)
+                if !options.json {
+                    Terminal.print("That recovery code is used up: make a new one with `constellation me recovery-code`.")
+                }
             }
         }
     }

@@ -104,6 +104,10 @@ const messages = {
   invalid_credentials: 'This phone\'s key is no longer valid.',
   database_busy: 'The server is busy. Try again in a moment.',
   database_unavailable: 'The server is having trouble. Try again in a moment.',
+  invalid_device_link: 'That is not a code from another device: it looks like XXXXX-XXXXX.',
+  device_link_unknown: 'No device shows that code. Check it, or make a new one on your other device.',
+  device_link_used: 'That code was used already: make a new one on your other device.',
+  device_link_expired: 'That code has expired: make a new one on your other device.',
 };
 
 /** What to tell a person about `error` (an ApiError, or anything with a problem `code`). */

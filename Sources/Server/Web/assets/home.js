@@ -1,8 +1,10 @@
 // `/`: join (a name and a headline make a profile; its key stays in this browser), then my
 // code (replaced before it expires), my connections, my constellation, and joining an event.
 // `/#join=SLUG&code=XXXX-XXXX` (the QR code on an organizer's wall) joins that event once this
-// person has a profile.
+// person has a profile; `/#link=TOKEN` (the QR code another device of theirs shows) brings that
+// device's profile here.
 import { call, json, session, explain, say, registerFrom } from './api.js';
+import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { GraphView } from './graph-view.js';
 import { pending, flushWhenOnline } from './scan-queue.js';
 
@@ -123,7 +125,9 @@ function refreshAll() {
 
 function showHome() {
   $('join').hidden = true;
+  $('link-join').hidden = true;
   $('home').hidden = false;
+  initDevices(status);
   view = new GraphView($('network'), {
     onSelect: (node) => { $('network-detail').textContent = node ? `${node.label}: ${node.degree} connection${node.degree === 1 ? '' : 's'}` : ''; },
   });
@@ -141,18 +145,37 @@ function showHome() {
   joinFromLink();
 }
 
+const ALREADY = 'This browser has a profile already: to use another one here, clear this site\'s data first.';
 const joinLink = takeJoinLink();
+const deviceLink = takeDeviceLink();
 // A link opened in this tab while the page is open changes only the fragment.
 window.addEventListener('hashchange', () => {
   const link = takeJoinLink();
   if (link && session.key) joinFromLink();
   else if (link) say(status, `Type your name to join ${link.slug}.`);
+  if (takeDeviceLink()) {
+    if (session.key) say(status, ALREADY, 'error');
+    else joinByLink(status, showHome);
+  }
 });
 if (session.key) {
   showHome();
+  if (deviceLink) say(status, ALREADY, 'error');
+} else if (deviceLink) {
+  joinByLink(status, showHome).then(() => { if (!session.key) showForms(); });
 } else {
+  showForms();
+}
+
+/** The two ways in without a profile: make one, or take one from another device. */
+function showForms() {
   if (joinLink) say(status, `Type your name to join ${joinLink.slug}.`);
   $('join').hidden = false;
+  $('link-join').hidden = false;
   $('join').addEventListener('submit', register);
+  $('link-join').addEventListener('submit', (event) => {
+    event.preventDefault();
+    joinByLink(status, showHome, $('link-code-input').value.trim());
+  });
   $('name').focus();
 }

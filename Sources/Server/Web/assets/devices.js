@@ -1,0 +1,107 @@
+// One profile on several devices, from the browser: this page lists my devices (and revokes
+// them), shows a one-time link for another device (a QR code its camera opens, and a code to
+// type), and takes a profile from another device (`/#link=TOKEN`, or the typed code).
+import { call, json, session, explain, say } from './api.js';
+
+const $ = (id) => document.getElementById(id);
+const LINK = 'constellation.deviceLink';
+
+/** What this browser is called in a device list. */
+function deviceName() {
+  const agent = navigator.userAgent;
+  const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS' : /Mac OS/.test(agent) ? 'Mac'
+    : /Windows/.test(agent) ? 'Windows' : /Linux/.test(agent) ? 'Linux' : 'a computer';
+  return `Browser on ${system}`;
+}
+
+/** Keeps a `#link=` token for this tab and takes it out of the address bar; the token or null. */
+export function takeDeviceLink() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  const token = fragment.get('link');
+  if (!token) return null;
+  sessionStorage.setItem(LINK, token);
+  history.replaceState(null, '', location.pathname + location.search);
+  return token;
+}
+
+/**
+ * Uses a link from another device (its token kept by `takeDeviceLink`, or `code` typed): this
+ * browser keeps the new key. Then runs `next`; a failure is said in `status`.
+ */
+export async function joinByLink(status, next, code) {
+  const token = code ? null : sessionStorage.getItem(LINK);
+  sessionStorage.removeItem(LINK);
+  if (!token && !code) return false;
+  try {
+    say(status, 'Using the profile of your other device…');
+    session.save(await json('/device-links/redeem', {
+      method: 'POST', auth: null, body: { ...(token ? { token } : { code }), deviceName: deviceName() },
+    }));
+    say(status, `Welcome back, ${session.profile.displayName}: this device now uses your profile.`, 'success');
+    await next();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+  return true;
+}
+
+async function loadDevices(status) {
+  try {
+    const { devices } = await json('/me/devices');
+    $('devices').replaceChildren(...devices.map((device) => {
+      const item = document.createElement('li');
+      const name = document.createElement('strong');
+      name.textContent = device.name || 'Unnamed device';
+      item.append(name, device.current ? ' (this one)' : '');
+      if (device.lastUsedAt) item.append(` — last used ${new Date(device.lastUsedAt).toLocaleDateString()}`);
+      if (!device.current) {
+        const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline', textContent: 'Revoke' });
+        revoke.setAttribute('aria-label', `Revoke ${name.textContent}`);
+        revoke.addEventListener('click', async () => {
+          try {
+            await call(`/me/devices/${device.id}`, { method: 'DELETE' });
+            say(status, `${name.textContent} no longer uses your profile.`, 'success');
+            loadDevices(status);
+          } catch (error) {
+            say(status, explain(error), 'error');
+          }
+        });
+        item.append(' ', revoke);
+      }
+      return item;
+    }));
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+}
+
+/** Shows a one-time link for another device and follows it until it is used or expires. */
+async function showLink(status) {
+  const figure = $('device-link');
+  try {
+    const link = await json('/me/device-links?qr=svg', { method: 'POST' });
+    const url = URL.createObjectURL(new Blob([link.qrSVG], { type: 'image/svg+xml' }));
+    $('device-link-qr').src = url;
+    const until = new Date(link.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
+    $('device-link-caption').textContent = `Scan with your other device's camera, or type ${link.code} there. Works once, until ${until}.`;
+    figure.hidden = false;
+    const follow = async () => {
+      const state = await json(`/me/device-links/${link.id}`).catch(() => null);
+      if (state && state.state === 'pending') return setTimeout(follow, 2_000);
+      figure.hidden = true;
+      URL.revokeObjectURL(url);
+      if (state && state.state === 'used') say(status, `${state.device?.name || 'Your other device'} now uses your profile.`, 'success');
+      else if (state) say(status, 'The link expired unused.');
+      loadDevices(status);
+    };
+    setTimeout(follow, 2_000);
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+}
+
+/** The home page's "My devices" section. */
+export function initDevices(status) {
+  $('link-device').addEventListener('click', () => showLink(status));
+  loadDevices(status);
+}

@@ -1,0 +1,186 @@
+import ArgumentParser
+import Client
+import ConstellationModel
+import Foundation
+import QR
+
+struct DeviceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "device",
+        abstract: "Use your profile on several devices: link a new one, list, rename or revoke them.",
+        discussion: """
+            On a device that is signed in, `constellation device link` shows a QR code and a code to type; \
+            on the new one, `constellation device join CODE` (or the link, or `--image` with a photo of the QR code). \
+            A link works once, for two minutes.
+            """,
+        subcommands: [Link.self, Join.self, List.self, Rename.self, Revoke.self]
+    )
+
+    struct Link: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show a one-time link for a new device, and wait until it is used.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Flag(help: "Print the link and return at once instead of waiting until it is used.")
+        var noWait = false
+
+        @Flag(help: "Draw dark modules on a light terminal background (the default suits dark backgrounds).")
+        var light = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let link = try await session.client.createDeviceLink()
+                if options.json {
+                    try Terminal.printJSON(link)
+                } else {
+                    Terminal.print(try QRCode(encoding: link.qrText).terminalText(darkOnLight: light))
+                    Terminal.print("""
+                        On the new device: `constellation device join \(link.code)` (or scan this code).
+                        It works once, until \(Show.time(link.expiresAt)).
+                        """)
+                }
+                guard !noWait else { return }
+                while true {
+                    try await Task.sleep(for: .seconds(1))
+                    let status = try await session.client.deviceLink(link.id)
+                    switch status.state {
+                    case .pending:
+                        continue
+                    case .used:
+                        if options.json { return try Terminal.printJSON(status) }
+                        return Terminal.print("Linked: \(status.device?.name ?? "a new device") now uses your profile.")
+                    case .expired:
+                        throw CLIError.data("the link expired unused; run `constellation device link` again")
+                    }
+                }
+            }
+        }
+    }
+
+    struct Join: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Use the profile of another device of yours, by the link it shows.",
+            discussion: "Give the code it shows (XXXXX-XXXXX), the link, or `--image` with a photo of its QR code.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The code (XXXXX-XXXXX), the token (v4.public.…) or an address holding it.")
+        var input: String?
+
+        @Option(help: "A PNG or JPEG photo of the QR code.")
+        var image: String?
+
+        @Option(help: "A name for this device, as your device list will show it (default: this computer's name).")
+        var name: String?
+
+        @Flag(help: "Join even if this computer already has a profile (its key is forgotten).")
+        var force = false
+
+        func validate() throws {
+            guard (input == nil) != (image == nil) else { throw ValidationError("give the code, the link or --image FILE (one of them)") }
+        }
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options, credentials: force ? .replaceable : .optional)
+                try session.refuseToReplace(force: force)
+                let text = try image.map(Self.linkInImage) ?? input ?? ""
+                let redemption = text.contains("v4.public.")
+                    ? DeviceLinkRedemption(token: text.trimmingCharacters(in: .whitespacesAndNewlines), deviceName: name ?? Session.deviceName)
+                    : DeviceLinkRedemption(code: text, deviceName: name ?? Session.deviceName)
+                let registered = try await session.client.redeemDeviceLink(redemption)
+                try await session.save(registered, options: options)
+            }
+        }
+
+        /// The link in a photo of a QR code.
+        private static func linkInImage(_ path: String) throws(CLIError) -> String {
+            guard let data = FileManager.default.contents(atPath: path) else { throw .io("cannot read \(path)") }
+            let texts: [String]
+            do {
+                texts = try QRDecoder.decode(imageFile: [UInt8](data))
+            } catch {
+                throw .data("\(path): \(error)")
+            }
+            guard let link = texts.first(where: { $0.contains("v4.public.") }) else {
+                throw .data("\(path): the QR code does not hold a device link")
+            }
+            return link
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the devices that use your profile.")
+
+        @OptionGroup var options: GlobalOptions
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let devices = try await session.client.devices()
+                if options.json { return try Terminal.printJSON(devices) }
+                for device in devices {
+                    let used = device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
+                    Terminal.print("""
+                        \(device.current ? "*" : " ") \(device.name ?? "(unnamed)")  \(device.id.uuidString.lowercased())
+                            added \(device.createdAt.formatted(date: .abbreviated, time: .shortened)), \(used)
+                        """)
+                }
+                Terminal.note("* this device. Revoke one with `constellation device revoke ID`.")
+            }
+        }
+    }
+
+    struct Rename: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Rename one of your devices.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The device's id (from `constellation device list`).")
+        var id: UUID
+
+        @Argument(help: "Its new name.")
+        var name: String
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                let device = try await session.client.renameDevice(id, to: name)
+                if options.json { return try Terminal.printJSON(device) }
+                Terminal.print("Renamed to \(device.name ?? name).")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke one of your devices: its key stops working at once.",
+            discussion: "Your last device goes only with --last: without a device, only a recovery code gets your profile back.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The device's id (from `constellation device list`).")
+        var id: UUID
+
+        @Flag(help: "Revoke it even if it is your profile's last device.")
+        var last = false
+
+        func run() async throws {
+            try await reportingErrors {
+                let session = try Session(options: options)
+                try await session.catchUp()
+                do throws(ClientError) {
+                    try await session.client.revokeDevice(id, evenTheLast: last)
+                } catch .problem(let problem) where problem.code == "last_device" {
+                    throw CLIError.data("that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
+                }
+                Terminal.print("Revoked: that device's key no longer works.")
+            }
+        }
+    }
+}

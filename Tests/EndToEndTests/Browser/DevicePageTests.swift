@@ -1,0 +1,72 @@
+import Client
+import ConstellationModel
+import Foundation
+import Testing
+import TestSupport
+
+/// One profile on a phone's browser and another device, both ways, in a real headless Chromium
+/// against the release server: the phone opens the link another device shows (or types its
+/// code) and becomes that profile; the phone shows a link that another device redeems, sees it
+/// listed, and revokes it.
+@Suite(.serialized) struct DevicePageTests {
+    let workspace = Workspace()
+
+    @Test func aPhoneTakesTheProfileOfAnotherDeviceByItsLinkOrCode() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let laptop = try await anonymous.register(NewProfile(displayName: "Ada", deviceName: "Laptop"))
+        let ada = anonymous.authenticated(laptop.apiKey)
+
+        try await Browser.with { phone in
+            // The camera opens the link in the other device's QR code.
+            try await phone.open(server.url + "/#link=" + (try await ada.createDeviceLink()).token)
+            try await phone.wait(for: "welcome", until: "/Welcome back, Ada/.test(document.getElementById('status').textContent)")
+            try await phone.wait(for: "my devices", until: "/Laptop/.test(document.getElementById('devices').textContent)")
+            #expect(try await phone.run("return location.hash;") as? String == "", "the link is out of the address bar")
+            let devices = try await ada.devices()
+            #expect(devices.count == 2 && devices[1].name?.hasPrefix("Browser on") == true, "\(devices)")
+            try await phone.expectCleanPage(origin: server.url)
+        }
+        try await Browser.with { otherPhone in
+            // A code typed, in the form beside the join form; a used code gets a clear message.
+            let link = try await ada.createDeviceLink()
+            try await otherPhone.open(server.url + "/")
+            try await otherPhone.type("#link-code-input", link.code.lowercased() + "\n")
+            try await otherPhone.wait(for: "home", until: "!document.getElementById('home').hidden")
+            #expect(try await ada.devices().count == 3)
+        }
+        try await Browser.with { lateComer in
+            let link = try await ada.createDeviceLink()
+            _ = try await anonymous.redeemDeviceLink(DeviceLinkRedemption(code: link.code))
+            try await lateComer.open(server.url + "/")
+            try await lateComer.type("#link-code-input", link.code + "\n")
+            try await lateComer.wait(for: "refusal", until: "/used already/.test(document.getElementById('status').textContent)")
+            #expect(try await lateComer.run("return document.getElementById('home').hidden;") as? Bool == true)
+        }
+    }
+
+    @Test func aPhoneLinksAnotherDeviceThenRevokesIt() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let anonymous = ConstellationClient(baseURL: server.url)
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Bob\n")
+            try await phone.wait(for: "home", until: "!document.getElementById('home').hidden")
+            try await phone.click("#link-device")
+            try await phone.wait(for: "the link's QR code", until: "document.getElementById('device-link-qr').naturalWidth > 0")
+            let caption = try await phone.text("#device-link-caption")
+            let code = try #require(caption.firstMatch(of: /type ([A-Z0-9]{5}-[A-Z0-9]{5})/).map { String($0.output.1) }, "\(caption)")
+
+            let laptop = try await anonymous.redeemDeviceLink(DeviceLinkRedemption(code: code, deviceName: "Laptop"))
+            #expect(laptop.profile.displayName == "Bob")
+            try await phone.wait(for: "linked", until: "/Laptop now uses your profile/.test(document.getElementById('status').textContent)", timeout: 15)
+            try await phone.wait(for: "the revoke button", until: "document.querySelector('#devices button') !== null")
+            try await phone.click("#devices button")
+            try await phone.wait(for: "revoked", until: "/Laptop no longer uses your profile/.test(document.getElementById('status').textContent)")
+            await #expect(throws: ClientError.self) { _ = try await anonymous.authenticated(laptop.apiKey).me() }
+            try await phone.expectCleanPage(origin: server.url)
+        }
+    }
+}
