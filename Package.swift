@@ -63,8 +63,9 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            // The web client: pages, scripts and styles served by the server itself (`WebAssets`).
-            resources: [.copy("Web")]
+            // The web client (pages, scripts and styles) and the API's OpenAPI document, served by the
+            // server itself (`WebAssets`).
+            resources: [.copy("Web"), .copy("OpenAPI")]
         ),
         // Typed HTTP client for the API, shared by the CLI and the tests.
         .target(

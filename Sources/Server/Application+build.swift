@@ -5,6 +5,8 @@ import Logging
 import NIOCore
 
 /// The router: public routes, then routes behind an API key; every error becomes problem+json.
+/// Its routes are the API's, each described in `openapi.json` (a test holds them together);
+/// `buildApplication` adds the answers to the methods a path has no route for.
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
@@ -14,6 +16,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     router.add(middleware: ClientAddressMiddleware(proxies: services.configuration.trustedProxies))
     HealthController(services: services).addRoutes(to: router)
     WebController(assets: .bundled).addRoutes(to: router)
+    OpenAPIController(documents: .openAPI).addRoutes(to: router)
 
     let v1 = router.group("v1")
     ProfileController(services: services).addPublicRoutes(to: v1)
@@ -47,7 +50,6 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let feeds = EventFeeds(events: services.events, identity: { EventIdentity(keyRing: services.keyRing) },
                            logger: Logger(label: "constellation.feeds"))
     EventStreamController(services: services, feeds: feeds).addAuthenticatedRoutes(to: authenticated)
-    router.addMethodNotAllowedRoutes()
     return router
 }
 
@@ -57,8 +59,10 @@ public func buildApplication(
     _ services: AppServices, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let configuration = services.configuration
+    let router = buildRouter(services)
+    router.addMethodNotAllowedRoutes()
     return Application(
-        router: buildRouter(services),
+        router: router,
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(responder: responder, requestTimeout: .init(configuration.requestTimeout),
                                 idleTimeout: configuration.idleTimeout)

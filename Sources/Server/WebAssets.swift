@@ -1,8 +1,10 @@
 import Foundation
+import Hummingbird
 import NIOCore
 
-/// The web client's files (`Sources/Server/Web`, shipped as the server's resource bundle), read
-/// once at start and served from memory: each with its media type and a strong ETag.
+/// Files shipped in the server's resource bundle, read once at start and served from memory, each
+/// with its media type and a strong ETag: the web client (`Sources/Server/Web`) and the API's
+/// OpenAPI document (`Sources/Server/OpenAPI`).
 struct WebAssets: Sendable {
     struct Asset: Sendable {
         let bytes: ByteBuffer
@@ -11,9 +13,9 @@ struct WebAssets: Sendable {
         let etag: String
     }
 
-    /// Keyed by path under `Web/`, e.g. `index.html`, `assets/api.js`.
+    /// Keyed by path under the folder, e.g. `index.html`, `assets/api.js`.
     private let assets: [String: Asset]
-    /// Why the files could not be read, if they could not (the pages then answer 503 saying so).
+    /// Why the files could not be read, if they could not (requests for them then answer 503 saying so).
     let loadError: String?
 
     init(assets: [String: Asset], loadError: String? = nil) {
@@ -29,25 +31,30 @@ struct WebAssets: Sendable {
     static let mediaTypes = [
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
         "svg": "image/svg+xml", "png": "image/png", "ico": "image/x-icon", "webmanifest": "application/manifest+json",
-        "txt": "text/plain; charset=utf-8",
+        "txt": "text/plain; charset=utf-8", "json": "application/json",
     ]
 
-    /// The files of the `Web` folder in the server's resource bundle, read once per process.
-    static let bundled: WebAssets = {
+    /// The web client: the `Web` folder of the server's resource bundle, read once per process.
+    static let bundled = inBundle("Web")
+    /// The API's description: the `OpenAPI` folder of the server's resource bundle (`openapi.json`).
+    static let openAPI = inBundle("OpenAPI")
+
+    /// The files of `folder` in the server's resource bundle, or none and why.
+    private static func inBundle(_ folder: String) -> WebAssets {
         do {
-            guard let root = Bundle.module.url(forResource: "Web", withExtension: nil) else {
-                throw WebAssetsError.missing(Bundle.module.bundlePath)
+            guard let root = Bundle.module.url(forResource: folder, withExtension: nil) else {
+                throw WebAssetsError.missing(folder, Bundle.module.bundlePath)
             }
             return try load(from: root)
         } catch {
             return WebAssets(assets: [:], loadError: "\(error)")
         }
-    }()
+    }
 
     /// Every file under `root` whose extension has a known media type (others are not served).
     static func load(from root: URL) throws -> WebAssets {
         let rootPath = root.standardizedFileURL.path
-        guard let walker = FileManager.default.enumerator(atPath: rootPath) else { throw WebAssetsError.missing(rootPath) }
+        guard let walker = FileManager.default.enumerator(atPath: rootPath) else { throw WebAssetsError.missing(root.lastPathComponent, rootPath) }
         var assets: [String: Asset] = [:]
         while let relative = walker.nextObject() as? String {
             let ext = (relative as NSString).pathExtension.lowercased()
@@ -68,15 +75,30 @@ struct WebAssets: Sendable {
     }
 }
 
-/// The web client's files cannot be found: the server was copied without its resource bundle.
+extension WebAssets.Asset {
+    /// 200 with the bytes, or 304 without them when `If-None-Match` names this ETag; revalidated
+    /// every time (`no-cache`), with `headers` added.
+    func response(to request: Request, headers extra: HTTPFields = [:]) -> Response {
+        var headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-cache", .eTag: etag]
+        headers.append(contentsOf: extra)
+        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+            headers[.contentType] = nil
+            return Response(status: .notModified, headers: headers)
+        }
+        headers[.contentLength] = String(bytes.readableBytes)
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: bytes))
+    }
+}
+
+/// A folder of the resource bundle cannot be found: the server was copied without its bundle.
 enum WebAssetsError: Error, CustomStringConvertible {
-    case missing(String)
+    /// The folder, and where it was looked for.
+    case missing(String, String)
 
     var description: String {
-        "the web client's files are not at \(self.pathText): install the server with its Constellation_Server.resources folder next to the binary"
-    }
-
-    private var pathText: String {
-        switch self { case .missing(let path): path }
+        switch self {
+        case .missing(let folder, let path):
+            "the server's \(folder) files are not at \(path): install the server with its Constellation_Server.resources folder next to the binary"
+        }
     }
 }

@@ -13,6 +13,8 @@ import Testing
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
         "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}",
+        // The API's description.
+        "GET /openapi.json",
     ]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "POST /v1/tokens", "GET /v1/me/qr",

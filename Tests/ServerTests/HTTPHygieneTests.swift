@@ -73,6 +73,12 @@ import Testing
             #expect(put.httpStatus == 405)
             #expect(put.httpHeader("Allow") == "OPTIONS, POST")
 
+            // A standard method no path has (Schemathesis sends it): 405, not 501.
+            let trace = try await RawHTTP.exchange(port: server.port, "TRACE /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(trace.httpStatus == 405)
+            #expect(trace.httpHeader("Allow") == "DELETE, GET, HEAD, OPTIONS, PATCH")
+            #expect(Self.problemCode(trace) == "method_not_allowed")
+
             let options = try await RawHTTP.exchange(port: server.port, "OPTIONS /v1/connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(options.httpStatus == 204)
             #expect(options.httpHeader("Allow") == "OPTIONS, POST")

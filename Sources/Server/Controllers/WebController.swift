@@ -30,16 +30,9 @@ struct WebController {
             throw Problem(status: 503, code: "web_client_missing", title: "The web client is not installed", detail: loadError)
         }
         guard let asset = assets[path] else { throw Problem(status: 404, code: "not_found", title: "No such page") }
-        var headers: HTTPFields = [
-            .contentType: asset.contentType, .cacheControl: "no-cache", .eTag: asset.etag,
+        return asset.response(to: request, headers: [
             .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
             .init("Referrer-Policy")!: "no-referrer", .init("Cross-Origin-Opener-Policy")!: "same-origin",
-        ]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == asset.etag }) {
-            headers[.contentType] = nil
-            return Response(status: .notModified, headers: headers)
-        }
-        headers[.contentLength] = String(asset.bytes.readableBytes)
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+        ])
     }
 }

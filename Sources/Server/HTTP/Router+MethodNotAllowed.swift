@@ -2,8 +2,9 @@ import ConstellationModel
 import Hummingbird
 
 extension Router {
-    /// The methods this server knows; any other is answered 501 by `KnownMethodsMiddleware`.
-    static var knownMethods: Set<HTTPRequest.Method> { [.get, .head, .post, .put, .patch, .delete, .options] }
+    /// The methods this server knows (RFC 9110's and PATCH, but CONNECT, which names no resource);
+    /// any other is answered 501 by `KnownMethodsMiddleware`. TRACE is routed nowhere: 405.
+    static var knownMethods: Set<HTTPRequest.Method> { [.get, .head, .post, .put, .patch, .delete, .options, .trace] }
 
     /// For every path with routes, answers the known methods it has no route for: `OPTIONS` with
     /// 204 and `Allow`, the others with 405 problem+json and `Allow` (RFC 9110 §15.5.6). Call it
