@@ -125,13 +125,13 @@ extension ServerConfiguration {
         return url
     }
 
-    /// The link a QR code holds for `token`, `publicURL/c#TOKEN`; nil without a public URL (the code holds the token).
     /// The link a device link's QR code holds, `publicURL/#link=TOKEN` (the web page takes the
     /// profile from there); nil without a public URL (the code holds the token).
     func deviceLink(to token: String) -> String? {
         publicURL.map { "\($0)/#link=\(token)" }
     }
 
+    /// The link a QR code holds for `token`, `publicURL/c#TOKEN`; nil without a public URL (the code holds the token).
     func link(to token: String) -> String? {
         publicURL.map { "\($0)/c#\(token)" }
     }
