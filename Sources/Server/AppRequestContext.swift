@@ -33,6 +33,13 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
 
     public var requestDecoder: JSONDecoder { .constellation }
 
+    /// The device (API key) that authenticated; only with `profile`.
+    func requireDevice() throws -> UUID {
+        _ = try requireProfile()
+        guard let deviceId else { throw Problem.missingCredentials }
+        return deviceId
+    }
+
     /// The authenticated profile; only called on routes behind `AuthenticationMiddleware`.
     /// A view token has none: 403 `view_token_read_only` on every route but the event reader's.
     func requireProfile() throws -> Profile {

@@ -8,49 +8,66 @@ import Synchronization
 /// changed or erased through this instance is forgotten at once; through another instance, it
 /// takes effect here within `lifetime`. Failures are never remembered. Bounded: when it is full,
 /// expired keys go, and if that is not enough, all of them.
-final class CredentialCache: Sendable {
+///
+/// A lookup that began before a `forget` must not put back what was forgotten (a revoked key read
+/// while it was still live): `remember` takes the `generation` read before the lookup, and every
+/// `forget` starts a new one.
+package final class CredentialCache: Sendable {
     private struct Entry {
         let credential: Credential
         let expires: ContinuousClock.Instant
     }
 
+    private struct State {
+        var entries: [[UInt8]: Entry] = [:]
+        var generation: UInt64 = 0
+    }
+
     let lifetime: Duration
     let capacity: Int
-    private let entries = Mutex<[[UInt8]: Entry]>([:])
+    private let state = Mutex(State())
 
-    init(lifetime: Duration, capacity: Int = 100_000) {
+    package init(lifetime: Duration, capacity: Int = 100_000) {
         self.lifetime = lifetime
         self.capacity = capacity
     }
 
     /// The credential of the key hashing to `keyHash`, if it was verified less than `lifetime` ago.
-    func credential(keyHash: [UInt8]) -> Credential? {
+    package func credential(keyHash: [UInt8]) -> Credential? {
         let now = ContinuousClock.now
-        return entries.withLock { entries in
-            guard let entry = entries[keyHash] else { return nil }
+        return state.withLock { state in
+            guard let entry = state.entries[keyHash] else { return nil }
             guard entry.expires > now else {
-                entries[keyHash] = nil
+                state.entries[keyHash] = nil
                 return nil
             }
             return entry.credential
         }
     }
 
-    /// Remembers that the key hashing to `keyHash` is `credential`.
-    func remember(_ credential: Credential, keyHash: [UInt8]) {
+    /// What to hand `remember` for a lookup starting now.
+    package var generation: UInt64 { state.withLock { $0.generation } }
+
+    /// Remembers that the key hashing to `keyHash` is `credential`, as a lookup that began at
+    /// `generation` found, unless something was forgotten since.
+    package func remember(_ credential: Credential, keyHash: [UInt8], generation: UInt64) {
         guard lifetime > .zero else { return }
         let now = ContinuousClock.now
-        entries.withLock { entries in
-            if entries.count >= capacity {
-                entries = entries.filter { $0.value.expires > now }
-                if entries.count >= capacity { entries.removeAll() }
+        state.withLock { state in
+            guard state.generation == generation else { return }
+            if state.entries.count >= capacity {
+                state.entries = state.entries.filter { $0.value.expires > now }
+                if state.entries.count >= capacity { state.entries.removeAll() }
             }
-            entries[keyHash] = Entry(credential: credential, expires: now + lifetime)
+            state.entries[keyHash] = Entry(credential: credential, expires: now + lifetime)
         }
     }
 
     /// Forgets every key of `profile`: it was changed, erased, reset its tokens, or one of its keys was revoked.
-    func forget(profile id: UUID) {
-        entries.withLock { entries in entries = entries.filter { $0.value.credential.profile.id != id } }
+    package func forget(profile id: UUID) {
+        state.withLock { state in
+            state.generation += 1
+            state.entries = state.entries.filter { $0.value.credential.profile.id != id }
+        }
     }
 }

@@ -48,9 +48,10 @@ public struct DeviceRepository: Sendable {
         }
     }
 
-    /// Revokes `profile`'s live device `id` at once; its last one only when `allowingLast`. The
-    /// profile's live keys are locked first, so that two devices revoking each other at the same
-    /// moment cannot leave the profile without a key by mistake.
+    /// Revokes `profile`'s live device `id` at once, with the links it made that are not used yet
+    /// and the recovery code it made; its last one only when `allowingLast`. The profile's live keys
+    /// are locked first, so that two devices revoking each other at the same moment cannot leave the
+    /// profile without a key by mistake.
     public func revoke(_ id: UUID, of profile: UUID, allowingLast: Bool) async throws {
         try await database.withTransaction { connection in
             let live = try connection.query("""
@@ -59,14 +60,17 @@ public struct DeviceRepository: Sendable {
             guard live.contains(id) else { throw DeviceRevocationError.notFound }
             guard live.count > 1 || allowingLast else { throw DeviceRevocationError.lastDevice }
             try connection.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
+            try connection.query("DELETE FROM device_links WHERE created_by = \(id) AND used_at IS NULL")
+            try connection.query("DELETE FROM recovery_codes WHERE created_by = \(id)")
         }
     }
 
-    /// Records a new link for `profile`, usable once until `expiresAt`; its id.
-    public func createLink(for profile: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
+    /// Records a new link for `profile`, made by its device `creator`, usable once until `expiresAt`; its id.
+    public func createLink(for profile: UUID, by creator: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
         try await database.withConnection { connection in
             try connection.query("""
-                INSERT INTO device_links (profile_id, code_hash, expires_at) VALUES (\(profile), \(ByteString(codeHash)), \(expiresAt))
+                INSERT INTO device_links (profile_id, created_by, code_hash, expires_at)
+                VALUES (\(profile), \(creator), \(ByteString(codeHash)), \(expiresAt))
                 RETURNING id
                 """)[0].uuid("id")
         }
@@ -109,12 +113,13 @@ public struct DeviceRepository: Sendable {
         }
     }
 
-    /// Gives `profile` a recovery code hashing to `codeHash`, replacing (voiding) the one it had.
-    public func setRecoveryCode(of profile: UUID, codeHash: [UInt8]) async throws -> Date {
+    /// Gives `profile` a recovery code hashing to `codeHash`, made by its device `creator`,
+    /// replacing (voiding) the one it had.
+    public func setRecoveryCode(of profile: UUID, by creator: UUID, codeHash: [UInt8]) async throws -> Date {
         try await database.withConnection { connection in
             try connection.query("""
-                INSERT INTO recovery_codes (profile_id, code_hash) VALUES (\(profile), \(ByteString(codeHash)))
-                ON CONFLICT (profile_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, created_at = now()
+                INSERT INTO recovery_codes (profile_id, created_by, code_hash) VALUES (\(profile), \(creator), \(ByteString(codeHash)))
+                ON CONFLICT (profile_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, created_by = EXCLUDED.created_by, created_at = now()
                 RETURNING created_at
                 """)[0].date("created_at")
         }

@@ -44,9 +44,11 @@ struct Serve: AsyncParsableCommand {
             let host = configuration.host
             let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
             let app = buildApplication(services, logger: logger) { port in
-                // Scripts and tests read this line to learn the address; with JSON logs, it is one of them.
+                // Scripts and tests read this line on stdout to learn the address, whatever the log
+                // level; with JSON logs, it is a JSON line too.
                 let line = "Constellation listening on http://\(host):\(port)"
-                if jsonLines { logger.notice("\(line)") } else { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+                let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
             }
             try await app.runService()
         }

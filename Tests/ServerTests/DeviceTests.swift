@@ -2,6 +2,7 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import Store
 import Testing
 
 /// One person, several devices: a link made on one device gives another its own key for the same
@@ -196,5 +197,36 @@ import Testing
             await expectProblem(403, "view_token_read_only") { _ = try await viewer.createDeviceLink() }
             await expectProblem(403, "view_token_read_only") { _ = try await viewer.devices() }
         }
+    }
+
+    /// A stolen device, once revoked, cannot come back: the links it made and not yet used, and the
+    /// recovery code it made, go with it.
+    @Test func revokingADeviceVoidsTheLinksAndRecoveryCodeItMade() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let stolen = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: try await ada.client.createDeviceLink().code))
+            let thief = server.client.authenticated(stolen.apiKey)
+            let link = try await thief.createDeviceLink()
+            let code = try await thief.createRecoveryCode()
+            try await ada.client.revokeDevice(stolen.device.id)
+            await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code)) }
+            await expectProblem(404, "recovery_code_unknown") {
+                _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code.recoveryCode))
+            }
+            #expect(try await ada.client.devices().count == 1)
+        }
+    }
+
+    /// A lookup that read a key before its revocation must not put it back in the cache after.
+    @Test func aLookupOlderThanARevocationIsNotRemembered() throws {
+        let cache = CredentialCache(lifetime: .seconds(60))
+        let profile = Profile(id: UUID(), displayName: "Ada", headline: nil, createdAt: Date())
+        let credential = Credential(profile: profile, deviceId: UUID(), tokensValidFrom: nil)
+        let before = cache.generation
+        cache.forget(profile: profile.id)  // the revocation commits while the lookup is out
+        cache.remember(credential, keyHash: [1, 2, 3], generation: before)
+        #expect(cache.credential(keyHash: [1, 2, 3]) == nil)
+        cache.remember(credential, keyHash: [1, 2, 3], generation: cache.generation)
+        #expect(cache.credential(keyHash: [1, 2, 3]) == credential)
     }
 }

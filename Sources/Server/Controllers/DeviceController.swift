@@ -79,7 +79,7 @@ struct DeviceController {
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         let (code, hash) = try DeviceLinks.generateCode()
         let expiresAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
-        let id = try await services.devices.createLink(for: me.id, codeHash: hash, expiresAt: expiresAt)
+        let id = try await services.devices.createLink(for: me.id, by: try context.requireDevice(), codeHash: hash, expiresAt: expiresAt)
         let token = try DeviceLinks.issue(code: code, expiresAt: expiresAt, keys: services.keyRing)
         let address = services.configuration.deviceLink(to: token)
         let svg = try qr.map { _ in try QRCode(encoding: address ?? token).svg() }
@@ -133,7 +133,7 @@ struct DeviceController {
         let me = try context.requireProfile()
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         let (code, hash) = try RecoveryCodes.generate()
-        let createdAt = try await services.devices.setRecoveryCode(of: me.id, codeHash: hash)
+        let createdAt = try await services.devices.setRecoveryCode(of: me.id, by: try context.requireDevice(), codeHash: hash)
         context.logger.info("recovery code made", metadata: ["profile.id": "\(me.id)"])
         var response = try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
         response.headers[.cacheControl] = "no-store"

@@ -52,8 +52,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard APIKey.isWellFormed(key) else { throw Problem.invalidCredentials }
         let hash = try APIKey.hash(key)
         if let cached = credentials.credential(keyHash: hash) { return .key(cached) }
+        let generation = credentials.generation
         guard let credential = try await profiles.authenticate(apiKeyHash: hash) else { throw Problem.invalidCredentials }
-        credentials.remember(credential, keyHash: hash)
+        credentials.remember(credential, keyHash: hash, generation: generation)
         return .key(credential)
     }
 

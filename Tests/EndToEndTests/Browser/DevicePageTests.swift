@@ -21,6 +21,10 @@ import TestSupport
         try await Browser.with { phone in
             // The camera opens the link in the other device's QR code.
             try await phone.open(server.url + "/#link=" + (try await ada.createDeviceLink()).token)
+            // Nothing is taken until the person says the other device is theirs.
+            try await phone.wait(for: "the offer", until: "!document.getElementById('link-accept').hidden")
+            #expect(try await ada.devices().count == 1)
+            try await phone.click("#link-accept")
             try await phone.wait(for: "welcome", until: "/Welcome back, Ada/.test(document.getElementById('status').textContent)")
             try await phone.wait(for: "my devices", until: "/Laptop/.test(document.getElementById('devices').textContent)")
             #expect(try await phone.run("return location.hash;") as? String == "", "the link is out of the address bar")

@@ -155,16 +155,26 @@ window.addEventListener('hashchange', () => {
   else if (link) say(status, `Type your name to join ${link.slug}.`);
   if (takeDeviceLink()) {
     if (session.key) say(status, ALREADY, 'error');
-    else joinByLink(status, showHome);
+    else offerDeviceLink();
   }
 });
 if (session.key) {
   showHome();
   if (deviceLink) say(status, ALREADY, 'error');
-} else if (deviceLink) {
-  joinByLink(status, showHome).then(() => { if (!session.key) showForms(); });
 } else {
   showForms();
+  if (deviceLink) offerDeviceLink();
+}
+
+/**
+ * A link from another device is taken only when this person says so: a link someone else sent
+ * would otherwise sign this browser in as them, and everything done here would be theirs.
+ */
+function offerDeviceLink() {
+  say(status, 'This link brings the profile of another device here. Use it only if that device is yours.');
+  const accept = $('link-accept');
+  accept.hidden = false;
+  accept.focus();
 }
 
 /** The two ways in without a profile: make one, or take one from another device. */
@@ -173,6 +183,10 @@ function showForms() {
   $('join').hidden = false;
   $('link-join').hidden = false;
   $('join').addEventListener('submit', register);
+  $('link-accept').addEventListener('click', () => {
+    $('link-accept').hidden = true;
+    joinByLink(status, showHome);
+  });
   $('link-join').addEventListener('submit', (event) => {
     event.preventDefault();
     joinByLink(status, showHome, $('link-code-input').value.trim());
