@@ -63,6 +63,10 @@ import TestSupport
         #expect(last.status == 65 && last.stderr.contains("--last"), "\(last.stderr)")
         let notADevice = try Binaries.cli(["device", "revoke", "not-an-id"], home: laptop, server: server.url)
         #expect(notADevice.status == 64, "a usage error: \(notADevice.stderr)")
+        let gone = try Binaries.cli(["device", "revoke", devices[1].id.uuidString, "--last"], home: laptop, server: server.url)
+        #expect(gone.status == 0 && gone.stdout.contains("forgotten here too"), "\(gone.stderr)")
+        let after = try Binaries.cli(["me"], home: laptop, server: server.url)
+        #expect(after.status == 77 && after.stderr.contains("not registered"), "\(after.stderr)")
     }
 
     /// The server logs everything it can (trace), and still never a recovery code, link or key.

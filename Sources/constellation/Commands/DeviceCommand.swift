@@ -174,12 +174,18 @@ struct DeviceCommand: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try Session(options: options)
                 try await session.catchUp()
-                do throws(ClientError) {
+                let isThisComputer = try await session.client.devices().contains { $0.id == id && $0.current }
+                do {
                     try await session.client.revokeDevice(id, evenTheLast: last)
-                } catch .problem(let problem) where problem.code == "last_device" {
+                } catch {
+                    // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
+                    guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
                     throw CLIError.data("that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
                 }
-                Terminal.print("Revoked: that device's key no longer works.")
+                guard isThisComputer else { return Terminal.print("Revoked: that device's key no longer works.") }
+                // This computer's own key is dead now: forget it, so that the next command says so plainly.
+                try? FileManager.default.removeItem(at: session.store.credentialsFile)
+                Terminal.print("Revoked this computer's key; it is forgotten here too. `constellation device join` or `me recover` to come back.")
             }
         }
     }
