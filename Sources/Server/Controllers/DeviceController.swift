@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Hummingbird
+import Logging
 import QR
 import Store
 import Tokens
@@ -102,7 +103,7 @@ struct DeviceController {
     /// 201 with the new device's profile and key. The link is a token (or an address holding one
     /// after `#link=`) or a typed code; any failure counts against the client's address.
     @Sendable func redeemLink(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await countingFailures(context) {
+        try await issueKey(context, "device linked") { keyHash in
             let input = try await request.decode(as: DeviceLinkRedemption.self, context: context)
             let deviceName = try input.deviceName.map(Self.deviceNameText.check)
             let code: String
@@ -112,10 +113,8 @@ struct DeviceController {
             default: throw Self.invalidLink
             }
             guard let hash = try DeviceLinks.hash(code) else { throw Self.invalidLink }
-            let apiKey = try APIKey.generate()
-            let (profile, device): (Profile, Device)
             do {
-                (profile, device) = try await services.devices.redeemLink(codeHash: hash, keyHash: apiKey.hash, deviceName: deviceName)
+                return try await services.devices.redeemLink(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
             } catch let error as DeviceLinkError {
                 throw switch error {
                 case .unknown: Self.unknownLink
@@ -123,8 +122,6 @@ struct DeviceController {
                 case .expired: Self.expiredLink
                 }
             }
-            context.logger.info("device linked", metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
-            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
         }
     }
 
@@ -142,19 +139,15 @@ struct DeviceController {
 
     /// 201 with a new key for the code's profile; the code is used up (make a new one).
     @Sendable func redeemRecoveryCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try await countingFailures(context) {
+        try await issueKey(context, "profile recovered") { keyHash in
             let input = try await request.decode(as: RecoveryRedemption.self, context: context)
             let deviceName = try input.deviceName.map(Self.deviceNameText.check)
             guard let hash = try RecoveryCodes.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
-            let apiKey = try APIKey.generate()
-            let (profile, device): (Profile, Device)
             do {
-                (profile, device) = try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: apiKey.hash, deviceName: deviceName)
+                return try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
             } catch is DeviceLinkError {
                 throw Self.unknownRecoveryCode
             }
-            context.logger.info("profile recovered", metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
-            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
         }
     }
 
@@ -170,11 +163,19 @@ struct DeviceController {
         }
     }
 
-    /// Runs a redemption for a client that has not run out of failed attempts, and counts a failure.
-    private func countingFailures(_ context: AppRequestContext, _ body: () async throws -> Response) async throws -> Response {
+    /// A new key for a client that has not run out of failed attempts: `redeem` stores its hash for
+    /// the profile of what the request redeems (a link, a recovery code) and says which profile and
+    /// device; the answer carries the key. A refusal counts as a failed attempt of the client's address.
+    private func issueKey(
+        _ context: AppRequestContext, _ event: Logger.Message,
+        _ redeem: (_ keyHash: [UInt8]) async throws -> (Profile, Device)
+    ) async throws -> Response {
         try services.limiter.check(.authFailure, address: context.clientAddress)
         do {
-            return try await body()
+            let apiKey = try APIKey.generate()
+            let (profile, device) = try await redeem(apiKey.hash)
+            context.logger.info(event, metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
+            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
         } catch let problem as Problem where (400..<500).contains(problem.status) {
             services.limiter.charge(.authFailure, address: context.clientAddress)
             throw problem

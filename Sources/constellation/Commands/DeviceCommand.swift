@@ -98,14 +98,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         /// The link in a photo of a QR code.
         private static func linkInImage(_ path: String) throws(CLIError) -> String {
-            guard let data = FileManager.default.contents(atPath: path) else { throw .io("cannot read \(path)") }
-            let texts: [String]
-            do {
-                texts = try QRDecoder.decode(imageFile: [UInt8](data))
-            } catch {
-                throw .data("\(path): \(error)")
-            }
-            guard let link = texts.first(where: { $0.contains("v4.public.") }) else {
+            guard let link = try QRImage.texts(inFile: path).first(where: { $0.contains("v4.public.") }) else {
                 throw .data("\(path): the QR code does not hold a device link")
             }
             return link

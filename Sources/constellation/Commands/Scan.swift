@@ -2,7 +2,6 @@ import ArgumentParser
 import Client
 import ConstellationModel
 import Foundation
-import QR
 import Tokens
 
 struct Scan: AsyncParsableCommand {
@@ -80,14 +79,7 @@ struct Scan: AsyncParsableCommand {
     /// The token from the argument (itself, or inside a URL) or from the photo.
     private func readToken() throws(CLIError) -> String {
         if let image {
-            guard let data = FileManager.default.contents(atPath: image) else { throw .io("cannot read \(image)") }
-            let texts: [String]
-            do {
-                texts = try QRDecoder.decode(imageFile: [UInt8](data))
-            } catch {
-                throw .data("\(image): \(error)")
-            }
-            guard let token = texts.lazy.compactMap(Self.token(in:)).first else {
+            guard let token = try QRImage.texts(inFile: image).lazy.compactMap(Self.token(in:)).first else {
                 throw .data("\(image): the QR code does not hold a Constellation token")
             }
             return token
