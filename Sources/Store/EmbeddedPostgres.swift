@@ -24,6 +24,8 @@ public final class EmbeddedPostgres: Sendable {
     private struct State {
         var process: Process?
         var stopping = false
+        /// Counts `start()` calls: a watcher left from before a `stop()` and a new `start()` retires.
+        var generation = 0
     }
 
     /// The database and role the embedded server creates for Constellation.
@@ -39,7 +41,8 @@ public final class EmbeddedPostgres: Sendable {
     private var logFile: URL { dataDirectory.appendingPathComponent("postgres.log") }
 
     /// Creates the cluster on first use, starts the server, waits until it answers, and
-    /// returns the libpq connection string for the `constellation` database.
+    /// returns the libpq connection string for the `constellation` database. After `stop()`, it
+    /// starts the same cluster again, at the same connection string.
     public func start() throws(PostgresError) -> String {
         let binaries = try Self.binaryDirectory()
         let runAs = getuid() == 0 ? try Self.postgresAccount() : nil
@@ -62,7 +65,12 @@ public final class EmbeddedPostgres: Sendable {
             ], as: runAs)
         }
         let process = try launchServer()
-        state.withLock { $0.process = process }
+        let generation = state.withLock { current in
+            current.process = process
+            current.stopping = false
+            current.generation += 1
+            return current.generation
+        }
         let admin = "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=postgres connect_timeout=5"
         do {
             try waitUntilReady(admin, process: process)
@@ -74,7 +82,7 @@ public final class EmbeddedPostgres: Sendable {
         let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(Self.databaseName)")
         if exists.isEmpty { try connection.execute(unsafeSQL: "CREATE DATABASE \(Self.databaseName)") }
         logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.url.path)"])
-        let watcher = Thread { [self] in watch(relaunch: launchServer, readiness: admin) }
+        let watcher = Thread { [self] in watch(generation: generation, relaunch: launchServer, readiness: admin) }
         watcher.name = "embedded-postgres-watcher"
         watcher.start()
         return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
@@ -103,13 +111,14 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: - Supervision
 
-    /// Runs on its own thread until `stop()`: when PostgreSQL exits unasked, starts it again.
-    private func watch(relaunch: @Sendable () throws(PostgresError) -> Process, readiness conninfo: String) {
+    /// Runs on its own thread until `stop()` (or a later `start()`): when PostgreSQL exits unasked,
+    /// starts it again.
+    private func watch(generation: Int, relaunch: @Sendable () throws(PostgresError) -> Process, readiness conninfo: String) {
         var attempt = 0
         while true {
             usleep(200_000)
-            let (stopping, running) = state.withLock { ($0.stopping, $0.process?.isRunning ?? false) }
-            if stopping { return }
+            let (retired, running) = state.withLock { ($0.stopping || $0.generation != generation, $0.process?.isRunning ?? false) }
+            if retired { return }
             if running { attempt = 0; continue }
             attempt += 1
             let delay = min(30, 1 << min(attempt - 1, 5))
@@ -119,7 +128,7 @@ public final class EmbeddedPostgres: Sendable {
             sleep(UInt32(delay))
             do {
                 let process: Process? = try state.withLock { current throws(PostgresError) in
-                    guard !current.stopping else { return nil }
+                    guard !current.stopping && current.generation == generation else { return nil }
                     current.process = try relaunch()
                     return current.process
                 }
