@@ -15,6 +15,12 @@ public struct AppServices: Sendable {
     package let events: EventRepository
     package let blocks: BlockRepository
     package let devices: DeviceRepository
+    /// Where the read-heavy endpoints (networks, statistics, growth, summaries) read: the replica
+    /// in `DATABASE_READ_URL` when there is one, else `database`. Nothing on their path writes.
+    package let connectionReads: ConnectionRepository
+    package let eventReads: EventRepository
+    /// The replica's lag, for the `Replica-Lag` header of what it served (nil without a replica).
+    let replicaLag: ReplicaLag?
     /// API keys verified recently (see `CredentialCache`).
     let credentials: CredentialCache
     /// Rate limits, counted in this instance (see `RateLimiter`).
@@ -27,11 +33,16 @@ public struct AppServices: Sendable {
     public let schemaVersion: String?
 
     /// Services whose keys stay `keyRing`.
-    public init(configuration: ServerConfiguration, database: Database, keyRing: KeyRing, schemaVersion: String? = nil) {
-        self.init(configuration: configuration, database: database, keys: KeyRingStore(keyRing), schemaVersion: schemaVersion)
+    public init(
+        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keyRing: KeyRing, schemaVersion: String? = nil
+    ) {
+        self.init(configuration: configuration, database: database, replica: replica, keys: KeyRingStore(keyRing), schemaVersion: schemaVersion)
     }
 
-    public init(configuration: ServerConfiguration, database: Database, keys: KeyRingStore, schemaVersion: String? = nil) {
+    /// - Parameter replica: a read-only streaming replica of `database` for the read-heavy endpoints.
+    public init(
+        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keys: KeyRingStore, schemaVersion: String? = nil
+    ) {
         self.configuration = configuration
         self.database = database
         self.keys = keys
@@ -42,6 +53,9 @@ public struct AppServices: Sendable {
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)
         devices = DeviceRepository(database: database)
+        connectionReads = ConnectionRepository(database: replica ?? database)
+        eventReads = EventRepository(database: replica ?? database)
+        replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
     }

@@ -46,6 +46,20 @@ public final class Database: Sendable {
         try await withConnection { try $0.transaction(readOnly: readOnly, body) }
     }
 
+    /// How far this database is behind its primary, in seconds, when it is a streaming replica
+    /// (nil on a primary): 0 when it has replayed all the WAL it received, else the time since the
+    /// last transaction it replayed committed on the primary. WAL not yet received is not counted.
+    public func replicationLag() async throws -> Double? {
+        try await withConnection { connection in
+            let row = try connection.query("""
+                SELECT pg_is_in_recovery() AS replica,
+                       CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN '0'
+                            ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::text END AS lag
+                """)[0]
+            return try row.bool("replica") ? Double(try row.string("lag")) : nil
+        }
+    }
+
     /// What the pool is doing now.
     public func poolStatistics() async -> PoolStatistics {
         await pool.statistics()

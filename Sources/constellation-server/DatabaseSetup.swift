@@ -45,6 +45,16 @@ struct DatabaseSetup {
         }
     }
 
+    /// A pool on the streaming replica in `DATABASE_READ_URL`, if it is set: the read-heavy
+    /// endpoints read there. The caller shuts it down.
+    func replica(maximumConnections: Int, connectionWait: Duration, statementTimeout: Duration?) -> Database? {
+        guard let url = environment["DATABASE_READ_URL"], !url.isEmpty else { return nil }
+        logger.info("reading networks, statistics, growth and summaries from the replica in DATABASE_READ_URL")
+        return Database(
+            conninfo: url, maximumConnections: maximumConnections, connectionWait: connectionWait,
+            statementTimeout: statementTimeout, logger: logger)
+    }
+
     /// Closes the pool, then stops the embedded server if there is one.
     private static func shutdown(_ database: Database, _ embedded: EmbeddedPostgres?) async {
         await database.shutdown()

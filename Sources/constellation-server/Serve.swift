@@ -39,8 +39,12 @@ struct Serve: AsyncParsableCommand {
         ) { database in
             let migrator = Migrator(directory: migrations, logger: logger)
             try await migrator.migrate(database)
+            let replica = setup.replica(
+                maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+                statementTimeout: configuration.statementTimeout)
             let services = AppServices(
-                configuration: configuration, database: database, keys: keys, schemaVersion: try migrator.migrations().last?.version)
+                configuration: configuration, database: database, replica: replica, keys: keys,
+                schemaVersion: try migrator.migrations().last?.version)
             let host = configuration.host
             let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
             let app = buildApplication(services, logger: logger) { port in
@@ -50,7 +54,13 @@ struct Serve: AsyncParsableCommand {
                 let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
                 FileHandle.standardOutput.write(Data((text + "\n").utf8))
             }
-            try await app.runService()
+            do {
+                try await app.runService()
+            } catch {
+                await replica?.shutdown()
+                throw error
+            }
+            await replica?.shutdown()
         }
     }
 }

@@ -47,10 +47,13 @@ struct RedemptionAttempt: Sendable {
         do {
             _ = try await client.redeem(RedeemRequest(token: token))
         } catch {
-            if case .problem(let problem) = error {
+            switch error {
+            case .problem(let problem):
                 status = problem.status
                 code = problem.code
-            } else {
+            case .unexpectedResponse(let answered, _):
+                status = answered  // not problem+json: a proxy's own error page, say
+            default:
                 status = 0
             }
         }

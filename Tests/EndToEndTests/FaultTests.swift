@@ -29,7 +29,7 @@ import Testing
         }
         // The server died at a scanner's first unanswered scan: that one may or may not be in, and
         // the scanner stops there (each further scan would wait for its connection to time out).
-        let attempts = await load(crowd, on: anonymous) { $0.status == 0 ? .stop : .next }
+        let attempts = await Self.load(crowd, on: anonymous) { $0.status == 0 ? .stop : .next }
         try await killer.value
         let acked = attempts.filter(\.acknowledged)
         #expect(!acked.isEmpty && acked.count < crowd.tokens.count * crowd.scanners.count,
@@ -91,7 +91,7 @@ import Testing
             return (stopped: stopped, restarted: ContinuousClock.now, healthy: healthy, ready: ready)
         }
         let deadline = ContinuousClock.now + .seconds(120)
-        let attempts = await load(crowd, on: anonymous, progress: progress) { attempt in
+        let attempts = await Self.load(crowd, on: anonymous, progress: progress) { attempt in
             guard attempt.status == 503, ContinuousClock.now < deadline else { return .next }
             return .retry(after: .milliseconds(100))
         }
@@ -199,7 +199,7 @@ import Testing
 
     /// Every scanner redeems every code in order, at once with the others, deciding after each
     /// attempt with `next`; returns every attempt.
-    private func load(
+    static func load(
         _ crowd: Crowd, on server: ConstellationClient, progress: LoadProgress = LoadProgress(),
         next: @escaping @Sendable (RedemptionAttempt) -> Next
     ) async -> [RedemptionAttempt] {

@@ -38,7 +38,7 @@ struct EventInsightsController {
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let summary = try await quota.run(for: reader.quotaKey) {
-            let (pairs, members) = try await services.events.graph(of: reader.event.id)
+            let (pairs, members) = try await services.eventReads.graph(of: reader.event.id)
             let faces = try EventIdentity(keyRing: services.keyRing)
                 .faces(of: members.map { ($0.profileId, reader.showsNames && $0.named ? $0.displayName : nil) }, at: reader.event.id)
             let labels = faces.mapValues(\.label)

@@ -26,7 +26,7 @@ struct NetworkController {
             throw Problem.badRequest("unsupported_format", "format must be one of \(Self.formats.keys.sorted().joined(separator: ", "))")
         }
         let network = try await quota.run(for: me.id) {
-            let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let hood = try await services.connectionReads.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
             return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         }
@@ -39,7 +39,7 @@ struct NetworkController {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
         return try await quota.run(for: me.id) {
-            let hood = try await services.connections.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let hood = try await services.connectionReads.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let nodes = hood.profiles.map(\.id), edges = hood.edges
             let version = SubgraphLayouts.version(nodes: nodes, edges: edges)
             let statistics = try await statistics.value(for: .network(of: me.id, depth: depth), version: version) { [compute] _ in

@@ -1,0 +1,173 @@
+import Client
+import ConstellationModel
+import Foundation
+import Glibc
+import Store
+import TestSupport
+import Testing
+
+/// More than one machine, on loopback, as `Tools/cluster-demo` builds it: a PostgreSQL primary and
+/// its streaming replica, two release servers (reads from the replica), nginx in front.
+@Suite struct ClusterTests {
+    /// With both instances up, the rate limits hold for the deployment (each instance enforces its
+    /// half) and a revoked key stops working on the other instance within the auth cache's
+    /// lifetime. Then sixteen scanners redeem through nginx while one instance is killed (SIGKILL)
+    /// halfway; retrying what failed, every scan is acknowledged, every acknowledged scan is on the
+    /// primary and soon on the replica, and networks read from the replica say how far behind it is.
+    @Test func aLoadThroughNginxSurvivesAnInstanceKilledAndReachesTheReplica() async throws {
+        let cluster = try ClusterDemo(environment: ["CONSTELLATION_AUTH_CACHE_SECONDS": "2"])
+        defer { cluster.stop() }
+        let first = ConstellationClient(baseURL: cluster.state.instances[0].url)
+        let second = ConstellationClient(baseURL: cluster.state.instances[1].url)
+
+        // Limits: 60 new codes a minute per credential, 30 on each of the two instances.
+        let minter = first.authenticated(try await first.register(NewProfile(displayName: "Minter")).apiKey)
+        var minted = 0
+        for instance in [minter, second.authenticated(minter.apiKey!)] {
+            for _ in 0..<40 { if (try? await instance.issueToken()) != nil { minted += 1 } }
+        }
+        #expect((60...64).contains(minted), "\(minted) codes minted of 80 asked; the deployment's limit is 60 a minute")
+
+        // Caches: a key revoked through one instance works on the other at most the cache's 2 s.
+        let leaver = try await first.register(NewProfile(displayName: "Leaver"))
+        _ = try await second.authenticated(leaver.apiKey).me()
+        let device = try #require(try await first.authenticated(leaver.apiKey).devices().first)
+        try await first.authenticated(leaver.apiKey).revokeDevice(device.id, evenTheLast: true)
+        let revoked = ContinuousClock.now
+        while case .success = await Result.of({ () async throws(ClientError) in try await second.authenticated(leaver.apiKey).me() }),
+              ContinuousClock.now - revoked < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let refusedAfter = ContinuousClock.now - revoked
+        #expect(refusedAfter < .seconds(5), "the other instance refused the revoked key after \(refusedAfter) (cache: 2 s)")
+
+        // The load through nginx, one instance killed once 100 scans are in.
+        let balancer = ConstellationClient(baseURL: cluster.state.url, timeout: .seconds(15))
+        let crowd = try await Crowd.register(on: balancer, owners: 20, scanners: 16)
+        let progress = LoadProgress()
+        let victim = cluster.state.instances[0].pid
+        let killer = Task {
+            try await progress.wait(forAcknowledged: 100)
+            kill(victim, SIGKILL)
+        }
+        let deadline = ContinuousClock.now + .seconds(120)
+        let attempts = await FaultTests.load(crowd, on: balancer, progress: progress) { attempt in
+            // A scan that reached the dying instance: nginx answers 502, or the connection drops.
+            guard [0, 502, 503, 504].contains(attempt.status), ContinuousClock.now < deadline else { return .next }
+            return .retry(after: .milliseconds(100))
+        }
+        try await killer.value
+        let acked = attempts.filter(\.acknowledged)
+        #expect(acked.count == 20 * 16, "\(acked.count) acknowledged; refused: \(attempts.filter { !$0.acknowledged }.map(\.status))")
+        #expect(Set(attempts.map(\.status)).isSubset(of: [0, 200, 201, 502, 503, 504]), "statuses: \(Set(attempts.map(\.status)))")
+
+        let primary = try await Self.counts(cluster.state.primary)
+        #expect(primary.redemptions == acked.count && primary.orphans == 0, "primary: \(primary)")
+        let copied = ContinuousClock.now
+        var replica = try await Self.counts(cluster.state.replica)
+        while replica.redemptions < primary.redemptions && ContinuousClock.now - copied < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(50))
+            replica = try await Self.counts(cluster.state.replica)
+        }
+        #expect(replica.redemptions == primary.redemptions, "the replica has \(replica.redemptions) of \(primary.redemptions)")
+
+        // A network comes from the replica, with its lag in `Replica-Lag`: me and the 20 I scanned.
+        let scanner = balancer.authenticated(crowd.scanners[0].key)
+        let response = try await scanner.send(.GET, "/v1/me/network")
+        let lag = try #require(response.header("Replica-Lag").flatMap(Double.init), "Replica-Lag on a network read from the replica")
+        let network = try JSONDecoder.constellation.decode(Network.self, from: Data(response.body))
+        #expect(network.nodes.count == 21 && lag >= 0)
+        print("""
+            cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \
+            after \(refusedAfter); \(acked.count) scans acknowledged through nginx with instance 1 killed \
+            (\(attempts.count - acked.count) retried: \(attempts.filter { !$0.acknowledged }.map(\.status).sorted())); \
+            all on the primary; on the replica \(ContinuousClock.now - copied) later; Replica-Lag \(lag) s
+            """)
+    }
+
+    /// Redemptions, and connections without one, in the database at `conninfo`.
+    private static func counts(_ conninfo: String) async throws -> (redemptions: Int64, orphans: Int64) {
+        let database = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
+        let counts = try await database.withConnection { connection in
+            (try connection.query("SELECT count(*) AS n FROM redemptions")[0].int("n"),
+             try connection.query("SELECT count(*) AS n FROM connections c WHERE NOT EXISTS (SELECT 1 FROM redemptions r WHERE r.connection_id = c.id)")[0].int("n"))
+        }
+        await database.shutdown()
+        return counts
+    }
+}
+
+/// `Tools/cluster-demo` running, with the release binaries under test, on a free port.
+final class ClusterDemo {
+    struct State: Decodable {
+        struct Instance: Decodable { let pid: pid_t; let url: String }
+        let url: String
+        let primary: String
+        let replica: String
+        let instances: [Instance]
+    }
+
+    let process = Process()
+    let state: State
+    /// The script's standard input: closing it stops the cluster (a test process's threads block
+    /// SIGTERM, and the script inherits that, so it could not trap the signal).
+    private let input = Pipe()
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString)")
+
+    init(environment extra: [String: String] = [:]) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let stateFile = folder.appendingPathComponent("state.json"), log = folder.appendingPathComponent("cluster-demo.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [TestDatabase.repositoryRoot.appendingPathComponent("Tools/cluster-demo").path,
+                             "--port", "\(try Self.freePort())", "--state", stateFile.path, "--until-stdin-closes"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["CONSTELLATION_BIN_DIR"] = Binaries.directory.path
+        for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
+        environment.merge(extra) { $1 }
+        process.environment = environment
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = input
+        try process.run()
+        let deadline = Date().addingTimeInterval(180)
+        while !FileManager.default.fileExists(atPath: stateFile.path) {
+            guard process.isRunning, Date() < deadline else {
+                Self.finish(process, input: input)
+                throw ServerProcess.ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+            }
+            usleep(100_000)
+        }
+        state = try JSONDecoder().decode(State.self, from: Data(contentsOf: stateFile))
+    }
+
+    /// The script stops nginx, the servers and both PostgreSQL servers, and removes their files.
+    func stop() {
+        Self.finish(process, input: input)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Closes the script's input and waits a minute for it to clean up, then kills it.
+    private static func finish(_ process: Process, input: Pipe) {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(60)
+        while process.isRunning && Date() < deadline { usleep(50_000) }  // `waitUntilExit` spins a core
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    /// A loopback TCP port nothing listens on now.
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw POSIXError(.EADDRINUSE) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
