@@ -77,6 +77,16 @@ import Testing
         let lag = try #require(response.header("Replica-Lag").flatMap(Double.init), "Replica-Lag on a network read from the replica")
         let network = try JSONDecoder.constellation.decode(Network.self, from: Data(response.body))
         #expect(network.nodes.count == 21 && lag >= 0)
+
+        // An event's read-heavy views come from the replica too, and work there: nothing on their path writes.
+        let organizer = balancer.authenticated(crowd.owners[0].key)
+        let event = try await organizer.createEvent(NewEvent(
+            name: "Cluster", slug: "cluster", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC"))
+        _ = try await scanner.redeem(RedeemRequest(token: try await organizer.issueToken(event: "cluster").token))
+        for path in ["growth?bucket=5m", "summary", "network", "network/stats"] {
+            let answer = try await organizer.send(.GET, "/v1/events/\(event.event.id)/\(path)")
+            #expect(answer.status == 200 && answer.header("Replica-Lag") != nil, "\(path): \(answer.status)")
+        }
         print("""
             cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \
             after \(refusedAfter); \(acked.count) scans acknowledged through nginx with instance 1 killed \
