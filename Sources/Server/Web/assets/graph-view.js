@@ -13,6 +13,58 @@ const ME = '#111111';
 /** Above this many nodes, nodes are small squares (cheaper than circles) and labels are not drawn. */
 const LARGE = 2000;
 
+/** Above this many edges, the page rasterizes them itself (`rasterizeEdges`). */
+const RASTERIZED_EDGES = 20000;
+/** An edge's colour, and the opacity of one rasterized edge. */
+const EDGE_RGB = [120, 130, 150];
+const EDGE_OPACITY = 0.12;
+/** The pixel where `count` rasterized edges cross (0 to 255): opacity 1 - (1 - EDGE_OPACITY)^count. */
+const EDGE_SHADES = Uint32Array.from({ length: 256 }, (_, count) =>
+  rgbaPixel(EDGE_RGB[0], EDGE_RGB[1], EDGE_RGB[2], Math.round(255 * (1 - (1 - EDGE_OPACITY) ** count))));
+
+/** A pixel of an ImageData's buffer read as 32-bit words: R, G, B, A in memory order. */
+function rgbaPixel(r, g, b, a) {
+  return new Uint32Array(new Uint8Array([r, g, b, a]).buffer)[0];
+}
+
+/** The opaque pixel of a CSS colour (`#rrggbb` or any other form, through a one-pixel canvas). */
+function pixelOf(color) {
+  const swatch = new OffscreenCanvas(1, 1).getContext('2d');
+  swatch.fillStyle = color;
+  swatch.fillRect(0, 0, 1, 1);
+  const [r, g, b] = swatch.getImageData(0, 0, 1, 1).data;
+  return rgbaPixel(r, g, b, 255);
+}
+/** `clip`'s answer, reused. */
+const CLIPPED = new Float64Array(4);
+
+/**
+ * The part of the segment (x0, y0)–(x1, y1) inside [0, right] × [0, bottom] (Liang–Barsky), into
+ * `out` as x0, y0, x1, y1; false if none of it is.
+ */
+function clip(x0, y0, x1, y1, right, bottom, out) {
+  out[0] = x0; out[1] = y0; out[2] = x1; out[3] = y1;
+  if (x0 >= 0 && x0 <= right && x1 >= 0 && x1 <= right && y0 >= 0 && y0 <= bottom && y1 >= 0 && y1 <= bottom) return true;
+  const dx = x1 - x0; const dy = y1 - y0;
+  let enter = 0; let leave = 1;
+  // Per side of the box: p, how fast the segment heads out through it; q, how far inside it starts.
+  for (let side = 0; side < 4; side += 1) {
+    const p = side === 0 ? -dx : side === 1 ? dx : side === 2 ? -dy : dy;
+    const q = side === 0 ? x0 : side === 1 ? right - x0 : side === 2 ? y0 : bottom - y0;
+    if (p === 0) {
+      if (q < 0) return false;
+    } else if (p < 0) {
+      enter = Math.max(enter, q / p);
+    } else {
+      leave = Math.min(leave, q / p);
+    }
+    if (enter > leave) return false;
+  }
+  out[0] = x0 + enter * dx; out[1] = y0 + enter * dy;
+  out[2] = x0 + leave * dx; out[3] = y0 + leave * dy;
+  return true;
+}
+
 /** The colour of a community (the same everywhere a community is shown). */
 export function communityColor(community) {
   if (community == null) return NO_COMMUNITY;
@@ -95,7 +147,7 @@ export class GraphView {
     }
     Object.assign(this, { nodes, index, fromX, fromY, toX, toY, sx: new Float32Array(count), sy: new Float32Array(count) });
     this.colorOf = new Uint16Array(count);
-    this.colors = []; this.colorIndex = new Map();
+    this.colors = []; this.colorIndex = new Map(); this.colorPixels = new Uint32Array(0);
     for (let i = 0; i < count; i += 1) this.colorOf[i] = this.color(nodes[i]);
     this.edgeCount = 0;
     this.edgePath = null;
@@ -180,6 +232,8 @@ export class GraphView {
       found = this.colors.length;
       this.colors.push(color);
       this.colorIndex.set(color, found);
+      this.colorPixels = grow(this.colorPixels || new Uint32Array(0), found + 1);
+      this.colorPixels[found] = pixelOf(color);
     }
     return found;
   }
@@ -270,8 +324,14 @@ export class GraphView {
       sx[i] = (fromX[i] + (toX[i] - fromX[i]) * t) * scale + ox;
       sy[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * scale + oy;
     }
-    this.drawEdges(t, ratio);
-    this.drawNodes(width, height);
+    if (this.edgeCount > RASTERIZED_EDGES) {
+      this.rasterizeEdges(t, ratio);
+      this.rasterizeNodes(ratio);
+      context.putImageData(this.image, 0, 0);
+    } else {
+      this.drawEdges(t, ratio);
+      this.drawNodes(width, height);
+    }
     if (count <= 60) {
       context.fillStyle = getComputedStyle(this.canvas).color;
       context.font = '12px system-ui, sans-serif';
@@ -301,6 +361,11 @@ export class GraphView {
   drawEdges(t, ratio) {
     const context = this.context;
     const count = this.edgeCount;
+    if (count > RASTERIZED_EDGES) {
+      this.rasterizeEdges(t, ratio);
+      context.putImageData(this.image, 0, 0);
+      return;
+    }
     if (!this.edgePath || this.edgePathT !== t) {
       const { ends, fromX, fromY, toX, toY } = this;
       const path = new Path2D();
@@ -317,6 +382,64 @@ export class GraphView {
     context.strokeStyle = count > 5000 ? 'rgba(120,130,150,0.16)' : 'rgba(120,130,150,0.5)';
     context.stroke(this.edgePath);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
+  }
+
+  /**
+   * Large graphs: the page rasterizes every edge itself into `image`, as a one-pixel line (no
+   * anti-aliasing) that counts its pixels (up to 255), each pixel then as opaque as that many translucent strokes
+   * crossing it would make it. In software (no GPU), the canvas's anti-aliased stroke of 100,000
+   * segments costs about 100 ms a frame; this, a fraction of it. The caller puts the image.
+   */
+  rasterizeEdges(t, ratio) {
+    const { width, height } = this.canvas;
+    if (!this.image || this.image.width !== width || this.image.height !== height) {
+      this.image = this.context.createImageData(width, height);
+      this.pixels = new Uint32Array(this.image.data.buffer);
+      this.hits = new Uint8Array(width * height);
+    }
+    const hits = this.hits;
+    hits.fill(0);
+    const n = this.nodes.length;
+    this.px = grow(this.px || new Float32Array(0), n);
+    this.py = grow(this.py || new Float32Array(0), n);
+    const { px, py, fromX, fromY, toX, toY, ends } = this;
+    const k = this.scale * ratio; const ox = this.offset.x * ratio; const oy = this.offset.y * ratio;
+    for (let i = 0; i < n; i += 1) {
+      px[i] = (fromX[i] + (toX[i] - fromX[i]) * t) * k + ox;
+      py[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * k + oy;
+    }
+    const right = width - 1; const bottom = height - 1;
+    const segment = CLIPPED;
+    for (let e = 0; e < this.edgeCount; e += 1) {
+      const a = ends[e * 2]; const b = ends[e * 2 + 1];
+      if (!clip(px[a], py[a], px[b], py[b], right, bottom, segment)) continue;
+      const dx = segment[2] - segment[0]; const dy = segment[3] - segment[1];
+      const steps = Math.ceil(Math.max(Math.abs(dx), Math.abs(dy)));
+      // Fixed point, 16 bits of fraction: the pixel is the integer part (coordinates stay below 2^15).
+      let x = (segment[0] * 65536 + 32768) | 0; let y = (segment[1] * 65536 + 32768) | 0;
+      const stepX = steps ? ((dx / steps) * 65536) | 0 : 0; const stepY = steps ? ((dy / steps) * 65536) | 0 : 0;
+      for (let s = 0; s <= steps; s += 1) {
+        const pixel = (y >> 16) * width + (x >> 16);
+        const count = hits[pixel] + 1;
+        hits[pixel] = count | -(count >> 8);  // stays at 255 (as -1) rather than wrap to 0
+        x += stepX; y += stepY;
+      }
+    }
+    const pixels = this.pixels;
+    for (let i = 0; i < hits.length; i += 1) pixels[i] = EDGE_SHADES[hits[i]];
+  }
+
+  /** Large graphs: each node on screen as an opaque square of its colour in `image`, over the edges. */
+  rasterizeNodes(ratio) {
+    const { width, height } = this.canvas;
+    const { pixels, px, py, colorOf, colorPixels } = this;
+    const side = Math.max(2, Math.round(2.5 * ratio)); const half = side >> 1;
+    for (let i = 0; i < this.nodes.length; i += 1) {
+      const left = Math.round(px[i]) - half; const top = Math.round(py[i]) - half;
+      if (left < 0 || top < 0 || left + side > width || top + side > height) continue;
+      const pixel = colorPixels[colorOf[i]];
+      for (let row = top; row < top + side; row += 1) pixels.fill(pixel, row * width + left, row * width + left + side);
+    }
   }
 
   /** Nodes on screen, one path per colour: circles sized by degree, or small squares for large graphs. */
