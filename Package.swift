@@ -128,3 +128,14 @@ let package = Package(
         ),
     ]
 )
+
+// libFuzzer targets (Tests/Fuzz/, run by Tools/fuzz), declared only when CONSTELLATION_FUZZ is set so that the
+// normal build never sees them. Each depends on the one module it feeds; none on the server's HTTP stack.
+if Context.environment["CONSTELLATION_FUZZ"] != nil {
+    package.targets += [
+        .executableTarget(name: "fuzz-tokens", dependencies: ["Tokens"], path: "Tests/Fuzz/Tokens"),
+        .executableTarget(name: "fuzz-requests", dependencies: ["ConstellationModel"], path: "Tests/Fuzz/Requests"),
+        .executableTarget(name: "fuzz-edge-list", dependencies: ["Graph"], path: "Tests/Fuzz/EdgeList"),
+        .executableTarget(name: "fuzz-qr-image", dependencies: ["QR"], path: "Tests/Fuzz/QRImage"),
+    ]
+}

@@ -94,8 +94,15 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         guard let firstContacts = parsed.firstContacts, !firstContacts.isEmpty, let times = parsed.times else {
             throw CommandFailure.data("\(file): no contact between two people")
         }
+        // In floating point: the file's first and last times may be any two integers (their difference
+        // overflows `Int`); what is not a sane date is refused below.
         func date(_ time: Int) -> Date {
-            start.map { $0.addingTimeInterval(Double(time - times.lowerBound)) } ?? Date(timeIntervalSince1970: Double(time))
+            start.map { $0.addingTimeInterval(Double(time) - Double(times.lowerBound)) } ?? Date(timeIntervalSince1970: Double(time))
+        }
+        let sane = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)  // 1970 to 9999
+        guard sane.contains(date(times.lowerBound)), sane.contains(date(times.upperBound)) else {
+            throw CommandFailure.data("\(file): its times \(times.lowerBound)…\(times.upperBound) are not dates between 1970 and 9999"
+                                      + (start == nil ? " (UNIX seconds; or give --start)" : " from --start"))
         }
         let fields: NewEvent
         do {

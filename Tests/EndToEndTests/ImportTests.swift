@@ -146,6 +146,14 @@ import TestSupport
         #expect(refused.stderr.hasPrefix("constellation-server: \(bad.path): line 500: ") && refused.stderr.contains("'12 abc 7'"), "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
 
+        // Times a fuzzer would pick: their difference overflows an Int, or they are no dates at all.
+        let extreme = scratch.appendingPathComponent("extreme_tij.dat")
+        try "\(Int.min) 1 2\n\(Int.max) 1 3\n".write(to: extreme, atomically: true, encoding: .utf8)
+        for start in [["--start", "2024-05-01T09:00:00Z"], []] {
+            let out = try Binaries.server(["import", "sociopatterns", extreme.path, "--event", "extreme"] + start, databaseURL: databaseURL, scratch: scratch)
+            #expect(out.status == 65 && out.stderr.contains("are not dates between 1970 and 9999"), "\(out.status): \(out.stderr)")
+        }
+
         let missing = try Binaries.server(["import", "sociopatterns", scratch.appendingPathComponent("none_tij.dat").path, "--event", "none"],
                                           databaseURL: databaseURL, scratch: scratch)
         #expect(missing.status == 66 && missing.stderr.contains("no such file"), "\(missing.stderr)")
