@@ -69,6 +69,9 @@ final class LoadProgress: Sendable {
         if attempt.acknowledged { acknowledged.add(1, ordering: .relaxed) }
     }
 
+    /// How many redemptions have been acknowledged so far.
+    var count: Int { acknowledged.load(ordering: .relaxed) }
+
     /// Waits until at least `count` redemptions have been acknowledged.
     func wait(forAcknowledged count: Int) async throws {
         while acknowledged.load(ordering: .relaxed) < count { try await Task.sleep(for: .milliseconds(20)) }
