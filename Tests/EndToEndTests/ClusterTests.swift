@@ -11,7 +11,7 @@ import Testing
 @Suite struct ClusterTests {
     /// With both instances up, the rate limits hold for the deployment (each instance enforces its
     /// half) and a revoked key stops working on the other instance within the auth cache's
-    /// lifetime. Then sixteen scanners redeem through nginx while one instance is killed (SIGKILL)
+    /// lifetime (2 s here). Then sixteen scanners redeem through nginx while one instance is killed (SIGKILL)
     /// halfway; retrying what failed, every scan is acknowledged, every acknowledged scan is on the
     /// primary and soon on the replica, and networks read from the replica say how far behind it is.
     @Test func aLoadThroughNginxSurvivesAnInstanceKilledAndReachesTheReplica() async throws {
@@ -23,10 +23,13 @@ import Testing
         // Limits: 60 new codes a minute per credential, 30 on each of the two instances.
         let minter = first.authenticated(try await first.register(NewProfile(displayName: "Minter")).apiKey)
         var minted = 0
+        let minting = ContinuousClock.now
         for instance in [minter, second.authenticated(minter.apiKey!)] {
             for _ in 0..<40 { if (try? await instance.issueToken()) != nil { minted += 1 } }
         }
-        #expect((60...64).contains(minted), "\(minted) codes minted of 80 asked; the deployment's limit is 60 a minute")
+        // Each bucket starts full (30) and refills at 30 a minute: together, one more code a second.
+        let refilled = Int((ContinuousClock.now - minting) / .seconds(1)) + 1
+        #expect(minted >= 60 && minted <= 60 + refilled, "\(minted) codes minted of 80 asked; the deployment's limit is 60 a minute (+\(refilled) refilled)")
 
         // Caches: a key revoked through one instance works on the other at most the cache's 2 s.
         let leaver = try await first.register(NewProfile(displayName: "Leaver"))
@@ -34,12 +37,11 @@ import Testing
         let device = try #require(try await first.authenticated(leaver.apiKey).devices().first)
         try await first.authenticated(leaver.apiKey).revokeDevice(device.id, evenTheLast: true)
         let revoked = ContinuousClock.now
-        while case .success = await Result.of({ () async throws(ClientError) in try await second.authenticated(leaver.apiKey).me() }),
-              ContinuousClock.now - revoked < .seconds(30) {
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        let refusedAfter = ContinuousClock.now - revoked
-        #expect(refusedAfter < .seconds(5), "the other instance refused the revoked key after \(refusedAfter) (cache: 2 s)")
+        // Cached before the revocation, the key lives on there at most 2 s: a request sent after that is refused.
+        try await Task.sleep(until: revoked + .milliseconds(2_500))
+        let late = await Result.of { () async throws(ClientError) in try await second.authenticated(leaver.apiKey).me() }
+        guard case .failure(.problem(let refusal)) = late else { Issue.record("the revoked key still worked: \(late)"); return }
+        #expect(refusal.status == 401, "\(refusal)")
 
         // The load through nginx, one instance killed once 100 scans are in.
         let balancer = ConstellationClient(baseURL: cluster.state.url, timeout: .seconds(15))
@@ -91,7 +93,7 @@ import Testing
         }
         print("""
             cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \
-            after \(refusedAfter); \(acked.count) scans acknowledged through nginx with instance 1 killed after \(ackedBeforeKill) \
+            2.5 s later (cache 2 s); \(acked.count) scans acknowledged through nginx with instance 1 killed after \(ackedBeforeKill) \
             (\(attempts.count - acked.count) retried: \(attempts.filter { !$0.acknowledged }.map(\.status).sorted())); \
             all on the primary; on the replica \(ContinuousClock.now - copied) later; Replica-Lag \(lag) s
             """)
