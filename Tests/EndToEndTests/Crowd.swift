@@ -72,9 +72,19 @@ final class LoadProgress: Sendable {
     /// How many redemptions have been acknowledged so far.
     var count: Int { acknowledged.load(ordering: .relaxed) }
 
-    /// Waits until at least `count` redemptions have been acknowledged.
+    /// Waits until at least `count` redemptions have been acknowledged, at most two minutes.
     func wait(forAcknowledged count: Int) async throws {
-        while acknowledged.load(ordering: .relaxed) < count { try await Task.sleep(for: .milliseconds(20)) }
+        let deadline = ContinuousClock.now + .seconds(120)
+        while acknowledged.load(ordering: .relaxed) < count {
+            guard ContinuousClock.now < deadline else { throw Stalled(acknowledged: self.count, awaited: count) }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    struct Stalled: Error, CustomStringConvertible {
+        let acknowledged: Int
+        let awaited: Int
+        var description: String { "the load stalled at \(acknowledged) acknowledged redemptions, short of \(awaited)" }
     }
 }
 

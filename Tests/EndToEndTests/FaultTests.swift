@@ -162,7 +162,13 @@ import Testing
             Task { await RedemptionAttempt.run(scanners[index], token: crowd.tokens[index], scanner: index, owner: index) }
         }
         let waitingSQL: SQL = "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        let deadline = ContinuousClock.now + .seconds(60)
         while try await observer.withConnection({ try $0.query(waitingSQL)[0].int("n") }) < 2 {
+            guard ContinuousClock.now < deadline else {
+                release.signal()
+                Issue.record("the two redemptions never waited on the lock: \(await slow[0].value), \(await slow[1].value)")
+                return
+            }
             try await Task.sleep(for: .milliseconds(20))
         }
 
