@@ -35,6 +35,7 @@ function pixelOf(color) {
   const [r, g, b] = swatch.getImageData(0, 0, 1, 1).data;
   return rgbaPixel(r, g, b, 255);
 }
+
 /** `clip`'s answer, reused. */
 const CLIPPED = new Float64Array(4);
 
@@ -386,9 +387,10 @@ export class GraphView {
 
   /**
    * Large graphs: the page rasterizes every edge itself into `image`, as a one-pixel line (no
-   * anti-aliasing) that counts its pixels (up to 255), each pixel then as opaque as that many translucent strokes
-   * crossing it would make it. In software (no GPU), the canvas's anti-aliased stroke of 100,000
-   * segments costs about 100 ms a frame; this, a fraction of it. The caller puts the image.
+   * anti-aliasing) that counts its pixels (up to 255), each pixel then as opaque as that many
+   * translucent strokes crossing it would make it. In software (no GPU), the canvas's anti-aliased
+   * stroke of 100,000 segments costs about 100 ms a frame; this, a fraction of it. The caller puts
+   * the image.
    */
   rasterizeEdges(t, ratio) {
     const { width, height } = this.canvas;
