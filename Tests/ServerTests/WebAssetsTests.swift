@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// The web client's files are served from memory with their media type, `no-cache` and an ETag
@@ -20,6 +21,43 @@ import Testing
             #expect(again.httpHeader("Content-Type") == nil)
             let missing = try await RawHTTP.exchange(port: server.port, "GET /assets/nothing.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(missing.httpStatus == 404)
+        }
+    }
+
+    /// Each page, with everything it loads (its stylesheet and scripts, the modules they import and
+    /// the workers they start, followed through the server), stays under the 150 KB the web client
+    /// allows itself, and every file it names is served.
+    @Test(arguments: ["/", "/c", "/events/any/live"])
+    func aPageAndAllItLoadsStayUnder150KB(page: String) async throws {
+        try await TestServer.run { server throws in
+            let html = try await Self.get(page, port: server.port)
+            var waiting = Self.references(in: html, pattern: #"(?:src|href)="(/assets/[^"]+\.(?:js|css))""#)
+            var loaded: [String: Int] = [:]
+            while let path = waiting.popLast() {
+                guard loaded[path] == nil else { continue }
+                let body = try await Self.get(path, port: server.port)
+                loaded[path] = body.utf8.count
+                waiting += Self.references(in: body, pattern: #"(?:from |import\(|new URL\()'\./([^']+)'"#).map { "/assets/" + $0 }
+            }
+            #expect(loaded.keys.contains("/assets/style.css") && loaded.keys.contains { $0.hasSuffix(".js") })
+            if page == "/events/any/live" {
+                #expect(loaded.keys.contains("/assets/edge-raster-worker.js"), "the live page's worker was not followed: \(loaded.keys.sorted())")
+            }
+            let total = loaded.values.reduce(0, +)
+            #expect(total < 150_000, "\(page) loads \(total) bytes: \(loaded.sorted { $0.key < $1.key })")
+        }
+    }
+
+    private static func get(_ path: String, port: Int) async throws -> String {
+        let response = try await RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        try #require(response.httpStatus == 200, "\(path): \(response.httpStatus)")
+        return response.httpBody
+    }
+
+    private static func references(in text: String, pattern: String) -> [String] {
+        let expression = try! NSRegularExpression(pattern: pattern)
+        return expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap {
+            Range($0.range(at: 1), in: text).map { String(text[$0]) }
         }
     }
 }

@@ -9,10 +9,10 @@ import NIOCore
 struct WebController {
     let assets: WebAssets
 
-    /// Only this origin, no inline script or style, no plugins, no framing, no `<base>`.
+    /// Only this origin (scripts, workers, styles, requests), no inline script or style, no plugins, no framing, no `<base>`.
     static let contentSecurityPolicy = [
         "default-src 'none'", "script-src 'self'", "style-src 'self'", "img-src 'self' blob: data:",
-        "connect-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+        "connect-src 'self'", "worker-src 'self'", "manifest-src 'self'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
     ].joined(separator: "; ")
 
     func addRoutes(to router: Router<AppRequestContext>) {

@@ -9,7 +9,7 @@ import TestSupport
 
     /// 210 people all connected to each other in one corner (21,945 edges: the page's own rasterizer),
     /// a lone edge along the bottom, a lone person in the top-right corner: the edge's pixels are
-    /// the edge colour at one edge's opacity, the lone person's are their community's colour, and
+    /// the edge colour at one edge's opacity (it is in the half the page's worker counts), the lone person's are their community's colour, and
     /// the space between is empty.
     @Test func aLargeGraphIsRasterizedWithItsEdgesNodesAndEmptySpace() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
@@ -19,6 +19,8 @@ import TestSupport
             let result = try #require(try await browser.runAsync(Self.drawLargeGraph) as? [String: Any])
             #expect(result["error"] == nil, "\(result["error"] ?? "")")
             #expect(result["rasterized"] as? Bool == true && result["edges"] as? Int == 21_946)
+            // The lone edge is the last one: the worker's half, sent back and merged.
+            #expect(result["worker"] as? Bool == true, "the edge worker did not run")
             let edge = try #require(result["edge"] as? [Int]), alone = try #require(result["alone"] as? [Int])
             let empty = try #require(result["empty"] as? [Int])
             // The canvas keeps colours premultiplied by opacity: at 31/255, each channel reads back within a few units.
@@ -32,7 +34,7 @@ import TestSupport
 
     private static let drawLargeGraph = """
         const done = arguments[arguments.length - 1];
-        import('/assets/graph-view.js').then(({ GraphView }) => {
+        import('/assets/graph-view.js').then(async ({ GraphView }) => {
           const canvas = document.createElement('canvas');
           canvas.style.cssText = 'position: fixed; left: 0; top: 0; width: 400px; height: 300px; background: transparent';
           document.body.append(canvas);
@@ -47,7 +49,7 @@ import TestSupport
           edges.push({ source: 'left', target: 'right' });
           view.setGraph({ nodes, edges });
           view.resize();
-          view.draw();
+          await view.draw();
           const ratio = devicePixelRatio || 1;
           const image = view.context.getImageData(0, 0, canvas.width, canvas.height);  // one read: Chromium warns of more
           const at = (x, y) => {
@@ -56,7 +58,7 @@ import TestSupport
           };
           const left = view.index.get('left'), right = view.index.get('right'), alone = view.index.get('alone');
           done({
-            rasterized: Boolean(view.image), edges: view.edgeCount,
+            rasterized: Boolean(view.image), edges: view.edgeCount, worker: Boolean(view.edgeWorker && !view.edgeWorker.failed),
             edge: at((view.sx[left] + view.sx[right]) / 2, view.sy[left]),
             alone: at(view.sx[alone], view.sy[alone]),
             empty: at(view.sx[alone], (view.sy[alone] + view.sy[right]) / 2),

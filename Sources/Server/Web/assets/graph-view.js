@@ -5,7 +5,10 @@
 //
 // Built for large events (10,000 people, 100,000 links): positions and edges live in typed
 // arrays; the edges are one path, kept until positions change (panning and zooming only redraw
-// it); nodes are one path per colour, off-screen ones skipped; labels only for small graphs.
+// it), or above 20,000 edges rasterized by the page on both cores (edge-raster.js); nodes are one
+// path per colour, off-screen ones skipped; labels only for small graphs.
+
+import { EdgeRasterWorker, rasterizeEdges } from './edge-raster.js';
 
 const PALETTE = ['#2f6fdf', '#d9480f', '#2b8a3e', '#ae3ec9', '#e67700', '#0c8599', '#c2255c', '#5c940d', '#6741d9', '#a61e4d'];
 const NO_COMMUNITY = '#868e96';
@@ -18,8 +21,11 @@ const RASTERIZED_EDGES = 20000;
 /** An edge's colour, and the opacity of one rasterized edge. */
 const EDGE_RGB = [120, 130, 150];
 const EDGE_OPACITY = 0.12;
-/** The pixel where `count` rasterized edges cross (0 to 255): opacity 1 - (1 - EDGE_OPACITY)^count. */
-const EDGE_SHADES = Uint32Array.from({ length: 256 }, (_, count) =>
+/**
+ * The pixel where `count` rasterized edges cross: opacity 1 - (1 - EDGE_OPACITY)^count, by the sum
+ * of two counts of up to 255 each (the page's share and the worker's).
+ */
+const EDGE_SHADES = Uint32Array.from({ length: 511 }, (_, count) =>
   rgbaPixel(EDGE_RGB[0], EDGE_RGB[1], EDGE_RGB[2], Math.round(255 * (1 - (1 - EDGE_OPACITY) ** count))));
 
 /** A pixel of an ImageData's buffer read as 32-bit words: R, G, B, A in memory order. */
@@ -34,36 +40,6 @@ function pixelOf(color) {
   swatch.fillRect(0, 0, 1, 1);
   const [r, g, b] = swatch.getImageData(0, 0, 1, 1).data;
   return rgbaPixel(r, g, b, 255);
-}
-
-/** `clip`'s answer, reused. */
-const CLIPPED = new Float64Array(4);
-
-/**
- * The part of the segment (x0, y0)–(x1, y1) inside [0, right] × [0, bottom] (Liang–Barsky), into
- * `out` as x0, y0, x1, y1; false if none of it is.
- */
-function clip(x0, y0, x1, y1, right, bottom, out) {
-  out[0] = x0; out[1] = y0; out[2] = x1; out[3] = y1;
-  if (x0 >= 0 && x0 <= right && x1 >= 0 && x1 <= right && y0 >= 0 && y0 <= bottom && y1 >= 0 && y1 <= bottom) return true;
-  const dx = x1 - x0; const dy = y1 - y0;
-  let enter = 0; let leave = 1;
-  // Per side of the box: p, how fast the segment heads out through it; q, how far inside it starts.
-  for (let side = 0; side < 4; side += 1) {
-    const p = side === 0 ? -dx : side === 1 ? dx : side === 2 ? -dy : dy;
-    const q = side === 0 ? x0 : side === 1 ? right - x0 : side === 2 ? y0 : bottom - y0;
-    if (p === 0) {
-      if (q < 0) return false;
-    } else if (p < 0) {
-      enter = Math.max(enter, q / p);
-    } else {
-      leave = Math.min(leave, q / p);
-    }
-    if (enter > leave) return false;
-  }
-  out[0] = x0 + enter * dx; out[1] = y0 + enter * dy;
-  out[2] = x0 + leave * dx; out[3] = y0 + leave * dy;
-  return true;
 }
 
 /** The colour of a community (the same everywhere a community is shown). */
@@ -109,6 +85,11 @@ export class GraphView {
     this.ends = new Int32Array(0);
     this.edgePath = null;
     this.edgePathT = 1;
+    /** Counts changes of `ends`, so the edge worker is sent edges only when they changed. */
+    this.edgesVersion = 0;
+    this.edgeWorker = null;
+    /** The share of the edges the worker rasterizes (`balance` adjusts it). */
+    this.workerShare = 0.5;
     this.colors = [];
     this.colorIndex = new Map();
     this.scale = 1;
@@ -152,6 +133,7 @@ export class GraphView {
     for (let i = 0; i < count; i += 1) this.colorOf[i] = this.color(nodes[i]);
     this.edgeCount = 0;
     this.edgePath = null;
+    this.edgesVersion += 1;
     this.edgeKeys = new Set();
     this.ends = new Int32Array(graph.edges.length * 2);
     for (const edge of graph.edges) this.link(index.get(edge.source), index.get(edge.target));
@@ -211,6 +193,7 @@ export class GraphView {
     this.ends[this.edgeCount * 2 + 1] = j;
     this.edgeCount += 1;
     this.edgePath = null;
+    this.edgesVersion += 1;
   }
 
   /** A short distance in layout units: where a new node goes next to its first neighbour. */
@@ -308,14 +291,20 @@ export class GraphView {
     return t * t * (3 - 2 * t);
   }
 
-  /** Draws one frame; its cost in milliseconds is kept in `lastFrameMs`. */
-  draw() {
+  /**
+   * Draws one frame; its cost in milliseconds is kept in `lastFrameMs`. Settles when the frame is
+   * on the canvas: at once for small graphs; for large ones, when the edge worker has done its
+   * share. A draw asked for meanwhile is made right after, with the positions of then.
+   */
+  async draw() {
+    if (this.drawing) {
+      this.drawAgain = true;
+      return this.drawing;
+    }
     const started = performance.now();
     const ratio = window.devicePixelRatio || 1;
     const context = this.context;
     const { width, height } = this;
-    context.setTransform(ratio, 0, 0, ratio, 0, 0);
-    context.clearRect(0, 0, width, height);
     const t = this.progress(started);
     if (this.glide && t >= 1) this.glide = null;
     const count = this.nodes.length;
@@ -326,10 +315,18 @@ export class GraphView {
       sy[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * scale + oy;
     }
     if (this.edgeCount > RASTERIZED_EDGES) {
-      this.rasterizeEdges(t, ratio);
+      this.drawing = this.rasterizeEdges(t, ratio);
+      try {
+        await this.drawing;
+      } finally {
+        this.drawing = null;
+      }
       this.rasterizeNodes(ratio);
+      context.setTransform(ratio, 0, 0, ratio, 0, 0);
       context.putImageData(this.image, 0, 0);
     } else {
+      context.setTransform(ratio, 0, 0, ratio, 0, 0);
+      context.clearRect(0, 0, width, height);
       this.drawEdges(t, ratio);
       this.drawNodes(width, height);
     }
@@ -352,18 +349,22 @@ export class GraphView {
       }
     }
     this.lastFrameMs = performance.now() - started;
-    if (this.glide) this.request();
+    if (this.glide || this.drawAgain) {
+      this.drawAgain = false;
+      this.request();
+    }
   }
 
   /**
    * Every edge as one path in layout units, stroked under the view's transform: the path is built
    * again only when positions change (a glide, a new edge), so a pan or zoom costs one stroke call.
+   * Large graphs: rasterized (see `rasterizeEdges`) and put; the promise settles when they are.
    */
-  drawEdges(t, ratio) {
+  async drawEdges(t, ratio) {
     const context = this.context;
     const count = this.edgeCount;
     if (count > RASTERIZED_EDGES) {
-      this.rasterizeEdges(t, ratio);
+      await this.rasterizeEdges(t, ratio);
       context.putImageData(this.image, 0, 0);
       return;
     }
@@ -386,49 +387,77 @@ export class GraphView {
   }
 
   /**
-   * Large graphs: the page rasterizes every edge itself into `image`, as a one-pixel line (no
-   * anti-aliasing) that counts its pixels (up to 255), each pixel then as opaque as that many
-   * translucent strokes crossing it would make it. In software (no GPU), the canvas's anti-aliased
-   * stroke of 100,000 segments costs about 100 ms a frame; this, a fraction of it. The caller puts
-   * the image.
+   * Large graphs: every edge rasterized into `image` as a one-pixel line (no anti-aliasing) that
+   * counts its pixels, each pixel then as opaque as that many translucent strokes crossing it would
+   * make it. In software (no GPU), the canvas's anti-aliased stroke of 100,000 segments costs about
+   * 100 ms a frame; this, a fraction of it. A worker counts the second half of the edges meanwhile
+   * (`EdgeRasterWorker`); without one, the page counts them all. The caller puts the image.
    */
-  rasterizeEdges(t, ratio) {
+  async rasterizeEdges(t, ratio) {
     const { width, height } = this.canvas;
     if (!this.image || this.image.width !== width || this.image.height !== height) {
       this.image = this.context.createImageData(width, height);
       this.pixels = new Uint32Array(this.image.data.buffer);
       this.hits = new Uint8Array(width * height);
     }
-    const hits = this.hits;
-    hits.fill(0);
     const n = this.nodes.length;
     this.px = grow(this.px || new Float32Array(0), n);
     this.py = grow(this.py || new Float32Array(0), n);
-    const { px, py, fromX, fromY, toX, toY, ends } = this;
+    const { px, py, fromX, fromY, toX, toY, ends, hits, edgeCount } = this;
     const k = this.scale * ratio; const ox = this.offset.x * ratio; const oy = this.offset.y * ratio;
     for (let i = 0; i < n; i += 1) {
       px[i] = (fromX[i] + (toX[i] - fromX[i]) * t) * k + ox;
       py[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * k + oy;
     }
-    const right = width - 1; const bottom = height - 1;
-    const segment = CLIPPED;
-    for (let e = 0; e < this.edgeCount; e += 1) {
-      const a = ends[e * 2]; const b = ends[e * 2 + 1];
-      if (!clip(px[a], py[a], px[b], py[b], right, bottom, segment)) continue;
-      const dx = segment[2] - segment[0]; const dy = segment[3] - segment[1];
-      const steps = Math.ceil(Math.max(Math.abs(dx), Math.abs(dy)));
-      // Fixed point, 16 bits of fraction: the pixel is the integer part (coordinates stay below 2^15).
-      let x = (segment[0] * 65536 + 32768) | 0; let y = (segment[1] * 65536 + 32768) | 0;
-      const stepX = steps ? ((dx / steps) * 65536) | 0 : 0; const stepY = steps ? ((dy / steps) * 65536) | 0 : 0;
-      for (let s = 0; s <= steps; s += 1) {
-        const pixel = (y >> 16) * width + (x >> 16);
-        const count = hits[pixel] + 1;
-        hits[pixel] = count | -(count >> 8);  // stays at 255 (as -1) rather than wrap to 0
-        x += stepX; y += stepY;
+    const worker = this.startEdgeWorker();
+    const split = worker ? Math.round(edgeCount * (1 - this.workerShare)) : edgeCount;
+    const theirs = worker?.rasterize({
+      width, height, px, py, ends, edgeCount, edgesVersion: this.edgesVersion, first: split, last: edgeCount,
+    });
+    const started = performance.now();
+    hits.fill(0);
+    rasterizeEdges(hits, width, height, px, py, ends, 0, split);
+    const ownMs = performance.now() - started;
+    let other = null;
+    if (theirs) {
+      try {
+        const answer = await theirs;
+        other = answer.hits;
+        this.balance(ownMs, answer.ms);
+      } catch {
+        rasterizeEdges(hits, width, height, px, py, ends, split, edgeCount);  // the worker's share, here after all
       }
     }
     const pixels = this.pixels;
-    for (let i = 0; i < hits.length; i += 1) pixels[i] = EDGE_SHADES[hits[i]];
+    if (other) {
+      for (let i = 0; i < hits.length; i += 1) pixels[i] = EDGE_SHADES[hits[i] + other[i]];
+    } else {
+      for (let i = 0; i < hits.length; i += 1) pixels[i] = EDGE_SHADES[hits[i]];
+    }
+  }
+
+  /**
+   * Moves the worker's share of the edges half-way to where both sides would have taken as long
+   * (the page also shades and puts the image, and each side's speed varies with what else runs).
+   */
+  balance(ownMs, workerMs) {
+    const share = this.workerShare;
+    if (!(ownMs > 0 && workerMs > 0)) return;
+    const ownRate = (1 - share) / ownMs; const workerRate = share / workerMs;
+    const even = workerRate / (ownRate + workerRate);
+    this.workerShare = Math.min(0.9, Math.max(0.1, (share + even) / 2));
+  }
+
+  /** The edge worker, started on first use; null where workers cannot run or the worker failed. */
+  startEdgeWorker() {
+    if (this.edgeWorker === null && typeof Worker === 'function') {
+      try {
+        this.edgeWorker = new EdgeRasterWorker();
+      } catch {
+        this.edgeWorker = false;
+      }
+    }
+    return this.edgeWorker && !this.edgeWorker.failed ? this.edgeWorker : null;
   }
 
   /** Large graphs: each node on screen as an opaque square of its colour in `image`, over the edges. */
