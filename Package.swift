@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // glibc's heap tuning, which its Swift module leaves out (`ProcessMemory`).
+        .systemLibrary(name: "CMalloc"),
 
         // Wire types shared by server and client.
         .target(name: "ConstellationModel"),
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "ConstellationModel", "Tokens", "QR", "Graph", "Store",
+                "CMalloc", "ConstellationModel", "Tokens", "QR", "Graph", "Store",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

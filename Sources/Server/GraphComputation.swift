@@ -23,6 +23,7 @@ struct GraphComputation: Sendable {
             let start = ContinuousClock.now
             let result = work()
             metrics.computed(kind, duration: ContinuousClock.now - start)
+            ProcessMemory.returnFreedMemory()
             return result
         }
     }

@@ -19,6 +19,7 @@ struct Serve: AsyncParsableCommand {
 
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
+        ProcessMemory.limitArenas(environment: environment)
         let logger = try common.logger()
         var configuration = try ServerConfiguration(environment: environment)
         if let host { configuration.host = host }

@@ -1,0 +1,3 @@
+#pragma once
+// glibc's heap tuning (mallopt, malloc_trim), which its Swift module does not export.
+#include <malloc.h>
