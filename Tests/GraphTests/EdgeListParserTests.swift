@@ -9,6 +9,18 @@ import Graph
         #expect(parsed.lines == 3)
     }
 
+    /// Windows line ends on every line, ids in any script (the exact bytes: a decomposed "é" is
+    /// another id than the composed one), and a tij file's people read as numbers.
+    @Test func crlfLinesUnicodeIdsAndNumberedPeople() throws {
+        let parsed = try EdgeListParser.parse("Zoë 北京\r\n北京 e\u{301}\r\n\u{E9} Zoë\r\n", format: .edgeList)
+        #expect(parsed.graph.ids == ["Zoë", "北京", "e\u{301}", "\u{E9}"])
+        #expect(parsed.graph.edgeCount == 3 && parsed.lines == 3)
+        let tij = try EdgeListParser.parse("5 007 8\r\n6 7 +8\r\n7 -1 7\r\n", format: .tij)
+        #expect(tij.graph.ids == ["7", "8", "-1"])
+        #expect(tij.firstContacts == [FirstContact(a: 0, b: 1, time: 5), FirstContact(a: 0, b: 2, time: 7)])
+        #expect(throws: EdgeListError.self) { try EdgeListParser.parse("1 2 99999999999999999999\n", format: .tij) }
+    }
+
     @Test func csvHasAHeader() throws {
         let parsed = try EdgeListParser.parse("source,target,weight\nalice, bob ,1\n\"bob\",carol,2\n", format: .csv)
         #expect(parsed.graph.ids == ["alice", "bob", "carol"])

@@ -53,31 +53,47 @@ public struct ParsedGraph: Sendable {
 }
 
 public enum EdgeListParser {
-    /// Parses `text` in `format`; throws `EdgeListError` for the first malformed line.
+    /// Parses `text` in `format`; throws `EdgeListError` for the first malformed line. It reads
+    /// the text's UTF-8 bytes (separators are ASCII, which never occurs inside a multi-byte
+    /// character). A node id is its exact bytes; a tij file's person is a number (`007` is `7`).
     public static func parse(_ text: String, format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
-        var index: [Substring: Int32] = [:]
+        let bytes = Array(text.utf8)
+        var index: [ArraySlice<UInt8>: Int32] = [:]
         var ids: [String] = []
         var sources: [Int32] = [], targets: [Int32] = []
         var firstContacts: [FirstContact] = []
         var contactSlot: [UInt64: Int] = [:]
         var times: ClosedRange<Int>?
-        func intern(_ id: Substring) -> Int32 {
+        func intern(_ id: ArraySlice<UInt8>) -> Int32 {
             if let existing = index[id] { return existing }
             let next = Int32(ids.count)
             index[id] = next
-            ids.append(String(id))
+            ids.append(String(decoding: id, as: UTF8.self))
+            return next
+        }
+        // A tij file's people are whole numbers: looked up by value, which is quicker to hash.
+        var people: [Int: Int32] = [:]
+        func intern(person: Int) -> Int32 {
+            if let existing = people[person] { return existing }
+            let next = Int32(ids.count)
+            people[person] = next
+            ids.append(String(person))
             return next
         }
         var lineNumber = 0, dataLines = 0
         var sawHeader = format != .csv
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        var fields: [ArraySlice<UInt8>] = []
+        for rawLine in bytes.split(separator: .newline, omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = rawLine.last == "\r" ? rawLine.dropLast() : rawLine
-            let trimmed = line.drop { $0 == " " || $0 == "\t" }
-            if trimmed.isEmpty || trimmed.first == "#" || trimmed.first == "%" { continue }
-            let fields = format == .csv
-                ? trimmed.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces() }
-                : trimmed.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            let line = rawLine.last == .carriageReturn ? rawLine.dropLast() : rawLine
+            let trimmed = line.drop { $0 == .space || $0 == .tab }
+            if trimmed.isEmpty || trimmed.first == .hash || trimmed.first == .percent { continue }
+            fields.removeAll(keepingCapacity: true)
+            if format == .csv {
+                for field in trimmed.split(separator: .comma, omittingEmptySubsequences: false) { fields.append(field.trimmingSpacesAndQuotes()) }
+            } else {
+                fields.append(contentsOf: trimmed.split(whereSeparator: { $0 == .space || $0 == .tab }))
+            }
             if !sawHeader {
                 sawHeader = true
                 guard fields.count >= 2 else { throw EdgeListError(line: lineNumber, reason: "the CSV header needs at least two columns") }
@@ -87,17 +103,17 @@ public enum EdgeListParser {
             switch format {
             case .edgeList, .csv:
                 guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else {
-                    throw EdgeListError(line: lineNumber, reason: "expected two node ids, found '\(line.prefix(80))'")
+                    throw EdgeListError(line: lineNumber, reason: "expected two node ids, found '\(line.excerpt)'")
                 }
                 sources.append(intern(fields[0]))
                 targets.append(intern(fields[1]))
             case .tij:
-                guard fields.count >= 3, let time = Int(fields[0]), Int(fields[1]) != nil, Int(fields[2]) != nil else {
+                guard fields.count >= 3, let time = fields[0].wholeNumber, let i = fields[1].wholeNumber, let j = fields[2].wholeNumber else {
                     throw EdgeListError(
-                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(line.prefix(80))'")
+                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(line.excerpt)'")
                 }
                 times = times.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
-                let u = intern(fields[1]), v = intern(fields[2])
+                let u = intern(person: i), v = intern(person: j)
                 sources.append(u)
                 targets.append(v)
                 guard u != v else { continue }
@@ -116,11 +132,40 @@ public enum EdgeListParser {
     }
 }
 
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
+extension UInt8 {
+    fileprivate static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
+    fileprivate static let hash = UInt8(ascii: "#"), percent = UInt8(ascii: "%"), quote = UInt8(ascii: "\"")
+    fileprivate static let plus = UInt8(ascii: "+"), minus = UInt8(ascii: "-"), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
+}
+
+extension ArraySlice<UInt8> {
+    fileprivate func trimmingSpacesAndQuotes() -> ArraySlice<UInt8> {
+        let unwanted: (UInt8) -> Bool = { $0 == .space || $0 == .tab || $0 == .quote }
         var text = self
-        while let first = text.first, first == " " || first == "\t" || first == "\"" { text = text.dropFirst() }
-        while let last = text.last, last == " " || last == "\t" || last == "\"" { text = text.dropLast() }
+        while let first = text.first, unwanted(first) { text = text.dropFirst() }
+        while let last = text.last, unwanted(last) { text = text.dropLast() }
         return text
     }
+
+    /// The field as an `Int` (an optional sign, then ASCII digits, as `Int(_:)` reads text), or nil.
+    fileprivate var wholeNumber: Int? {
+        var digits = self
+        let negative = first == .minus
+        if negative || first == .plus { digits = digits.dropFirst() }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for byte in digits {
+            guard byte >= .zero && byte <= .nine else { return nil }
+            let digit = Int(byte - .zero)
+            let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowB) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
+            guard !overflowA && !overflowB else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// The line's first 80 characters, for an error message.
+    fileprivate var excerpt: Substring { String(decoding: self, as: UTF8.self).prefix(80) }
 }
