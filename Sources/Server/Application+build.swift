@@ -33,9 +33,10 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     let compute = GraphComputation(metrics: services.metrics)
-    let layouts = SubgraphLayouts(compute: compute)
+    let cacheEntries = services.configuration.graphCacheEntries
+    let layouts = SubgraphLayouts(capacity: cacheEntries, compute: compute)
     let growth = GrowthCache(events: services.eventReads, compute: compute)
-    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: 2_000) { [metrics = services.metrics] in
+    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: cacheEntries) { [metrics = services.metrics] in
         metrics.cacheLookup("statistics", hit: $0)
     }
     let quota = GraphWorkQuota(limit: services.configuration.graphRequestsPerCredential)

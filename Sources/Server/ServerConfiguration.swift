@@ -22,6 +22,9 @@ public struct ServerConfiguration: Sendable {
     /// The most people an event's network may hold (`CONSTELLATION_EVENT_NETWORK_LIMIT`): a larger
     /// event's view is refused (422 `event_too_large`) rather than laid out at any cost.
     public var eventNetworkLimit = 100_000
+    /// How many pictures (layouts) and how many statistics the server keeps, each, least recently
+    /// used forgotten first (`CONSTELLATION_GRAPH_CACHE_ENTRIES`): memory against recomputation.
+    public var graphCacheEntries = 2_000
     /// How long a client may take to send a whole request, from its first byte
     /// (`CONSTELLATION_REQUEST_TIMEOUT_SECONDS`); slower ones get 408 and are disconnected.
     public var requestTimeout: Duration = .seconds(30)
@@ -78,6 +81,7 @@ public struct ServerConfiguration: Sendable {
         if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
         if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }
         if let limit = try integer("CONSTELLATION_EVENT_NETWORK_LIMIT", in: 2...1_000_000) { eventNetworkLimit = limit }
+        if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...1_000_000) { graphCacheEntries = entries }
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }

@@ -46,5 +46,8 @@ import Tokens
         #expect(configuration.host == "127.0.0.1")
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_PORT": "eighty"]) }
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_TOKEN_TTL_SECONDS": "0"]) }
+        #expect(try ServerConfiguration(environment: [:]).graphCacheEntries == 2_000)
+        #expect(try ServerConfiguration(environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "150"]).graphCacheEntries == 150)
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "0"]) }
     }
 }
