@@ -10,8 +10,8 @@ import Foundation
 /// resident size grew by about 100 MB in a minute of live updates and stayed there (`Tools/bench-web
 /// --parts live`); with one arena per core it returns to near where it started.
 public enum ProcessMemory {
-    /// One arena per core, unless `MALLOC_ARENA_MAX` (which glibc reads itself) says otherwise.
-    /// Call it first thing: arenas made before it stay.
+    /// One arena per core (two at least), unless `MALLOC_ARENA_MAX` (which glibc reads itself)
+    /// says otherwise. Call it first thing: arenas made before it stay.
     public static func limitArenas(environment: [String: String]) {
         #if os(Linux)
         guard environment["MALLOC_ARENA_MAX"] == nil else { return }
@@ -19,7 +19,7 @@ public enum ProcessMemory {
         #endif
     }
 
-    /// Gives the free memory at the top of each arena back to the system: after a graph job, which
+    /// Gives the free memory of each arena back to the system: after a large graph job, which
     /// frees megabytes at once.
     static func returnFreedMemory() {
         #if os(Linux)

@@ -81,7 +81,7 @@ public struct ServerConfiguration: Sendable {
         if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
         if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }
         if let limit = try integer("CONSTELLATION_EVENT_NETWORK_LIMIT", in: 2...1_000_000) { eventNetworkLimit = limit }
-        if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...1_000_000) { graphCacheEntries = entries }
+        if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...100_000) { graphCacheEntries = entries }
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }

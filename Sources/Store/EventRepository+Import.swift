@@ -7,7 +7,7 @@ extension EventRepository {
     /// the event (created at the first contact, token `import:<event id>`) and its row in the
     /// event's graph. People go in by COPY; pairs by COPY into a temporary table and a set-based
     /// insert from it, `batchSize` pairs at a time, in the order of the pairs' profile ids, so that
-    /// the unique indexes on pairs grow at their right edge instead of on a random page per pair;
+    /// the unique index on pairs grows at its right edge instead of on a random page per pair;
     /// `progress` hears how many pairs are in after each batch.
     /// Nothing is kept if anything fails: `EventError.slugTaken` when another event has the slug.
     public func importContacts(

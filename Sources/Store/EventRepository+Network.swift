@@ -50,8 +50,11 @@ extension EventRepository {
                 let new = added.map { EventGraph.Pair(a: $0.profileA, b: $0.profileB, firstAt: $0.firstAt) }
                 (pairs, ids) = (EventGraph.Pair.merged(known.pairs, new), EventGraph.Pair.people(known.people.map(\.id), adding: new))
             } else {
-                // Each pair brings at most two people: count them first only if they might be too many.
-                if 2 * version.count > Int64(limit) {
+                // Each pair brings at most two people, and each is a member: count them first only
+                // if both bounds say they might be too many (the members' count is index-only).
+                let members = 2 * version.count > Int64(limit)
+                    ? try connection.query("SELECT count(*) AS n FROM event_members WHERE event_id = \(event)")[0].int("n") : 0
+                if members > limit {
                     let count = try connection.query("""
                         SELECT count(*) AS n FROM (
                             SELECT DISTINCT profile_a FROM event_connections WHERE event_id = \(event)

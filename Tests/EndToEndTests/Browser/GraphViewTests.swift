@@ -9,7 +9,7 @@ import TestSupport
 
     /// 210 people all connected to each other in one corner (21,945 edges: the page's own rasterizer),
     /// a lone edge along the bottom, a lone person in the top-right corner: the edge's pixels are
-    /// the edge colour at one edge's opacity (it is in the half the page's worker counts), the lone person's are their community's colour, and
+    /// the edge colour at one edge's opacity (the last edge: always in the share the page's worker counts), the lone person's are their community's colour, and
     /// the space between is empty.
     @Test func aLargeGraphIsRasterizedWithItsEdgesNodesAndEmptySpace() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
@@ -19,7 +19,7 @@ import TestSupport
             let result = try #require(try await browser.runAsync(Self.drawLargeGraph) as? [String: Any])
             #expect(result["error"] == nil, "\(result["error"] ?? "")")
             #expect(result["rasterized"] as? Bool == true && result["edges"] as? Int == 21_946)
-            // The lone edge is the last one: the worker's half, sent back and merged.
+            // The lone edge is the last one: in the worker's share, sent back and merged.
             #expect(result["worker"] as? Bool == true, "the edge worker did not run")
             let edge = try #require(result["edge"] as? [Int]), alone = try #require(result["alone"] as? [Int])
             let empty = try #require(result["empty"] as? [Int])

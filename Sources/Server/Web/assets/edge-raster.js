@@ -1,6 +1,6 @@
 // The edges of a large graph as one-pixel lines without anti-aliasing, counted per pixel (up to
 // 255), for `GraphView` to shade: the page's own rasterizer, shared by the page and by the worker
-// that takes half of the edges to the other core (`EdgeRasterWorker`).
+// that takes a share of the edges to the other core (`EdgeRasterWorker`).
 
 /** `clip`'s answer, reused. */
 const CLIPPED = new Float64Array(4);
@@ -57,11 +57,14 @@ export function rasterizeEdges(hits, width, height, px, py, ends, first, last) {
   }
 }
 
+/** How long a frame waits for the worker before the page gives up on it. */
+const WORKER_PATIENCE_MS = 2000;
+
 /**
  * A module worker running `rasterizeEdges` on a share of the edges, so that a frame uses both
  * cores of a phone or laptop. The edges are sent only when they change; positions every frame.
- * If the worker cannot start or fails, `rasterize` rejects and `failed` stays true: the page
- * draws every edge itself from then on.
+ * If the worker cannot start, fails or does not answer in time, `rasterize` rejects and `failed`
+ * stays true: the page draws every edge itself from then on.
  */
 export class EdgeRasterWorker {
   constructor() {
@@ -94,6 +97,8 @@ export class EdgeRasterWorker {
     const edges = this.edgesSent === edgesVersion ? null : ends.slice(0, edgeCount * 2);
     this.edgesSent = edgesVersion;
     const promise = new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
+    const timer = setTimeout(() => this.fail(new Error('the edge worker did not answer')), WORKER_PATIENCE_MS);
+    promise.then(() => clearTimeout(timer), () => clearTimeout(timer));
     const lent = edges ? [hits.buffer, edges.buffer] : [hits.buffer];
     this.worker.postMessage({ hits: hits.buffer, width, height, px, py, edges, first, last }, lent);
     return promise;

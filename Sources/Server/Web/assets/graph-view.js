@@ -87,6 +87,8 @@ export class GraphView {
     this.edgePathT = 1;
     /** Counts changes of `ends`, so the edge worker is sent edges only when they changed. */
     this.edgesVersion = 0;
+    /** Counts changes of the canvas's size, which a frame in flight cannot follow. */
+    this.sizeVersion = 0;
     this.edgeWorker = null;
     /** The share of the edges the worker rasterizes (`balance` adjusts it). */
     this.workerShare = 0.5;
@@ -272,8 +274,13 @@ export class GraphView {
     const ratio = window.devicePixelRatio || 1;
     this.width = this.canvas.clientWidth;
     this.height = this.canvas.clientHeight;
-    this.canvas.width = Math.round(this.width * ratio);
-    this.canvas.height = Math.round(this.height * ratio);
+    const width = Math.round(this.width * ratio); const height = Math.round(this.height * ratio);
+    // Setting a canvas's size clears it, even to the same size.
+    if (this.canvas.width !== width || this.canvas.height !== height) {
+      this.canvas.width = width;
+      this.canvas.height = height;
+      this.sizeVersion += 1;
+    }
     if (!this.fitted) this.fit();
     this.request();
   }
@@ -315,13 +322,21 @@ export class GraphView {
       sy[i] = (fromY[i] + (toY[i] - fromY[i]) * t) * scale + oy;
     }
     if (this.edgeCount > RASTERIZED_EDGES) {
+      const size = this.sizeVersion;
       this.drawing = this.rasterizeEdges(t, ratio);
       try {
         await this.drawing;
       } finally {
         this.drawing = null;
       }
-      this.rasterizeNodes(ratio);
+      if (size !== this.sizeVersion) {
+        // The canvas changed size while the edges were drawn: this image no longer fits it.
+        this.drawAgain = false;
+        this.request();
+        return;
+      }
+      // Nodes added meanwhile have no place in this frame yet: the next one (asked for) shows them.
+      this.rasterizeNodes(ratio, count);
       context.setTransform(ratio, 0, 0, ratio, 0, 0);
       context.putImageData(this.image, 0, 0);
     } else {
@@ -390,7 +405,7 @@ export class GraphView {
    * Large graphs: every edge rasterized into `image` as a one-pixel line (no anti-aliasing) that
    * counts its pixels, each pixel then as opaque as that many translucent strokes crossing it would
    * make it. In software (no GPU), the canvas's anti-aliased stroke of 100,000 segments costs about
-   * 100 ms a frame; this, a fraction of it. A worker counts the second half of the edges meanwhile
+   * 100 ms a frame; this, a fraction of it. A worker counts a share of the edges meanwhile
    * (`EdgeRasterWorker`); without one, the page counts them all. The caller puts the image.
    */
   async rasterizeEdges(t, ratio) {
@@ -460,12 +475,15 @@ export class GraphView {
     return this.edgeWorker && !this.edgeWorker.failed ? this.edgeWorker : null;
   }
 
-  /** Large graphs: each node on screen as an opaque square of its colour in `image`, over the edges. */
-  rasterizeNodes(ratio) {
-    const { width, height } = this.canvas;
+  /**
+   * Large graphs: each of the first `count` nodes on screen as an opaque square of its colour in
+   * `image`, over the edges, at the places the last `rasterizeEdges` computed.
+   */
+  rasterizeNodes(ratio, count = this.nodes.length) {
+    const { width, height } = this.image;
     const { pixels, px, py, colorOf, colorPixels } = this;
     const side = Math.max(2, Math.round(2.5 * ratio)); const half = side >> 1;
-    for (let i = 0; i < this.nodes.length; i += 1) {
+    for (let i = 0; i < count; i += 1) {
       const left = Math.round(px[i]) - half; const top = Math.round(py[i]) - half;
       if (left < 0 || top < 0 || left + side > width || top + side > height) continue;
       const pixel = colorPixels[colorOf[i]];
