@@ -47,11 +47,7 @@ package final class PostgresConnection: @unchecked Sendable {
                 .invalidParameter, sqlState: PostgresError.nulInText,
                 message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
         }
-        let name = try statementName(for: text, parameterCount: values.count)
-        let result = withCStrings(values) { values in
-            PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 0)
-        }
-        return try consume(result, sql: text)
+        return try consume(try run(sql.isPlannedPerExecution, text, values, binary: false), sql: text)
     }
 
     /// Runs one statement as `query` does, with its rows in PostgreSQL's binary format, and turns
@@ -65,10 +61,7 @@ package final class PostgresConnection: @unchecked Sendable {
                 .invalidParameter, sqlState: PostgresError.nulInText,
                 message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
         }
-        let name = try statementName(for: text, parameterCount: values.count)
-        let result = try checked(withCStrings(values) { values in
-            PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, 1)
-        }, sql: text)
+        let result = try checked(try run(sql.isPlannedPerExecution, text, values, binary: true), sql: text)
         defer { PQclear(result) }
         let count = PQntuples(result)
         var decoded: [T] = []
@@ -144,6 +137,22 @@ package final class PostgresConnection: @unchecked Sendable {
         } catch {
             if isHealthy { try? execute(unsafeSQL: "ROLLBACK") }
             throw error
+        }
+    }
+
+    /// Sends `text` with `values` and returns libpq's result: as the connection's prepared statement
+    /// for `text`, or, planned per execution, as an unnamed statement that PostgreSQL plans for these
+    /// values. Rows come in text or binary format.
+    private func run(_ plannedPerExecution: Bool, _ text: String, _ values: [String?], binary: Bool) throws(PostgresError) -> OpaquePointer? {
+        let format: Int32 = binary ? 1 : 0
+        if plannedPerExecution {
+            return withCStrings(values) { values in
+                PQexecParams(handle, text, Int32(values.count), nil, values.baseAddress, nil, nil, format)
+            }
+        }
+        let name = try statementName(for: text, parameterCount: values.count)
+        return withCStrings(values) { values in
+            PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, format)
         }
     }
 

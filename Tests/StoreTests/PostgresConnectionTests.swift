@@ -144,4 +144,27 @@ import TestSupport
         #expect(whole == Date(timeIntervalSince1970: 1_709_251_199))
         await database.shutdown()
     }
+
+    /// A statement planned per execution is never prepared, so PostgreSQL never settles on a generic
+    /// plan for it; the same statement prepared is given one from its sixth run (its cost is flat).
+    @Test func aStatementPlannedPerExecutionIsNeverGivenAGenericPlan() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        let lookup: SQL = "SELECT display_name FROM profiles WHERE id = \(UUID())"
+        /// Runs `statement` eight times, then counts the connection's prepared lookups and their generic plans.
+        let runEightTimes: (SQL) async throws -> (statements: Int64, genericPlans: Int64) = { statement in
+            try await database.withConnection { connection in
+                for _ in 0..<8 { try connection.query(statement) }
+                let row = try connection.query("""
+                    SELECT count(*) AS statements, coalesce(sum(generic_plans), 0) AS generic FROM pg_prepared_statements
+                    WHERE statement LIKE \("SELECT display_name FROM profiles WHERE id = %")
+                    """)[0]
+                return (try row.int("statements"), try row.int("generic"))
+            }
+        }
+        let perExecution = try await runEightTimes(lookup.plannedPerExecution())
+        #expect(perExecution.statements == 0 && perExecution.genericPlans == 0)
+        let prepared = try await runEightTimes(lookup)
+        #expect(prepared.statements == 1 && prepared.genericPlans > 0, "the count above would have seen a prepared statement")
+        await database.shutdown()
+    }
 }
