@@ -25,7 +25,11 @@ public enum Base64URL {
 
     /// Decodes canonical unpadded base64url, or throws `TokenError.badEncoding`.
     public static func decode(_ text: some StringProtocol) throws(TokenError) -> [UInt8] {
-        let chars = Array(text.utf8)
+        try decode(bytes: text.utf8)
+    }
+
+    /// Decodes canonical unpadded base64url given as its UTF-8 bytes, or throws `TokenError.badEncoding`.
+    public static func decode(bytes chars: some Collection<UInt8>) throws(TokenError) -> [UInt8] {
         guard chars.count % 4 != 1 else { throw .badEncoding }
         var out = [UInt8]()
         out.reserveCapacity(chars.count * 3 / 4)

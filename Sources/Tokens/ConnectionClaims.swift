@@ -48,21 +48,11 @@ public struct ConnectionClaims: Sendable, Equatable {
         Int64(date.timeIntervalSince1970.rounded(.down))
     }
 
-    /// Either shape's keys; which are present tells the shape.
-    private struct Payload: Decodable {
-        var s: String?, i: Int64?, x: Int64?, j: String?, e: String?
-        var sub: String?, iat: String?, exp: String?, jti: String?, evt: String?
-    }
-
-    /// Parses and checks the JSON payload of a token, compact or long.
+    /// Parses and checks the JSON payload of a token, compact or long: which of `s` and `sub` it
+    /// holds tells the shape.
     init(json bytes: [UInt8]) throws(TokenError) {
-        let payload: Payload
-        do {
-            payload = try JSONDecoder().decode(Payload.self, from: Data(bytes))
-        } catch {
-            throw .invalidClaims("the payload is not a JSON object of a token's claims")
-        }
-        switch (payload.s, payload.sub) {
+        guard let payload = FlatJSONObject(bytes) else { throw .invalidClaims("the payload is not a JSON object of a token's claims") }
+        switch (payload.string("s"), payload.string("sub")) {
         case (let s?, nil): try self.init(compact: payload, subject: s)
         case (nil, let sub?): try self.init(long: payload, subject: sub)
         default: throw .invalidClaims("the payload needs one of 's' and 'sub'")
@@ -71,32 +61,36 @@ public struct ConnectionClaims: Sendable, Equatable {
         guard expiresAt > issuedAt else { throw .invalidClaims("the expiry must be after the issue time") }
     }
 
-    private init(compact payload: Payload, subject: String) throws(TokenError) {
+    private init(compact payload: FlatJSONObject, subject: String) throws(TokenError) {
         func id(_ text: String, _ key: String) throws(TokenError) -> UUID {
             guard let id = SignedTokens.uuid(compact: text) else { throw .invalidClaims("'\(key)' must be 22 base64url characters of a UUID") }
             return id
         }
-        func time(_ value: Int64?, _ key: String) throws(TokenError) -> Date {
-            guard let value, (0...253_402_300_799).contains(value) else { throw .invalidClaims("'\(key)' must be integer Unix seconds") }
+        func time(_ key: String) throws(TokenError) -> Date {
+            guard let value = payload.integer(key), (0...253_402_300_799).contains(value) else {
+                throw .invalidClaims("'\(key)' must be integer Unix seconds")
+            }
             return Date(timeIntervalSince1970: TimeInterval(value))
         }
-        guard let tokenId = payload.j else { throw .invalidClaims("'j' is missing") }
-        self.init(subject: try id(subject, "s"), issuedAt: try time(payload.i, "i"), expiresAt: try time(payload.x, "x"),
-                  tokenId: tokenId, eventId: try payload.e.map { text throws(TokenError) in try id(text, "e") })
+        guard let tokenId = payload.string("j") else { throw .invalidClaims("'j' is missing") }
+        guard payload.string("e") != nil || payload.isAbsentOrNull("e") else { throw .invalidClaims("'e' must be a string") }
+        self.init(subject: try id(subject, "s"), issuedAt: try time("i"), expiresAt: try time("x"),
+                  tokenId: tokenId, eventId: try payload.string("e").map { text throws(TokenError) in try id(text, "e") })
     }
 
-    private init(long payload: Payload, subject: String) throws(TokenError) {
+    private init(long payload: FlatJSONObject, subject: String) throws(TokenError) {
         func id(_ text: String, _ key: String) throws(TokenError) -> UUID {
             guard let id = UUID(uuidString: text) else { throw .invalidClaims("'\(key)' must be a UUID") }
             return id
         }
-        func date(_ text: String?, _ key: String) throws(TokenError) -> Date {
-            guard let text, let date = Self.parseDate(text) else { throw .invalidClaims("'\(key)' must be an RFC 3339 date") }
+        func date(_ key: String) throws(TokenError) -> Date {
+            guard let text = payload.string(key), let date = Self.parseDate(text) else { throw .invalidClaims("'\(key)' must be an RFC 3339 date") }
             return date
         }
-        guard let tokenId = payload.jti else { throw .invalidClaims("'jti' is missing") }
-        self.init(subject: try id(subject, "sub"), issuedAt: try date(payload.iat, "iat"), expiresAt: try date(payload.exp, "exp"),
-                  tokenId: tokenId, eventId: try payload.evt.map { text throws(TokenError) in try id(text, "evt") })
+        guard let tokenId = payload.string("jti") else { throw .invalidClaims("'jti' is missing") }
+        guard payload.string("evt") != nil || payload.isAbsentOrNull("evt") else { throw .invalidClaims("'evt' must be a string") }
+        self.init(subject: try id(subject, "sub"), issuedAt: try date("iat"), expiresAt: try date("exp"),
+                  tokenId: tokenId, eventId: try payload.string("evt").map { text throws(TokenError) in try id(text, "evt") })
     }
 
     /// A long-form date: RFC 3339, read by hand in the shape those tokens carried (`YYYY-MM-DDTHH:MM:SSZ`).

@@ -21,18 +21,21 @@ public enum PASETOv4Public {
     }
 
     /// Splits and decodes a token without checking its signature (to read the key id in its footer).
+    /// Works on the token's UTF-8 bytes: splitting the `String` itself walked grapheme clusters, a
+    /// fifth of the cost of verifying a token besides the signature check.
     public static func parse(_ token: String) throws(TokenError) -> Parts {
-        let pieces = token.split(separator: ".", omittingEmptySubsequences: false)
+        let pieces = Array(token.utf8).split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard pieces.count >= 3 else { throw .malformed("expected v4.public.<payload>[.<footer>]") }
-        let prefix = "\(pieces[0]).\(pieces[1])."
-        guard prefix == header else { throw .unsupportedVersion(String(prefix.dropLast())) }
+        guard pieces[0].elementsEqual("v4".utf8), pieces[1].elementsEqual("public".utf8) else {
+            throw .unsupportedVersion(String(decoding: pieces[0], as: UTF8.self) + "." + String(decoding: pieces[1], as: UTF8.self))
+        }
         guard pieces.count <= 4 else { throw .malformed("too many parts") }
-        let payload = try Base64URL.decode(pieces[2])
+        let payload = try Base64URL.decode(bytes: pieces[2])
         guard payload.count >= Sodium.signatureLength else { throw .malformed("payload shorter than a signature") }
         var footer: [UInt8] = []
         if pieces.count == 4 {
             guard !pieces[3].isEmpty else { throw .malformed("empty footer part") }
-            footer = try Base64URL.decode(pieces[3])
+            footer = try Base64URL.decode(bytes: pieces[3])
         }
         return Parts(
             message: Array(payload.dropLast(Sodium.signatureLength)),

@@ -26,9 +26,7 @@ enum SignedTokens {
 
     static func keyId(inFooter footer: [UInt8]) throws(TokenError) -> String {
         guard !footer.isEmpty else { throw .malformed("the footer has no key id") }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(footer))) as? [String: Any],
-              let kid = object["kid"] as? String, !kid.isEmpty
-        else { throw .malformed("the footer is not {\"kid\":…}") }
+        guard let kid = FlatJSONObject(footer)?.string("kid"), !kid.isEmpty else { throw .malformed("the footer is not {\"kid\":…}") }
         return kid
     }
 

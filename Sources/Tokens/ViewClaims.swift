@@ -29,15 +29,11 @@ public struct ViewClaims: Sendable, Equatable {
         return Array("{\"e\":\"\(SignedTokens.compact(eventId))\",\"x\":\(expiry),\"j\":\"\(SignedTokens.compact(tokenId))\",\"n\":\(showsNames)}".utf8)
     }
 
-    private struct Payload: Decodable {
-        let e: String, x: Int64, j: String, n: Bool
-    }
-
     init(json bytes: [UInt8]) throws(TokenError) {
-        guard let payload = try? JSONDecoder().decode(Payload.self, from: Data(bytes)),
-              let eventId = SignedTokens.uuid(compact: payload.e), let tokenId = SignedTokens.uuid(compact: payload.j),
-              (0...253_402_300_799).contains(payload.x)
+        guard let payload = FlatJSONObject(bytes), let event = payload.string("e"), let eventId = SignedTokens.uuid(compact: event),
+              let token = payload.string("j"), let tokenId = SignedTokens.uuid(compact: token),
+              let expiry = payload.integer("x"), (0...253_402_300_799).contains(expiry), let showsNames = payload.bool("n")
         else { throw .invalidClaims("the payload is not a view token's {e, x, j, n}") }
-        self.init(eventId: eventId, expiresAt: Date(timeIntervalSince1970: TimeInterval(payload.x)), tokenId: tokenId, showsNames: payload.n)
+        self.init(eventId: eventId, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiry)), tokenId: tokenId, showsNames: showsNames)
     }
 }

@@ -52,6 +52,9 @@ import Tokens
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"i\":1800000000,\"j\":\"A\"}", "'x' must be integer Unix seconds"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"i\":1800000000,\"x\":1799999999,\"j\":\"A\"}", "the expiry must be after the issue time"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"i\":1800000000,\"x\":1800000300,\"j\":\"\"}", "the token id must be 1 to 128 characters"),
+            ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"e\":5}", "'e' must be a string"),
+            ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"j\":\"B\"}", "the payload is not a JSON object of a token's claims"),
+            ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"n\":{}}", "the payload is not a JSON object of a token's claims"),
         ]
         for (payload, reason) in cases {
             #expect(throws: TokenError.invalidClaims(reason), "\(payload)") {
