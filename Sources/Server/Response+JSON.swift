@@ -5,8 +5,12 @@ import Hummingbird
 extension Response {
     /// A JSON response encoded the way every client decodes it.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        let body = try JSONEncoder.constellation.encode(value)
-        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        json(bytes: Array(try JSONEncoder.constellation.encode(value)), status: status)
+    }
+
+    /// JSON already written (see `JSONBytes`).
+    static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// Bytes of a given media type that must not be cached (a fresh token each time).

@@ -55,8 +55,17 @@ import Tokens
             await expectProblem(401, "invalid_credentials") { _ = try await server.client.authenticated("cst_nope").me() }
             let forged = "cst_" + String(repeating: "A", count: 43)
             await expectProblem(401, "invalid_credentials") { _ = try await server.client.authenticated(forged).me() }
-            await expectProblem(401, "missing_credentials") {
-                _ = try await server.client.send(.GET, "/v1/me", headers: [("Authorization", "Basic YTpi")])
+            // "Bearer   " reaches the server as "Bearer": a header's trailing blanks are not part of its value.
+            for header in ["Basic YTpi", "Bearer", "Bearer   ", "Bearerx cst_", "Bear " + forged] {
+                await expectProblem(401, "missing_credentials") {
+                    _ = try await server.client.send(.GET, "/v1/me", headers: [("Authorization", header)])
+                }
+            }
+            // The scheme in any case, and blanks around the key, still name the key.
+            let key = try await server.client.register(NewProfile(displayName: "Ada")).apiKey
+            for header in ["bearer \(key)", "BEARER  \(key)  ", "Bearer\t\(key)"] {
+                let answer = try await server.client.send(.GET, "/v1/me", headers: [("Authorization", header)])
+                #expect(answer.status == 200, "\(header.debugDescription)")
             }
         }
     }

@@ -34,7 +34,7 @@ struct TokenController {
         let input = body.readableBytes == 0
             ? TokenRequest() : try JSONDecoder.constellation.decode(TokenRequest.self, from: Data(body.readableBytesView))
         let me = try context.requireProfile()
-        var response = try Response.json(try await freshToken(for: me, event: input.eventId, context: context), status: .created)
+        var response = Response.json(bytes: try await freshToken(for: me, event: input.eventId, context: context).jsonBytes(), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
