@@ -82,7 +82,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
             throw CommandFailure.noInput(folder.boolValue ? "\(file) is a folder, not a file" : "cannot read \(file): \(error.localizedDescription)")
         }
         do {
-            return try EdgeListParser.parse(String(decoding: data, as: UTF8.self), format: .tij)
+            return try EdgeListParser.parse(bytes: [UInt8](data), format: .tij)
         } catch {
             throw CommandFailure.data("\(file): \(error)")
         }

@@ -19,6 +19,10 @@ import Graph
         #expect(tij.graph.ids == ["7", "8", "-1"])
         #expect(tij.firstContacts == [FirstContact(a: 0, b: 1, time: 5), FirstContact(a: 0, b: 2, time: 7)])
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("1 2 99999999999999999999\n", format: .tij) }
+        // Small numbers are interned through an array and large ones by hash: both kinds are one person each.
+        let mixed = try EdgeListParser.parse(bytes: Array("1 5000000 3\n2 3 5000000\n3 -4 03\n4 9223372036854775807 3\n".utf8), format: .tij)
+        #expect(mixed.graph.ids == ["5000000", "3", "-4", "9223372036854775807"])
+        #expect(mixed.firstContacts == [FirstContact(a: 0, b: 1, time: 1), FirstContact(a: 1, b: 2, time: 3), FirstContact(a: 1, b: 3, time: 4)])
     }
 
     @Test func csvHasAHeader() throws {

@@ -55,44 +55,67 @@ public struct ParsedGraph: Sendable {
 public enum EdgeListParser {
     /// Parses `text` in `format`; throws `EdgeListError` for the first malformed line. It reads
     /// the text's UTF-8 bytes (separators are ASCII, which never occurs inside a multi-byte
-    /// character). A node id is its exact bytes; a tij file's person is a number (`007` is `7`).
+    /// character) by index, lines and fields as ranges: slicing each line and field was most of the
+    /// time of importing a conference. A node id is its exact bytes; a tij file's person is a number
+    /// (`007` is `7`).
     public static func parse(_ text: String, format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
-        let bytes = Array(text.utf8)
+        try parse(bytes: Array(text.utf8), format: format)
+    }
+
+    /// Parses UTF-8 `bytes` as `parse(_:format:)` parses text (a file's bytes need no `String` first;
+    /// an id that is not valid UTF-8 is read with replacement characters).
+    public static func parse(bytes: [UInt8], format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
         var index: [ArraySlice<UInt8>: Int32] = [:]
         var ids: [String] = []
         var sources: [Int32] = [], targets: [Int32] = []
         var firstContacts: [FirstContact] = []
         var contactSlot: [UInt64: Int] = [:]
         var times: ClosedRange<Int>?
-        func intern(_ id: ArraySlice<UInt8>) -> Int32 {
+        func intern(_ field: Range<Int>) -> Int32 {
+            let id = bytes[field]
             if let existing = index[id] { return existing }
             let next = Int32(ids.count)
             index[id] = next
             ids.append(String(decoding: id, as: UTF8.self))
             return next
         }
-        // A tij file's people are whole numbers: looked up by value, which is quicker to hash.
-        var people: [Int: Int32] = [:]
+        // A tij file's people are whole numbers, most of them small: a small one is looked up by
+        // place in an array (a file names each person thousands of times), any other by hash.
+        var smallPeople: [Int32] = [], people: [Int: Int32] = [:]
         func intern(person: Int) -> Int32 {
-            if let existing = people[person] { return existing }
+            let small = (0..<Self.smallPersonLimit).contains(person)
+            if small, person < smallPeople.count, smallPeople[person] >= 0 { return smallPeople[person] }
+            if !small, let existing = people[person] { return existing }
             let next = Int32(ids.count)
-            people[person] = next
+            if small {
+                if person >= smallPeople.count { smallPeople += repeatElement(-1, count: max(person + 1, 2 * smallPeople.count) - smallPeople.count) }
+                smallPeople[person] = next
+            } else {
+                people[person] = next
+            }
             ids.append(String(person))
             return next
         }
+        func excerpt(_ line: Range<Int>) -> Substring { String(decoding: bytes[line], as: UTF8.self).prefix(80) }
         var lineNumber = 0, dataLines = 0
         var sawHeader = format != .csv
-        var fields: [ArraySlice<UInt8>] = []
-        for rawLine in bytes.split(separator: .newline, omittingEmptySubsequences: false) {
+        var fields: [Range<Int>] = []
+        var lineStart = 0
+        while lineStart <= bytes.count {
+            var lineEnd = lineStart
+            while lineEnd < bytes.count, bytes[lineEnd] != .newline { lineEnd += 1 }
+            defer { lineStart = lineEnd + 1 }
             lineNumber += 1
-            let line = rawLine.last == .carriageReturn ? rawLine.dropLast() : rawLine
-            let trimmed = line.drop { $0 == .space || $0 == .tab }
-            if trimmed.isEmpty || trimmed.first == .hash || trimmed.first == .percent { continue }
+            let line = lineStart..<(lineEnd > lineStart && bytes[lineEnd - 1] == .carriageReturn ? lineEnd - 1 : lineEnd)
+            var first = line.lowerBound
+            while first < line.upperBound, bytes[first] == .space || bytes[first] == .tab { first += 1 }
+            if first == line.upperBound || bytes[first] == .hash || bytes[first] == .percent { continue }
             fields.removeAll(keepingCapacity: true)
             if format == .csv {
-                for field in trimmed.split(separator: .comma, omittingEmptySubsequences: false) { fields.append(field.trimmingSpacesAndQuotes()) }
+                Self.split(bytes, first..<line.upperBound, into: &fields, at: { $0 == .comma }, keepingEmpty: true)
+                for (position, field) in fields.enumerated() { fields[position] = Self.trimmingSpacesAndQuotes(bytes, field) }
             } else {
-                fields.append(contentsOf: trimmed.split(whereSeparator: { $0 == .space || $0 == .tab }))
+                Self.split(bytes, first..<line.upperBound, into: &fields, at: { $0 == .space || $0 == .tab }, keepingEmpty: false)
             }
             if !sawHeader {
                 sawHeader = true
@@ -103,14 +126,15 @@ public enum EdgeListParser {
             switch format {
             case .edgeList, .csv:
                 guard fields.count >= 2, !fields[0].isEmpty, !fields[1].isEmpty else {
-                    throw EdgeListError(line: lineNumber, reason: "expected two node ids, found '\(line.excerpt)'")
+                    throw EdgeListError(line: lineNumber, reason: "expected two node ids, found '\(excerpt(line))'")
                 }
                 sources.append(intern(fields[0]))
                 targets.append(intern(fields[1]))
             case .tij:
-                guard fields.count >= 3, let time = fields[0].wholeNumber, let i = fields[1].wholeNumber, let j = fields[2].wholeNumber else {
+                guard fields.count >= 3, let time = Self.wholeNumber(bytes, fields[0]), let i = Self.wholeNumber(bytes, fields[1]),
+                      let j = Self.wholeNumber(bytes, fields[2]) else {
                     throw EdgeListError(
-                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(line.excerpt)'")
+                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(excerpt(line))'")
                 }
                 times = times.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
                 let u = intern(person: i), v = intern(person: j)
@@ -130,32 +154,40 @@ public enum EdgeListParser {
         return ParsedGraph(graph: Graph(ids: ids, sources: sources, targets: targets),
                            firstContacts: format == .tij ? firstContacts : nil, times: times, lines: dataLines)
     }
-}
 
-extension UInt8 {
-    fileprivate static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
-    fileprivate static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
-    fileprivate static let hash = UInt8(ascii: "#"), percent = UInt8(ascii: "%"), quote = UInt8(ascii: "\"")
-    fileprivate static let plus = UInt8(ascii: "+"), minus = UInt8(ascii: "-"), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
-}
+    /// Person numbers below this are interned through an array (4 bytes per number up to the largest).
+    private static let smallPersonLimit = 1 << 20
 
-extension ArraySlice<UInt8> {
-    fileprivate func trimmingSpacesAndQuotes() -> ArraySlice<UInt8> {
+    /// Appends to `fields` the pieces of `bytes[range]` between separators; empty pieces only if `keepingEmpty`.
+    private static func split(
+        _ bytes: [UInt8], _ range: Range<Int>, into fields: inout [Range<Int>], at isSeparator: (UInt8) -> Bool, keepingEmpty: Bool
+    ) {
+        var start = range.lowerBound
+        for position in range where isSeparator(bytes[position]) {
+            if keepingEmpty || position > start { fields.append(start..<position) }
+            start = position + 1
+        }
+        if keepingEmpty || range.upperBound > start { fields.append(start..<range.upperBound) }
+    }
+
+    private static func trimmingSpacesAndQuotes(_ bytes: [UInt8], _ field: Range<Int>) -> Range<Int> {
         let unwanted: (UInt8) -> Bool = { $0 == .space || $0 == .tab || $0 == .quote }
-        var text = self
-        while let first = text.first, unwanted(first) { text = text.dropFirst() }
-        while let last = text.last, unwanted(last) { text = text.dropLast() }
-        return text
+        var (start, end) = (field.lowerBound, field.upperBound)
+        while start < end, unwanted(bytes[start]) { start += 1 }
+        while end > start, unwanted(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 
     /// The field as an `Int` (an optional sign, then ASCII digits, as `Int(_:)` reads text), or nil.
-    fileprivate var wholeNumber: Int? {
-        var digits = self
-        let negative = first == .minus
-        if negative || first == .plus { digits = digits.dropFirst() }
+    private static func wholeNumber(_ bytes: [UInt8], _ field: Range<Int>) -> Int? {
+        guard !field.isEmpty else { return nil }
+        var digits = field
+        let negative = bytes[field.lowerBound] == .minus
+        if negative || bytes[field.lowerBound] == .plus { digits = digits.dropFirst() }
         guard !digits.isEmpty else { return nil }
         var value = 0
-        for byte in digits {
+        for position in digits {
+            let byte = bytes[position]
             guard byte >= .zero && byte <= .nine else { return nil }
             let digit = Int(byte - .zero)
             let (times10, overflowA) = value.multipliedReportingOverflow(by: 10)
@@ -165,7 +197,11 @@ extension ArraySlice<UInt8> {
         }
         return value
     }
+}
 
-    /// The line's first 80 characters, for an error message.
-    fileprivate var excerpt: Substring { String(decoding: self, as: UTF8.self).prefix(80) }
+extension UInt8 {
+    fileprivate static let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
+    fileprivate static let space = UInt8(ascii: " "), tab = UInt8(ascii: "\t"), comma = UInt8(ascii: ",")
+    fileprivate static let hash = UInt8(ascii: "#"), percent = UInt8(ascii: "%"), quote = UInt8(ascii: "\"")
+    fileprivate static let plus = UInt8(ascii: "+"), minus = UInt8(ascii: "-"), zero = UInt8(ascii: "0"), nine = UInt8(ascii: "9")
 }
