@@ -35,7 +35,7 @@ struct CommonOptions: ParsableArguments {
         let format = environment["CONSTELLATION_LOG_FORMAT"] ?? "text"
         guard ["text", "json"].contains(format) else { throw ValidationError("CONSTELLATION_LOG_FORMAT is text or json, not '\(format)'") }
         LoggingSystem.bootstrap { label in
-            var handler: any LogHandler = format == "json" ? JSONLogHandler(label: label) : StreamLogHandler.standardError(label: label)
+            var handler: any LogHandler = format == "json" ? JSONLogHandler(label: label) : TextLogHandler(label: label)
             handler.logLevel = level
             return handler
         }

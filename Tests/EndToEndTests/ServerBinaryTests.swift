@@ -46,6 +46,17 @@ import TestSupport
         #expect(refused.status == 64 && refused.stderr.contains("CONSTELLATION_LOG_FORMAT"), "\(refused.stderr)")
     }
 
+    /// The default text lines (`TextLogHandler`) carry a request's id too, as `request.id=…`.
+    @Test func textLogLinesCarryTheRequestId() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace, logLevel: "info")
+        let client = ConstellationClient(baseURL: server.url)
+        let answer = try await client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada"))
+        #expect(server.stop() == 0)
+        let id = try #require(answer.header("X-Request-ID"))
+        let registered = server.logText.split(separator: "\n").filter { $0.contains("profile registered") }
+        #expect(registered.count == 1 && registered[0].contains("request.id=\(id)") && registered[0].contains(" info "), "\(registered)")
+    }
+
     @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
         // The cap on one credential's graph requests is raised: this is about the cache under concurrency.
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
