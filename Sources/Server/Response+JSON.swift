@@ -5,11 +5,11 @@ import Hummingbird
 extension Response {
     /// A JSON response encoded the way every client decodes it.
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
-        json(bytes: Array(try JSONEncoder.constellation.encode(value)), status: status)
+        json(bytes: try JSONEncoder.constellation.encode(value), status: status)
     }
 
-    /// JSON already written (see `JSONBytes`).
-    static func json(bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+    /// JSON already written (by the encoder, or by hand as `JSONBytes` writes it).
+    static func json(bytes: some Sequence<UInt8>, status: HTTPResponse.Status = .ok) -> Response {
         Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 

@@ -1,8 +1,9 @@
 import Logging
 
-/// Log lines as text on stderr, as swift-log's `StreamLogHandler` writes them, with metadata
-/// kept apart until a line is written: `StreamLogHandler` formats its metadata each time it
-/// changes, and every request sets its id in it, which cost a minted token more than its JSON.
+/// Log lines as text on stderr, exactly as swift-log's `StreamLogHandler` writes them, with the
+/// handler's metadata handed to it only when a line is written: `StreamLogHandler` formats its
+/// metadata each time it changes, and every request sets its id in it, which cost a minted token
+/// more than its JSON.
 public struct TextLogHandler: LogHandler {
     private var stream: StreamLogHandler
     public var metadata: Logger.Metadata = [:]
@@ -16,14 +17,19 @@ public struct TextLogHandler: LogHandler {
         set { stream.logLevel = newValue }
     }
 
+    public var metadataProvider: Logger.MetadataProvider? {
+        get { stream.metadataProvider }
+        set { stream.metadataProvider = newValue }
+    }
+
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
     public func log(event: LogEvent) {
-        var event = event
-        if !metadata.isEmpty { event.metadata = metadata.merging(event.metadata ?? [:]) { $1 } }
+        var stream = stream
+        stream.metadata = metadata  // formatted here, once per line written
         stream.log(event: event)
     }
 }

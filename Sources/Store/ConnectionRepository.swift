@@ -124,13 +124,13 @@ public struct ConnectionRepository: Sendable {
     ) async throws -> (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool) {
         precondition(depth == 1 || depth == 2, "depth is 1 or 2")
         let members = Self.members(of: profile, depth: depth, limit: limit)
-        // Planned per execution: one person's network holds a few people, another's thousands.
+        // Planned per execution, at either depth: one person's network holds a few people, another's thousands.
         let profiles: SQL = """
             \(members)
             SELECT \(Profile.columns), (SELECT count(*) FROM members) > \(limit) AS truncated
             FROM profiles p JOIN kept k ON k.id = p.id ORDER BY p.id
             """
-        let edges: SQL = """
+        let pairs: SQL = """
             \(members)
             SELECT profile_a, profile_b FROM connections
             WHERE profile_a IN (SELECT id FROM kept) AND profile_b IN (SELECT id FROM kept) ORDER BY id
@@ -138,7 +138,7 @@ public struct ConnectionRepository: Sendable {
         return try await database.withTransaction(readOnly: true) { connection in
             let rows = try connection.query(profiles.plannedPerExecution())
             let kept = try rows.map(Profile.init(row:))
-            let edges = try connection.query(edges.plannedPerExecution()).map { row throws(PostgresError) in
+            let edges = try connection.query(pairs.plannedPerExecution()).map { row throws(PostgresError) in
                 (try row.uuid("profile_a"), try row.uuid("profile_b"))
             }
             return (kept, edges, try rows.first?.bool("truncated") ?? false)

@@ -37,7 +37,8 @@ package final class PostgresConnection: @unchecked Sendable {
         PQping(conninfo) == PQPING_OK
     }
 
-    /// Runs one statement with its bound values (prepared once per connection) and returns its rows.
+    /// Runs one statement with its bound values (prepared once per connection, unless it is planned
+    /// per execution) and returns its rows.
     /// A string holding NUL is refused before anything is sent: libpq would cut it short there.
     @discardableResult
     package func query(_ sql: SQL) throws(PostgresError) -> [Row] {

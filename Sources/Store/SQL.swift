@@ -17,6 +17,7 @@ package struct SQL: Sendable, ExpressibleByStringInterpolation {
     private var pieces: [Piece]
 
     /// Whether PostgreSQL plans the statement anew for each execution's values (see `plannedPerExecution()`).
+    /// It belongs to the statement sent: one interpolated into another takes the outer one's.
     package private(set) var isPlannedPerExecution = false
 
     /// This statement, planned for each execution's values instead of prepared once per connection.

@@ -49,16 +49,23 @@ public struct ConnectionClaims: Sendable, Equatable {
     }
 
     /// Parses and checks the JSON payload of a token, compact or long: which of `s` and `sub` it
-    /// holds tells the shape.
+    /// holds tells the shape. A key of either shape holding the wrong kind of value is refused.
     init(json bytes: [UInt8]) throws(TokenError) {
         guard let payload = FlatJSONObject(bytes) else { throw .invalidClaims("the payload is not a JSON object of a token's claims") }
-        switch (payload.string("s"), payload.string("sub")) {
+        switch (try Self.optionalString(payload, "s"), try Self.optionalString(payload, "sub")) {
         case (let s?, nil): try self.init(compact: payload, subject: s)
         case (nil, let sub?): try self.init(long: payload, subject: sub)
         default: throw .invalidClaims("the payload needs one of 's' and 'sub'")
         }
         guard !tokenId.isEmpty, tokenId.utf8.count <= 128 else { throw .invalidClaims("the token id must be 1 to 128 characters") }
         guard expiresAt > issuedAt else { throw .invalidClaims("the expiry must be after the issue time") }
+    }
+
+    /// The string under `key`; nil when it is absent or null; refused when it is another kind of value.
+    private static func optionalString(_ payload: FlatJSONObject, _ key: String) throws(TokenError) -> String? {
+        if payload.isAbsentOrNull(key) { return nil }
+        guard let text = payload.string(key) else { throw .invalidClaims("'\(key)' must be a string") }
+        return text
     }
 
     private init(compact payload: FlatJSONObject, subject: String) throws(TokenError) {
@@ -73,9 +80,8 @@ public struct ConnectionClaims: Sendable, Equatable {
             return Date(timeIntervalSince1970: TimeInterval(value))
         }
         guard let tokenId = payload.string("j") else { throw .invalidClaims("'j' is missing") }
-        guard payload.string("e") != nil || payload.isAbsentOrNull("e") else { throw .invalidClaims("'e' must be a string") }
         self.init(subject: try id(subject, "s"), issuedAt: try time("i"), expiresAt: try time("x"),
-                  tokenId: tokenId, eventId: try payload.string("e").map { text throws(TokenError) in try id(text, "e") })
+                  tokenId: tokenId, eventId: try Self.optionalString(payload, "e").map { text throws(TokenError) in try id(text, "e") })
     }
 
     private init(long payload: FlatJSONObject, subject: String) throws(TokenError) {
@@ -88,9 +94,8 @@ public struct ConnectionClaims: Sendable, Equatable {
             return date
         }
         guard let tokenId = payload.string("jti") else { throw .invalidClaims("'jti' is missing") }
-        guard payload.string("evt") != nil || payload.isAbsentOrNull("evt") else { throw .invalidClaims("'evt' must be a string") }
         self.init(subject: try id(subject, "sub"), issuedAt: try date("iat"), expiresAt: try date("exp"),
-                  tokenId: tokenId, eventId: try payload.string("evt").map { text throws(TokenError) in try id(text, "evt") })
+                  tokenId: tokenId, eventId: try Self.optionalString(payload, "evt").map { text throws(TokenError) in try id(text, "evt") })
     }
 
     /// A long-form date: RFC 3339, read by hand in the shape those tokens carried (`YYYY-MM-DDTHH:MM:SSZ`).

@@ -22,6 +22,9 @@ import Graph
         // Small numbers are interned through an array and large ones by hash: both kinds are one person each.
         let mixed = try EdgeListParser.parse(bytes: Array("1 5000000 3\n2 3 5000000\n3 -4 03\n4 9223372036854775807 3\n".utf8), format: .tij)
         #expect(mixed.graph.ids == ["5000000", "3", "-4", "9223372036854775807"])
+        #expect(throws: EdgeListError(line: 2, reason: "not UTF-8 text")) {
+            try EdgeListParser.parse(bytes: Array("a b\n".utf8) + [0xFF, 0x20, 0x62, 0x0A], format: .edgeList)
+        }
         #expect(mixed.firstContacts == [FirstContact(a: 0, b: 1, time: 1), FirstContact(a: 1, b: 2, time: 3), FirstContact(a: 1, b: 3, time: 4)])
     }
 

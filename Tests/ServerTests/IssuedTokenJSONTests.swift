@@ -8,6 +8,7 @@ import Testing
     @Test(arguments: [
         (nil, nil, "hQ2x9Kk1fP0a"),
         (UUID(), "https://connect.example.org/c#v4.public.abc", "hQ2x9Kk1fP0a"),
+        (UUID(), nil, "hQ2x9Kk1fP0a"),
         (nil, "https://x.test/c#\u{1}\u{1f}\"quoted\"\\slash/é😀", "tab\tline\nreturn\r\u{8}\u{c}\u{7f}"),
     ] as [(UUID?, String?, String)])
     func writtenByHandAsTheEncoderWritesIt(eventId: UUID?, link: String?, tokenId: String) throws {

@@ -53,6 +53,12 @@ import Tokens
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"i\":1800000000,\"x\":1799999999,\"j\":\"A\"}", "the expiry must be after the issue time"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"i\":1800000000,\"x\":1800000300,\"j\":\"\"}", "the token id must be 1 to 128 characters"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"e\":5}", "'e' must be a string"),
+            ("{\"s\":5,\"sub\":\"\(Self.owner.uuidString)\",\(good)}", "'s' must be a string"),
+            ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\"sub\":5,\(good)}", "'sub' must be a string"),
+            ("{\"sub\":\"\(Self.owner.uuidString)\",\"iat\":\"2026-11-23T10:00:00Z\",\"exp\":\"2026-11-23T10:05:00Z\",\"jti\":\"A\",\"evt\":[]}",
+             "the payload is not a JSON object of a token's claims"),
+            ("{\"sub\":\"\(Self.owner.uuidString)\",\"iat\":\"2026-11-23T10:00:00Z\",\"exp\":\"2026-11-23T10:05:00Z\",\"jti\":\"A\",\"evt\":7}",
+             "'evt' must be a string"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"j\":\"B\"}", "the payload is not a JSON object of a token's claims"),
             ("{\"s\":\"Sp58Hg16SledVZ8OjBsqPQ\",\(good),\"n\":{}}", "the payload is not a JSON object of a token's claims"),
         ]

@@ -28,6 +28,7 @@ import Tokens
         #"{"a":"x"} x"#, #"{"a":"x"}{}"#, #"{"a":1,}"#, #"{,}"#, #"{"a":}"#, #"{"a" 1}"#, #"{a:1}"#, "[]", "", "{", #"{"a":"open"#,
         #"{"a":tru}"#, #"{"a":nul}"#, #"{"a":True}"#,
         #"{"a":"\x"}"#, #"{"a":"\u12"}"#, #"{"a":"\ud800"}"#, #"{"a":"\udc00"}"#, #"{"a":"\ud800\u0041"}"#,
+        #"{"a":"\ud800\ud800"}"#, #"{"a":"\ud800 \udc00"}"#, #"{"a":"\ \u0041"}"#,
         "{\"a\":\"\u{1}\"}", "{\"a\":\"line\nbreak\"}",
     ])
     func anythingElseIsRefused(text: String) {
@@ -37,5 +38,8 @@ import Tokens
     @Test func invalidUTF8IsRefused() {
         #expect(FlatJSONObject(Array(#"{"a":""#.utf8) + [0xC3] + Array(#""}"#.utf8)) == nil)
         #expect(FlatJSONObject(Array(#"{""#.utf8) + [0xFF] + Array(#"":1}"#.utf8)) == nil)
+        #expect(FlatJSONObject(Array(#"{"a":""#.utf8) + [0xC0, 0x80] + Array(#""}"#.utf8)) == nil, "an overlong NUL")
+        #expect(FlatJSONObject(Array(#"{"a":""#.utf8) + [0xED, 0xA0, 0x80] + Array(#""}"#.utf8)) == nil, "a surrogate in UTF-8 (CESU)")
+        #expect(FlatJSONObject(Array(#"{"a":"\u0000"}"#.utf8))?.string("a") == "\u{0}", "an escaped NUL is a character like any other")
     }
 }

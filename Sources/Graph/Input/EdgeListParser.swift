@@ -59,12 +59,21 @@ public enum EdgeListParser {
     /// time of importing a conference. A node id is its exact bytes; a tij file's person is a number
     /// (`007` is `7`).
     public static func parse(_ text: String, format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
-        try parse(bytes: Array(text.utf8), format: format)
+        try parse(utf8: Array(text.utf8), format: format)
     }
 
-    /// Parses UTF-8 `bytes` as `parse(_:format:)` parses text (a file's bytes need no `String` first;
-    /// an id that is not valid UTF-8 is read with replacement characters).
+    /// Parses a file's bytes as `parse(_:format:)` parses its text, without making a `String` of
+    /// it first; bytes that are not UTF-8 are refused, with the first line that holds some.
     public static func parse(bytes: [UInt8], format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            let lines = bytes.split(separator: .newline, omittingEmptySubsequences: false)
+            let line = lines.firstIndex { String(validating: $0, as: UTF8.self) == nil } ?? 0
+            throw EdgeListError(line: line + 1, reason: "not UTF-8 text")
+        }
+        return try parse(utf8: bytes, format: format)
+    }
+
+    private static func parse(utf8 bytes: [UInt8], format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
         var index: [ArraySlice<UInt8>: Int32] = [:]
         var ids: [String] = []
         var sources: [Int32] = [], targets: [Int32] = []

@@ -65,7 +65,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         let scheme = bytes.prefix(while: { !isBlank($0) })
         guard scheme.elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), scheme.endIndex != bytes.endIndex else { return nil }
         let rest = bytes[scheme.endIndex...].drop(while: isBlank)
-        guard let last = rest.lastIndex(where: { !isBlank($0) }) else { return "" }
+        guard let last = rest.lastIndex(where: { !isBlank($0) }) else { return nil }
         return String(Substring(rest[...last]))
     }
 

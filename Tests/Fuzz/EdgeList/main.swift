@@ -1,24 +1,30 @@
 import Graph
 
 // fuzz-edge-list: each input, as a file's text, is parsed in every format (`u v` edge list, CSV with a header,
-// SocioPatterns `t i j`), as `constellation graph` and `constellation-server import sociopatterns` read files.
+// SocioPatterns `t i j`), as `constellation graph` reads files, and as its bytes, as `constellation-server import
+// sociopatterns` reads them.
 // A malformed line is an expected refusal. A parsed graph must hold together (`precondition`): its adjacency
-// in range and symmetric, its first contacts between distinct known nodes, its times spanning theirs.
+// in range and symmetric, its ids distinct, its first contacts between distinct known nodes, its times spanning theirs.
 //
 // libFuzzer supplies `main`: `swift build --sanitize fuzzer` compiles this file as a library (Tools/fuzz).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzEdgeList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let text = String(decoding: bytes, as: UTF8.self)
     for format in EdgeListFormat.allCases {
-        guard let parsed = try? EdgeListParser.parse(text, format: format) else { continue }
-        check(parsed)
+        if let parsed = try? EdgeListParser.parse(text, format: format) { check(parsed) }
+        // The bytes as they are: refused if they are not UTF-8, else read as their text is.
+        let fromBytes = try? EdgeListParser.parse(bytes: bytes, format: format)
+        precondition(fromBytes == nil || String(validating: bytes, as: UTF8.self) != nil, "bytes that are not UTF-8 were read")
+        if let fromBytes { check(fromBytes) }
     }
     return 0
 }
 
 private func check(_ parsed: ParsedGraph) {
     let graph = parsed.graph, n = graph.ids.count
+    precondition(Set(graph.ids).count == n, "two nodes have the same id")
     precondition(graph.offsets.count == n + 1 && graph.offsets.last == graph.neighbours.count, "offsets do not cover the adjacency")
     for v in 0..<n {
         let list = graph.neighbours[graph.offsets[v]..<graph.offsets[v + 1]]
