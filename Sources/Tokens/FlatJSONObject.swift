@@ -88,7 +88,7 @@ package struct FlatJSONObject {
             }
             let digits = index - start
             guard digits > 0, digits == 1 || bytes[start] != UInt8(ascii: "0") else { return nil }
-            if index < bytes.count, [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E")].contains(bytes[index]) { return nil }
+            if index < bytes.count, bytes[index] == UInt8(ascii: ".") || bytes[index] | 0x20 == UInt8(ascii: "e") { return nil }
             if negative { return magnitude <= UInt64(Int64.max) + 1 ? Int64(truncatingIfNeeded: 0 &- magnitude) : nil }
             return magnitude <= UInt64(Int64.max) ? Int64(magnitude) : nil
         }
@@ -168,7 +168,12 @@ package struct FlatJSONObject {
         }
 
         private mutating func skipWhitespace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
+        }
+
+        /// JSON's four whitespace bytes: space, tab, line feed, carriage return.
+        private static func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
         }
 
         private static func digit(_ byte: UInt8) -> UInt8? {
