@@ -13,12 +13,12 @@ package struct EventPair: Sendable, Equatable {
     }
 }
 
-/// Which of an event's pairs a computation has seen (see `migrations/0005_event_growth.sql`):
-/// any pair added, removed or re-dated changes it.
+/// Which of an event's pairs a computation has seen (see `migrations/0009_pairs_by_transaction.sql`):
+/// the snapshot they were read in, and the event's count of updates and removals then.
 package struct EventPairsVersion: Sendable, Equatable {
     package let revision: Int64
-    package let count: Int64
-    package let lastSequence: Int64
+    /// `pg_current_snapshot()` of the read, as text: a pair is new to it when its transaction is not visible in it.
+    package let snapshot: String
 }
 
 /// The event's pairs as they are now, relative to a version read before.
@@ -42,43 +42,41 @@ package struct EventMemberView: Sendable, Equatable {
 /// What the event's growth and summary are computed from.
 extension EventRepository {
     /// What changed in the event's pairs since `known`, from one snapshot: the version costs one
-    /// index-only scan of the event's range; the pairs added since, one range read on the same index.
+    /// row of `events`; the pairs added since, one range read of `event_connections_by_transaction`.
     package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
             let version = try Self.pairsVersion(of: event, on: connection)
-            guard let known else { return .all(try Self.pairs(of: event, on: connection), version) }
-            if version == known { return .unchanged }
-            guard let added = try Self.pairs(of: event, addedSince: known, now: version, on: connection) else {
+            guard let known, let added = try Self.pairs(of: event, addedSince: known, now: version, on: connection) else {
                 return .all(try Self.pairs(of: event, on: connection), version)
             }
-            return .appended(added, version)
+            return added.isEmpty ? .unchanged : .appended(added, version)
         }
     }
 
-    /// The version of the event's pairs now: one index-only scan of the event's range of the
-    /// index (revision -1: there is no such event).
+    /// The version of the event's pairs in this transaction's snapshot (revision -1: there is no such event).
     static func pairsVersion(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> EventPairsVersion {
         let row = try connection.query("""
             SELECT coalesce((SELECT pairs_revision FROM events WHERE id = \(event)), -1) AS revision,
-                   (SELECT count(*) FROM event_connections WHERE event_id = \(event)) AS n,
-                   (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = \(event)) AS last
+                   pg_current_snapshot()::text AS snapshot
             """)[0]
-        return EventPairsVersion(revision: try row.int("revision"), count: try row.int("n"), lastSequence: try row.int("last"))
+        return EventPairsVersion(revision: try row.int("revision"), snapshot: try row.string("snapshot"))
     }
 
-    /// The pairs added to the event between `known` and `version`, in order of first connection;
-    /// nil when pairs did not only come (some went or were re-dated): then only a whole read will do.
+    /// The pairs added to the event between `known` and `version` (read in this transaction), in
+    /// order of first connection: those whose transaction `known`'s snapshot did not see, late
+    /// commits included. Nil when pairs did not only come (some went or were re-dated): then only a
+    /// whole read will do.
     static func pairs(
         of event: UUID, addedSince known: EventPairsVersion, now version: EventPairsVersion, on connection: PostgresConnection
     ) throws(PostgresError) -> [EventPair]? {
         guard known.revision == version.revision else { return nil }
-        let added = try connection.query("""
+        let added: SQL = """
             SELECT profile_a, profile_b, first_at FROM event_connections
-            WHERE event_id = \(event) AND seq > \(known.lastSequence) ORDER BY first_at, profile_a, profile_b
-            """)
-        // A row that committed after a higher-numbered one is not above the maximum: the count tells.
-        guard known.count + Int64(added.count) == version.count else { return nil }
-        return try added.map(EventPair.init(row:))
+            WHERE event_id = \(event) AND xact >= pg_snapshot_xmin(\(known.snapshot)::pg_snapshot)
+              AND NOT pg_visible_in_snapshot(xact, \(known.snapshot)::pg_snapshot)
+            ORDER BY first_at, profile_a, profile_b
+            """
+        return try connection.query(added.plannedPerExecution()).map(EventPair.init(row:))
     }
 
     /// The event's pairs and its members, from one snapshot.

@@ -42,18 +42,18 @@ extension EventRepository {
         return try await database.withTransaction(readOnly: true) { connection in
             let version = try Self.pairsVersion(of: event, on: connection)
             let pairs: [EventGraph.Pair], ids: [UUID]
-            if let known, known.version == version {
-                guard known.people.count <= limit else { return nil }
-                let people = try Self.people(known.people.map(\.id), at: event, on: connection)
-                return EventGraph(people: people, pairs: known.pairs, ends: known.ends, event: event, version: version)
-            } else if let known, let added = try Self.pairs(of: event, addedSince: known.version, now: version, on: connection) {
+            if let known, let added = try Self.pairs(of: event, addedSince: known.version, now: version, on: connection) {
+                if added.isEmpty {
+                    guard known.people.count <= limit else { return nil }
+                    let people = try Self.people(known.people.map(\.id), at: event, on: connection)
+                    return EventGraph(people: people, pairs: known.pairs, ends: known.ends, event: event, version: version)
+                }
                 let new = added.map { EventGraph.Pair(a: $0.profileA, b: $0.profileB, firstAt: $0.firstAt) }
                 (pairs, ids) = (EventGraph.Pair.merged(known.pairs, new), EventGraph.Pair.people(known.people.map(\.id), adding: new))
             } else {
-                // Each pair brings at most two people, and each is a member: count them first only
-                // if both bounds say they might be too many (the members' count is index-only).
-                let members = 2 * version.count > Int64(limit)
-                    ? try connection.query("SELECT count(*) AS n FROM event_members WHERE event_id = \(event)")[0].int("n") : 0
+                // Each person is a member: count the people who connected only if the members
+                // might be too many (the members' count is index-only).
+                let members = try connection.query("SELECT count(*) AS n FROM event_members WHERE event_id = \(event)")[0].int("n")
                 if members > limit {
                     let count = try connection.query("""
                         SELECT count(*) AS n FROM (
