@@ -6,8 +6,9 @@ import Synchronization
 /// API keys verified recently, so that a request does not cost a query: a key's credential is
 /// remembered for `lifetime` (`CONSTELLATION_AUTH_CACHE_SECONDS`). A key revoked or a profile
 /// changed or erased through this instance is forgotten at once; through another instance, it
-/// takes effect here within `lifetime`. Failures are never remembered. Bounded: when it is full,
-/// expired keys go, and if that is not enough, all of them.
+/// takes effect here within `lifetime`. Failures are never remembered. Bounded: expired keys are
+/// swept out once per `lifetime`, so it holds about the keys used in the last two; should it still
+/// fill up, expired keys go at once, and if that is not enough, all of them.
 ///
 /// A lookup that began before a `forget` must not put back what was forgotten (a revoked key read
 /// while it was still live): `remember` takes the `generation` read before the lookup, and every
@@ -21,6 +22,7 @@ package final class CredentialCache: Sendable {
     private struct State {
         var entries: [[UInt8]: Entry] = [:]
         var generation: UInt64 = 0
+        var nextSweep = ContinuousClock.now
     }
 
     let lifetime: Duration
@@ -55,13 +57,17 @@ package final class CredentialCache: Sendable {
         let now = ContinuousClock.now
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count >= capacity {
+            if now >= state.nextSweep || state.entries.count >= capacity {
                 state.entries = state.entries.filter { $0.value.expires > now }
+                state.nextSweep = now + lifetime
                 if state.entries.count >= capacity { state.entries.removeAll() }
             }
             state.entries[keyHash] = Entry(credential: credential, expires: now + lifetime)
         }
     }
+
+    /// How many keys it holds, expired or not.
+    package var count: Int { state.withLock { $0.entries.count } }
 
     /// Forgets every key of `profile`: it was changed, erased, reset its tokens, or one of its keys was revoked.
     package func forget(profile id: UUID) {

@@ -217,6 +217,19 @@ import Testing
         }
     }
 
+    /// Keys nobody used for a lifetime leave the cache, however far it is from full.
+    @Test func expiredKeysAreSweptOutOncePerLifetime() async throws {
+        let cache = CredentialCache(lifetime: .milliseconds(200))
+        func credential() -> Credential {
+            Credential(profile: Profile(id: UUID(), displayName: "Ada", headline: nil, createdAt: Date()), deviceId: UUID(), tokensValidFrom: nil)
+        }
+        for key in 0..<100 { cache.remember(credential(), keyHash: [UInt8(key)], generation: cache.generation) }
+        #expect(cache.count == 100, "within a lifetime, every key stays")
+        try await Task.sleep(for: .milliseconds(450))
+        cache.remember(credential(), keyHash: [200], generation: cache.generation)
+        #expect(cache.count == 1, "the hundred expired keys went with the next one remembered")
+    }
+
     /// A lookup that read a key before its revocation must not put it back in the cache after.
     @Test func aLookupOlderThanARevocationIsNotRemembered() throws {
         let cache = CredentialCache(lifetime: .seconds(60))
