@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import Server
 import Store
 
@@ -18,50 +19,55 @@ struct Serve: AsyncParsableCommand {
     var port: Int?
 
     func run() async throws {
-        let environment = ProcessInfo.processInfo.environment
-        ProcessMemory.limitArenas(environment: environment)
-        let logger = try common.logger()
-        var configuration = try ServerConfiguration(environment: environment)
-        if let host { configuration.host = host }
-        if let port {
-            guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-            configuration.port = port
-        }
-        if let directory = common.dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: directory) }
+        try await CommandFailure.reporting {
+            let environment = ProcessInfo.processInfo.environment
+            ProcessMemory.limitArenas(environment: environment)
+            let logger = try common.logger()
+            var configuration = try ServerConfiguration(environment: environment)
+            if let host { configuration.host = host }
+            if let port {
+                guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+                configuration.port = port
+            }
+            if let directory = common.dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: directory) }
 
-        let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
-        let migrations = try setup.migrationsDirectory()
-        let keys = try CommandFailure.reportingKeyErrors {
-            try KeyRingStore(environment: environment, dataDirectory: configuration.dataDirectory)
-        }
-        try await setup.withDatabase(
-            maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-            statementTimeout: configuration.statementTimeout
-        ) { database in
-            let migrator = Migrator(directory: migrations, logger: logger)
-            try await migrator.migrate(database)
-            let replica = setup.replica(
+            let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
+            let migrations = try setup.migrationsDirectory()
+            let keys = try CommandFailure.reportingKeyErrors {
+                try KeyRingStore(environment: environment, dataDirectory: configuration.dataDirectory)
+            }
+            try await setup.withDatabase(
                 maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-                statementTimeout: configuration.statementTimeout)
-            let services = AppServices(
-                configuration: configuration, database: database, replica: replica, keys: keys,
-                schemaVersion: try migrator.migrations().last?.version)
-            let host = configuration.host
-            let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
-            let app = buildApplication(services, logger: logger) { port in
-                // Scripts and tests read this line on stdout to learn the address, whatever the log
-                // level; with JSON logs, it is a JSON line too.
-                let line = "Constellation listening on http://\(host):\(port)"
-                let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
-                FileHandle.standardOutput.write(Data((text + "\n").utf8))
-            }
-            do {
-                try await app.runService()
-            } catch {
+                statementTimeout: configuration.statementTimeout
+            ) { database in
+                let migrator = Migrator(directory: migrations, logger: logger)
+                try await migrator.migrate(database)
+                let replica = setup.replica(
+                    maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+                    statementTimeout: configuration.statementTimeout)
+                let services = AppServices(
+                    configuration: configuration, database: database, replica: replica, keys: keys,
+                    schemaVersion: try migrator.migrations().last?.version)
+                let host = configuration.host
+                let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
+                let app = buildApplication(services, logger: logger) { port in
+                    // Scripts and tests read this line on stdout to learn the address, whatever the log
+                    // level; with JSON logs, it is a JSON line too.
+                    let line = "Constellation listening on http://\(host):\(port)"
+                    let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
+                    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+                }
+                do {
+                    try await app.runService()
+                } catch let error as IOError {
+                    await replica?.shutdown()
+                    throw CommandFailure.unavailable("cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
+                } catch {
+                    await replica?.shutdown()
+                    throw error
+                }
                 await replica?.shutdown()
-                throw error
             }
-            await replica?.shutdown()
         }
     }
 }

@@ -57,6 +57,26 @@ import TestSupport
         #expect(registered.count == 1 && registered[0].contains("request.id=\(id)") && registered[0].contains(" info "), "\(registered)")
     }
 
+    /// A setting the server cannot use, or a port another process holds: `serve` ends with one
+    /// line on stderr and its sysexits code (78, 69), not a bare error and 1.
+    @Test func aBadSettingOrABusyPortEndsServeWithItsCode() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        let badSetting = try Binaries.server(["serve", "--port", "0"], databaseURL: databaseURL, scratch: workspace,
+                                             environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "lots"], timeout: 30)
+        #expect(badSetting.status == 78, "\(badSetting.stderr)")
+        #expect(badSetting.stderr == "constellation-server: CONSTELLATION_GRAPH_CACHE_ENTRIES=lots is not valid: expected an integer in 1...100000\n")
+
+        let holder = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace)
+        let port = try #require(URL(string: holder.url)?.port)
+        let busy = try Binaries.server(["serve", "--port", "\(port)", "--data-dir", workspace.appendingPathComponent("second").path],
+                                       databaseURL: databaseURL, scratch: workspace, timeout: 60)
+        #expect(busy.status == 69, "\(busy.stderr)")
+        #expect(busy.stderr.hasSuffix("constellation-server: cannot serve on 127.0.0.1:\(port): Address already in use\n"), "\(busy.stderr)")
+        #expect(await Self.status(of: ConstellationClient(baseURL: holder.url)) == "401 missing_credentials", "the first server serves on")
+        #expect(holder.stop() == 0)
+    }
+
     @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
         // The cap on one credential's graph requests is raised: this is about the cache under concurrency.
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
