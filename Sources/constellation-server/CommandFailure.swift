@@ -39,6 +39,8 @@ struct CommandFailure: Error, CustomStringConvertible {
             return try await body()
         } catch let error as ValidationError {
             throw error
+        } catch let error as ExitCode {
+            throw error  // told already (`reportingKeyErrors`)
         } catch let error as CommandFailure {
             failure = error
         } catch let error as PostgresError where [.connectionFailed, .embeddedServer].contains(error.kind) {
