@@ -1,7 +1,7 @@
 import Foundation
 
 /// A pair that connected at an event, and when they first did there (`profileA < profileB`).
-package struct EventPair: Sendable, Equatable {
+package struct EventPair: Sendable, Hashable {
     package let profileA: UUID
     package let profileB: UUID
     package let firstAt: Date
@@ -14,11 +14,14 @@ package struct EventPair: Sendable, Equatable {
 }
 
 /// Which of an event's pairs a computation has seen (see `migrations/0009_pairs_by_transaction.sql`):
-/// the snapshot they were read in, and the event's count of updates and removals then.
+/// the event's count of updates and removals then, and where the read's snapshot stood: every
+/// transaction before `xmin` had ended, and of the pairs from later ones it saw `recent`.
 package struct EventPairsVersion: Sendable, Equatable {
     package let revision: Int64
-    /// `pg_current_snapshot()` of the read, as text: a pair is new to it when its transaction is not visible in it.
-    package let snapshot: String
+    /// `pg_snapshot_xmin` of the read's snapshot: a pair inserted by an older transaction was seen.
+    package let xmin: UInt64
+    /// The pairs inserted by transactions from `xmin` on that the read saw.
+    package let recent: Set<EventPair>
 }
 
 /// The event's pairs as they are now, relative to a version read before.
@@ -41,42 +44,53 @@ package struct EventMemberView: Sendable, Equatable {
 
 /// What the event's growth and summary are computed from.
 extension EventRepository {
-    /// What changed in the event's pairs since `known`, from one snapshot: the version costs one
-    /// row of `events`; the pairs added since, one range read of `event_connections_by_transaction`.
+    /// What changed in the event's pairs since `known`, from one snapshot: besides a row of
+    /// `events`, one range read of `event_connections_by_transaction`.
     package func pairs(of event: UUID, since known: EventPairsVersion?) async throws -> EventPairsRead {
         try await database.withTransaction(readOnly: true) { connection in
-            let version = try Self.pairsVersion(of: event, on: connection)
-            guard let known, let added = try Self.pairs(of: event, addedSince: known, now: version, on: connection) else {
-                return .all(try Self.pairs(of: event, on: connection), version)
-            }
+            let (version, added) = try Self.pairsVersion(of: event, since: known, on: connection)
+            guard let added else { return .all(try Self.pairs(of: event, on: connection), version) }
             return added.isEmpty ? .unchanged : .appended(added, version)
         }
     }
 
-    /// The version of the event's pairs in this transaction's snapshot (revision -1: there is no such event).
-    static func pairsVersion(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> EventPairsVersion {
-        let row = try connection.query("""
+    /// The version of the event's pairs in this transaction's snapshot (revision -1: there is no
+    /// such event), and the pairs added since `known`, in order of first connection: those of a
+    /// transaction from `known.xmin` on that `known` did not see, late commits included. Nil when
+    /// pairs did not only come (some went or were re-dated), or nothing is known: then only a whole
+    /// read will do.
+    ///
+    /// Only the snapshot's `xmin` is used, not its list of running transactions, which a hot
+    /// standby's `pg_current_snapshot()` leaves empty (it keeps them where that function does not look).
+    static func pairsVersion(
+        of event: UUID, since known: EventPairsVersion?, on connection: PostgresConnection
+    ) throws(PostgresError) -> (version: EventPairsVersion, added: [EventPair]?) {
+        let head = try connection.query("""
             SELECT coalesce((SELECT pairs_revision FROM events WHERE id = \(event)), -1) AS revision,
-                   pg_current_snapshot()::text AS snapshot
+                   pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
             """)[0]
-        return EventPairsVersion(revision: try row.int("revision"), snapshot: try row.string("snapshot"))
+        let revision = try head.int("revision"), xmin = try Self.transaction(head, "xmin")
+        let known = known?.revision == revision ? known : nil
+        let recent: SQL = """
+            SELECT profile_a, profile_b, first_at, xact::text AS xact FROM event_connections
+            WHERE event_id = \(event) AND xact >= \(String(min(known?.xmin ?? xmin, xmin)))::xid8
+            """
+        var seen = Set<EventPair>(), added: [EventPair] = []
+        for row in try connection.query(recent.plannedPerExecution()) {
+            let pair = try EventPair(row: row), xact = try Self.transaction(row, "xact")
+            if xact >= xmin { seen.insert(pair) }
+            if let known, xact >= known.xmin, !known.recent.contains(pair) { added.append(pair) }
+        }
+        let version = EventPairsVersion(revision: revision, xmin: xmin, recent: seen)
+        return (version, known == nil ? nil : added.sorted(by: EventPair.inOrderOfFirstConnection))
     }
 
-    /// The pairs added to the event between `known` and `version` (read in this transaction), in
-    /// order of first connection: those whose transaction `known`'s snapshot did not see, late
-    /// commits included. Nil when pairs did not only come (some went or were re-dated): then only a
-    /// whole read will do.
-    static func pairs(
-        of event: UUID, addedSince known: EventPairsVersion, now version: EventPairsVersion, on connection: PostgresConnection
-    ) throws(PostgresError) -> [EventPair]? {
-        guard known.revision == version.revision else { return nil }
-        let added: SQL = """
-            SELECT profile_a, profile_b, first_at FROM event_connections
-            WHERE event_id = \(event) AND xact >= pg_snapshot_xmin(\(known.snapshot)::pg_snapshot)
-              AND NOT pg_visible_in_snapshot(xact, \(known.snapshot)::pg_snapshot)
-            ORDER BY first_at, profile_a, profile_b
-            """
-        return try connection.query(added.plannedPerExecution()).map(EventPair.init(row:))
+    /// A transaction id (`xid8`) read as text.
+    private static func transaction(_ row: Row, _ column: String) throws(PostgresError) -> UInt64 {
+        guard let id = UInt64(try row.string(column)) else {
+            throw PostgresError(.decoding, message: "column '\(column)' is not a transaction id")
+        }
+        return id
     }
 
     /// The event's pairs and its members, from one snapshot.
@@ -106,5 +120,12 @@ extension EventRepository {
 extension EventPair {
     init(row: Row) throws(PostgresError) {
         self.init(profileA: try row.uuid("profile_a"), profileB: try row.uuid("profile_b"), firstAt: try row.date("first_at"))
+    }
+
+    /// The order of `ORDER BY first_at, profile_a, profile_b`.
+    static func inOrderOfFirstConnection(_ x: EventPair, _ y: EventPair) -> Bool {
+        if x.firstAt != y.firstAt { return x.firstAt < y.firstAt }
+        if x.profileA != y.profileA { return x.profileA.postgresOrder < y.profileA.postgresOrder }
+        return x.profileB.postgresOrder < y.profileB.postgresOrder
     }
 }

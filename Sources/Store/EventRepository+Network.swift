@@ -40,9 +40,9 @@ extension EventRepository {
     public func graph(of event: UUID, limit: Int, since known: EventGraph? = nil) async throws -> EventGraph? {
         let known = known?.event == event ? known : nil
         return try await database.withTransaction(readOnly: true) { connection in
-            let version = try Self.pairsVersion(of: event, on: connection)
+            let (version, added) = try Self.pairsVersion(of: event, since: known?.version, on: connection)
             let pairs: [EventGraph.Pair], ids: [UUID]
-            if let known, let added = try Self.pairs(of: event, addedSince: known.version, now: version, on: connection) {
+            if let known, let added {
                 if added.isEmpty {
                     guard known.people.count <= limit else { return nil }
                     let people = try Self.people(known.people.map(\.id), at: event, on: connection)

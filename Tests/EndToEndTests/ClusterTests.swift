@@ -91,6 +91,46 @@ import Testing
             let answer = try await organizer.send(.GET, "/v1/events/\(event.event.id)/\(path)")
             #expect(answer.status == 200 && answer.header("Replica-Lag") != nil, "\(path): \(answer.status)")
         }
+
+        // A pair whose transaction is still open on the primary while the replica answers a growth
+        // request, and commits after one begun later: the next answer counts it. (A standby's
+        // `pg_current_snapshot()` lists no running transaction: growth must not rely on that list.)
+        let reader = ConstellationClient(baseURL: cluster.state.instances[1].url).authenticated(crowd.owners[0].key)
+        let primaryDatabase = Database(conninfo: cluster.state.primary, maximumConnections: 1, logger: TestDatabase.logger)
+        let (held, signal) = AsyncStream<Void>.makeStream()
+        let release = DispatchSemaphore(value: 0)
+        let (owner, latecomer) = (crowd.owners[0].profile.id, crowd.scanners[1].profile.id)
+        let holder = Task {
+            try await primaryDatabase.withConnection { connection in
+                try connection.transaction { connection in
+                    _ = try connection.query("""
+                        INSERT INTO event_connections (event_id, profile_a, profile_b, connection_id, first_at)
+                        SELECT \(event.event.id), profile_a, profile_b, id, now() FROM connections
+                        WHERE profile_a = least(\(owner), \(latecomer)) AND profile_b = greatest(\(owner), \(latecomer))
+                        """)
+                    signal.yield()
+                    release.wait()
+                }
+            }
+        }
+        for await _ in held { break }
+        _ = try await balancer.authenticated(crowd.scanners[2].key).redeem(RedeemRequest(token: try await organizer.issueToken(event: "cluster").token))
+        func connections() async throws -> Int { try await reader.eventGrowth(event.event.id.uuidString).buckets.last?.cumulativeConnections ?? 0 }
+        let waiting = ContinuousClock.now
+        var counted = try await connections()
+        while counted < 2 && ContinuousClock.now - waiting < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(50))
+            counted = try await connections()
+        }
+        #expect(counted == 2, "the replica answers with the committed pairs, not the open one")
+        release.signal()
+        try await holder.value
+        await primaryDatabase.shutdown()
+        while counted < 3 && ContinuousClock.now - waiting < .seconds(30) {
+            try await Task.sleep(for: .milliseconds(50))
+            counted = try await connections()
+        }
+        #expect(counted == 3, "the pair that committed late is counted on the replica too")
         print("""
             cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \
             2.5 s later (cache 2 s); \(acked.count) scans acknowledged through nginx with instance 1 killed after \(ackedBeforeKill) \
