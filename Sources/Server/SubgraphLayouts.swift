@@ -25,17 +25,38 @@ actor SubgraphLayouts {
         static func event(_ id: UUID) -> Subject { Subject(kind: .event, id: id, depth: 0) }
     }
 
-    /// A subgraph's picture: each node's place and community.
+    /// A subgraph's picture: each node's place and community, kept in arrays in the order the
+    /// nodes were given (less than half the memory of a dictionary by id, for a cache of thousands).
     struct Picture: Sendable {
         struct Place: Sendable {
             let point: Point
             let community: Int
         }
 
-        let places: [UUID: Place]
+        let ids: [UUID]
+        private let points: [Point]
+        private let communities: [Int32]
         /// Whether it started from the subject's previous picture.
         let warmStarted: Bool
         static let seed: UInt64 = 1
+
+        init(ids: [UUID], points: [Point], communities: [Int32], warmStarted: Bool) {
+            self.ids = ids
+            self.points = points
+            self.communities = communities
+            self.warmStarted = warmStarted
+        }
+
+        /// The place of the node at `index` of the nodes this picture was asked for, if it is `id`.
+        func place(at index: Int, of id: UUID) -> Place? {
+            guard ids.indices.contains(index), ids[index] == id else { return nil }
+            return Place(point: points[index], community: Int(communities[index]))
+        }
+
+        /// Every node's place, by id: to warm-start the next picture from this one.
+        var places: [UUID: Place] {
+            Dictionary(uniqueKeysWithValues: ids.indices.map { (ids[$0], Place(point: points[$0], community: Int(communities[$0]))) })
+        }
     }
 
     private struct Entry {
@@ -88,7 +109,7 @@ actor SubgraphLayouts {
     /// Forgets every picture of `profile`'s own subgraphs, and every event picture that placed
     /// them (its profile was erased: no cached position is kept for it).
     func forget(profile: UUID) {
-        entries = entries.filter { $0.key.id != profile && !($0.key.kind == .event && $0.value.picture.places[profile] != nil) }
+        entries = entries.filter { $0.key.id != profile && !($0.key.kind == .event && $0.value.picture.ids.contains(profile)) }
     }
 
     /// A fingerprint of the graph: its nodes and edges, in order.
@@ -113,14 +134,14 @@ actor SubgraphLayouts {
         let positions: [Point]
         var communities: [Int32]
         if let previous {
-            let start = graph.ids.map { previous.places[$0] }
+            let places = previous.places
+            let start = graph.ids.map { places[$0] }
             positions = layout.positions(for: graph, warmStart: start.map { $0?.point })
             communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         } else {
             (positions, communities) = { let result = layout.layout(graph); return (result.positions, result.communities) }()
         }
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
-        let places = graph.ids.indices.map { (graph.ids[$0], Picture.Place(point: positions[$0], community: Int(communities[$0]))) }
-        return Picture(places: Dictionary(uniqueKeysWithValues: places), warmStarted: previous != nil)
+        return Picture(ids: graph.ids, points: positions, communities: communities, warmStarted: previous != nil)
     }
 }

@@ -19,7 +19,7 @@ struct EventNetworkView {
         let ids = people.map { faces[$0.id]?.id ?? "" }
         let byId = people.indices.sorted { ids[$0] < ids[$1] }
         let nodes = byId.map { i in
-            let person = people[i], place = picture.places[person.id]
+            let person = people[i], place = picture.place(at: i, of: person.id)
             return EventNetwork.Node(id: ids[i], label: faces[person.id]?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
                                      degree: degree[i], isMe: person.id == viewer, community: place?.community)
         }

@@ -68,8 +68,8 @@ struct NetworkController {
     ) -> Network {
         var degree: [UUID: Int] = [:]
         for (a, b) in hood.edges { degree[a, default: 0] += 1; degree[b, default: 0] += 1 }
-        let nodes = hood.profiles.map { profile in
-            let place = picture.places[profile.id]
+        let nodes = hood.profiles.enumerated().map { index, profile in
+            let place = picture.place(at: index, of: profile.id)
             return Network.Node(id: profile.id.uuidString, label: profile.displayName, x: place?.point.x ?? 0, y: place?.point.y ?? 0,
                                 degree: degree[profile.id] ?? 0, isMe: profile.id == me, community: place?.community)
         }
