@@ -15,8 +15,10 @@ actor ConnectionPool {
     private let logger: Logger
     private var idle: [PostgresConnection] = []
     private var open = 0
-    private var waiters: [(id: UInt64, continuation: CheckedContinuation<Lease, Never>)] = []
-    private var nextWaiter: UInt64 = 0
+    /// Callers waiting for a connection, in order of arrival (so of their deadlines).
+    private var waiters: [(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Lease, Never>)] = []
+    /// Whether the task that sends late waiters away is running (one for the whole queue).
+    private var sweeping = false
     private var closed = false
 
     init(conninfo: String, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger) {
@@ -36,13 +38,11 @@ actor ConnectionPool {
             open += 1
             return try await connect()
         }
-        let id = nextWaiter
-        nextWaiter += 1
         let lease = await withCheckedContinuation { continuation in
-            waiters.append((id, continuation))
-            Task { [waitLimit] in
-                try? await Task.sleep(for: waitLimit)
-                self.expire(id)
+            waiters.append((.now + waitLimit, continuation))
+            if !sweeping {
+                sweeping = true
+                Task { await self.sendLateWaitersAway() }
             }
         }
         switch lease {
@@ -53,10 +53,18 @@ actor ConnectionPool {
         }
     }
 
-    /// Sends a caller still waiting after `waitLimit` away empty-handed.
-    private func expire(_ id: UInt64) {
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else { return }
-        waiters.remove(at: index).continuation.resume(returning: .timedOut)
+    /// Sends callers still waiting after `waitLimit` away empty-handed, while any wait. The first
+    /// waiter's deadline is the earliest, so one task asleep until it serves the whole queue
+    /// (a timer per waiter would be thousands of sleeping tasks when a crowd queues up).
+    private func sendLateWaitersAway() async {
+        while let first = waiters.first {
+            if first.deadline > .now {
+                try? await Task.sleep(until: first.deadline, clock: .continuous)
+            } else {
+                waiters.removeFirst().continuation.resume(returning: .timedOut)
+            }
+        }
+        sweeping = false
     }
 
     func checkin(_ connection: PostgresConnection) {

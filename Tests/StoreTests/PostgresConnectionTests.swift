@@ -89,6 +89,41 @@ import TestSupport
         await database.shutdown()
     }
 
+    /// Each waiter is sent away at its own deadline while the one connection stays taken: two
+    /// queued together, and one that came later (after the first deadline was set).
+    @Test func everyWaiterIsSentAwayAtItsOwnDeadline() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1, connectionWait: .milliseconds(500))
+        let clock = ContinuousClock()
+        /// Asks for the connection and holds it for `milliseconds`: how long it waited, and whether it got it.
+        @Sendable func ask(holding milliseconds: Int) async -> (waited: Duration, served: Bool) {
+            let start = clock.now
+            do {
+                try await database.withConnection { _ = try $0.query("SELECT pg_sleep(\(milliseconds)::integer / 1000.0) IS NULL AS slept") }
+                return (clock.now - start, true)
+            } catch let error as PostgresError {
+                #expect(error.kind == .poolExhausted)
+                return (clock.now - start, false)
+            } catch {
+                Issue.record("unexpected \(error)")
+                return (clock.now - start, false)
+            }
+        }
+        // The holder keeps the connection for 3 s; two wait from when it has it, and one from 0.3 s later.
+        async let holder = ask(holding: 3_000)
+        while await database.poolStatistics().inUse == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        async let first = ask(holding: 0), second = ask(holding: 0)
+        try await Task.sleep(for: .milliseconds(300))
+        let late = await ask(holding: 0)
+        for waiter in [await first, await second, late] {
+            #expect(!waiter.served)
+            #expect(waiter.waited >= .milliseconds(500) && waiter.waited < .milliseconds(2_500), "waited \(waiter.waited)")
+        }
+        #expect(await holder.served)
+        // Nobody waits any more: the next caller gets the connection.
+        #expect(await ask(holding: 0).served)
+        await database.shutdown()
+    }
+
     /// COPY's text format escapes what would end a field or a row; nil and the text `\N` stay apart.
     @Test func copyRoundTripsAnyTextAndRefusesNUL() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
