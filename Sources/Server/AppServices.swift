@@ -19,6 +19,8 @@ public struct AppServices: Sendable {
     /// in `DATABASE_READ_URL` when there is one, else `database`. Nothing on their path writes.
     package let connectionReads: ConnectionRepository
     package let eventReads: EventRepository
+    /// The read replica (`DATABASE_READ_URL`), if there is one.
+    let replica: Database?
     /// The replica's lag, for the `Replica-Lag` header of what it served (nil without a replica).
     let replicaLag: ReplicaLag?
     /// API keys verified recently (see `CredentialCache`).
@@ -55,6 +57,7 @@ public struct AppServices: Sendable {
         devices = DeviceRepository(database: database)
         connectionReads = ConnectionRepository(database: replica ?? database)
         eventReads = EventRepository(database: replica ?? database)
+        self.replica = replica
         replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))

@@ -4,6 +4,7 @@ import Foundation
 import Server
 import Store
 import Testing
+import TestSupport
 
 /// The database never makes a request hang: a full pool is waited on for a bounded time, then
 /// 503 `database_busy` with `Retry-After`; a statement past `statement_timeout` is cancelled;
@@ -57,5 +58,24 @@ import Testing
             let ready = try await server.client.send(.GET, "/ready")
             #expect(ready.status == 200, "\(String(decoding: ready.body, as: UTF8.self))")
         }
+    }
+
+    /// The read-heavy endpoints read only from the replica: `/ready` answers 503 `replica:
+    /// unreachable` while it does not answer, and `replica: ok` once one does.
+    @Test func readyChecksTheReadReplica() async throws {
+        let unreachable = Database(conninfo: "host=/nonexistent-replica dbname=none connect_timeout=2", maximumConnections: 1,
+                                   connectionWait: .seconds(10), logger: TestDatabase.logger)
+        try await TestServer.run(replica: unreachable) { server in
+            let answer = try await RawHTTP.exchange(port: server.port, "GET /ready HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains(#""replica":"unreachable""#) && answer.contains(#""database":"ok""#),
+                    "\(answer)")
+        }
+        await unreachable.shutdown()
+        let (answering, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        try await TestServer.run(replica: answering) { server in
+            let ready = try await server.client.send(.GET, "/ready")
+            #expect(ready.status == 200 && String(decoding: ready.body, as: UTF8.self).contains(#""replica":"ok""#))
+        }
+        await answering.shutdown()
     }
 }

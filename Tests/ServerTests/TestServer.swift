@@ -14,9 +14,11 @@ struct TestServer {
     let port: Int
 
     /// Starts a server, runs `body` against it over HTTP, and stops it.
-    /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`).
+    /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`);
+    /// with `replica`, it reads its networks and statistics there.
     static func run(
         keys: KeyRingStore? = nil,
+        replica: Database? = nil,
         logger: Logger = TestDatabase.logger,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> Void
@@ -28,7 +30,7 @@ struct TestServer {
         let (database, _) = try await TestDatabase.createMigrated(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout)
-        let services = AppServices(configuration: configuration, database: database,
+        let services = AppServices(configuration: configuration, database: database, replica: replica,
                                    keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())))
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(services, logger: logger) { continuation.yield($0) }

@@ -5,7 +5,8 @@ import Store
 /// `GET /health`: the process is up and serving (no database work, so a load balancer's probe
 /// stays cheap and answers even when every database connection is busy).
 /// `GET /ready`: ready for traffic: the database answers, its schema is at least the version this
-/// server was built for, and a signing key is loaded; else 503 saying which is not.
+/// server was built for, a signing key is loaded, and the read replica answers if there is one
+/// (the read-heavy endpoints read only there); else 503 saying which is not.
 struct HealthController {
     let services: AppServices
 
@@ -22,6 +23,8 @@ struct HealthController {
         let database: String
         let migrations: String
         let signingKey: String
+        /// Absent without a replica.
+        let replica: String?
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -46,10 +49,20 @@ struct HealthController {
         default: "current"
         }
         let signingKey = services.keyRing.verificationKeys.isEmpty ? "missing" : "loaded"
-        let isReady = schema != nil && migrations == "current" && signingKey == "loaded"
+        var replica: String?
+        if let database = services.replica {
+            do {
+                _ = try await database.withConnection { try $0.query("SELECT 1 AS one") }
+                replica = "ok"
+            } catch {
+                context.logger.warning("readiness check: the read replica does not answer", metadata: ["error": "\(error)"])
+                replica = "unreachable"
+            }
+        }
+        let isReady = schema != nil && migrations == "current" && signingKey == "loaded" && replica != "unreachable"
         var response = try Response.json(
             Readiness(status: isReady ? "ready" : "unavailable", database: schema == nil ? "unreachable" : "ok",
-                      migrations: migrations, signingKey: signingKey),
+                      migrations: migrations, signingKey: signingKey, replica: replica),
             status: isReady ? .ok : .serviceUnavailable)
         response.headers[.cacheControl] = "no-store"
         if !isReady { response.headers[.retryAfter] = "2" }
