@@ -57,16 +57,13 @@ struct Serve: AsyncParsableCommand {
                     let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
                     FileHandle.standardOutput.write(Data((text + "\n").utf8))
                 }
-                do {
-                    try await app.runService()
-                } catch let error as IOError {
-                    await replica?.shutdown()
-                    throw CommandFailure.unavailable("cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
-                } catch {
-                    await replica?.shutdown()
-                    throw error
-                }
+                var failure: (any Error)?
+                do { try await app.runService() } catch { failure = error }
                 await replica?.shutdown()
+                if let error = failure as? IOError {
+                    throw CommandFailure.unavailable("cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
+                }
+                if let failure { throw failure }
             }
         }
     }
