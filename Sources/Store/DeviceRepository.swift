@@ -66,9 +66,12 @@ public struct DeviceRepository: Sendable {
     }
 
     /// Records a new link for `profile`, made by its device `creator`, usable once until `expiresAt`; its id.
+    /// The profile's links that expired over a day ago are forgotten meanwhile (their status is
+    /// unknown from then on), so a profile's old links do not pile up.
     public func createLink(for profile: UUID, by creator: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
         try await database.withConnection { connection in
             try connection.query("""
+                WITH forgotten AS (DELETE FROM device_links WHERE profile_id = \(profile) AND expires_at < now() - interval '1 day')
                 INSERT INTO device_links (profile_id, created_by, code_hash, expires_at)
                 VALUES (\(profile), \(creator), \(ByteString(codeHash)), \(expiresAt))
                 RETURNING id

@@ -217,6 +217,23 @@ import Testing
         }
     }
 
+    /// Making a link forgets the profile's links that expired over a day ago, and only those.
+    @Test func makingALinkForgetsTheOnesThatExpiredOverADayAgo() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let old = try await ada.client.createDeviceLink(), recent = try await ada.client.createDeviceLink()
+            try await server.services.database.withConnection { connection in
+                _ = try connection.query("UPDATE device_links SET expires_at = now() - interval '25 hours' WHERE id = \(old.id)")
+                _ = try connection.query("UPDATE device_links SET expires_at = now() - interval '23 hours' WHERE id = \(recent.id)")
+            }
+            #expect(try await ada.client.deviceLink(old.id).state == .expired)
+            _ = try await ada.client.createDeviceLink()
+            await expectProblem(404, "device_link_unknown") { _ = try await ada.client.deviceLink(old.id) }
+            #expect(try await ada.client.deviceLink(recent.id).state == .expired)
+            #expect(try await server.count("device_links") == 2)
+        }
+    }
+
     /// Keys nobody used for a lifetime leave the cache, however far it is from full.
     @Test func expiredKeysAreSweptOutOncePerLifetime() async throws {
         let cache = CredentialCache(lifetime: .milliseconds(200))
