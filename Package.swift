@@ -4,7 +4,9 @@ import PackageDescription
 /// Constellation: signed QR tokens become connections; connections become constellations.
 let package = Package(
     name: "Constellation",
-    platforms: [.macOS(.v15)],
+    // The server, the CLI and their tests run on Linux (Debian 12, glibc); the model, tokens and the
+    // client are kept free of Linux-only imports for an app on Apple's platforms to reuse.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "constellation", targets: ["constellation"]),
         .executable(name: "constellation-server", targets: ["constellation-server"]),
@@ -35,10 +37,14 @@ let package = Package(
         .target(name: "ConstellationModel"),
         // PASETO v4.public tokens over libsodium Ed25519, key ring, PASERK ids.
         .target(name: "Tokens", dependencies: ["CSodium"]),
+        // The server's key files (signing, retired, pseudonym) and their rotation. No HTTP.
+        .target(name: "Keys", dependencies: ["ConstellationModel", "Tokens"]),
         // QR: encode (libqrencode), render (text, SVG, PNG via libpng), decode (zbar, libpng, libjpeg-turbo).
         .target(name: "QR", dependencies: ["CQREncode", "CPNG", "CZBar", "CTurboJPEG"]),
         // Pure graph engine: layouts and statistics. No I/O.
         .target(name: "Graph"),
+        // Laid-out graphs as documents: the project's JSON, SVG, GEXF, GraphML, graphology, Cytoscape.js, CSV.
+        .target(name: "GraphExport", dependencies: ["ConstellationModel", "Graph"]),
         // PostgreSQL through libpq: connection, pool, migrations, embedded server, repositories.
         .target(
             name: "Store",
@@ -49,11 +55,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
+        // The web client's pages, scripts and styles, served by the server.
+        .target(name: "WebClient", resources: [.copy("Web")]),
         // HTTP API: routes, middleware, application assembly.
         .target(
             name: "Server",
             dependencies: [
-                "CMalloc", "ConstellationModel", "Tokens", "QR", "Graph", "Store",
+                "CMalloc", "ConstellationModel", "Tokens", "Keys", "QR", "Graph", "GraphExport", "Store", "WebClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -65,9 +73,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
-            // The web client (pages, scripts and styles) and the API's OpenAPI document, served by the
-            // server itself (`WebAssets`).
-            resources: [.copy("Web"), .copy("OpenAPI")]
+            // The API's OpenAPI document, served by the server itself (`WebAssets`).
+            resources: [.copy("OpenAPI")]
         ),
         // Typed HTTP client for the API, shared by the CLI and the tests.
         .target(
@@ -85,7 +92,7 @@ let package = Package(
         .executableTarget(
             name: "constellation",
             dependencies: [
-                "Client", "ConstellationModel", "Tokens", "QR", "Graph",
+                "Client", "ConstellationModel", "Tokens", "QR", "Graph", "GraphExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
@@ -93,7 +100,7 @@ let package = Package(
         .executableTarget(
             name: "constellation-server",
             dependencies: [
-                "ConstellationModel", "Graph", "Server", "Store", "Tokens",
+                "ConstellationModel", "Graph", "Keys", "Server", "Store", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -109,14 +116,25 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "TokensTests", dependencies: ["Tokens"], exclude: ["Vectors"]),
+        .testTarget(name: "KeysTests", dependencies: ["Keys", "Tokens"]),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
-        .testTarget(name: "GraphTests", dependencies: ["Graph"]),
+        .testTarget(name: "GraphTests", dependencies: ["Graph", "GraphExport"]),
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Client", "ConstellationModel", "QR", "Tokens", "Store", "TestSupport",
+                "Server", "Client", "ConstellationModel", "Keys", "QR", "Tokens", "Store", "TestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // How HTTP maps onto the API where nothing reaches the database: the router without a socket.
+        .testTarget(
+            name: "RoutingTests",
+            dependencies: [
+                "Server", "ConstellationModel", "Store", "Tokens",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -132,6 +150,12 @@ let package = Package(
     ]
 )
 
+/// The Swift settings every target of ours compiles with.
+let swiftSettings: [SwiftSetting] = [
+    // `any P` for an existential, so that its cost is visible where it is spelled.
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
 // libFuzzer targets (Tests/Fuzz/, run by Tools/fuzz), declared only when CONSTELLATION_FUZZ is set so that the
 // normal build never sees them. Each depends on the one module it feeds; none on the server's HTTP stack.
 if Context.environment["CONSTELLATION_FUZZ"] != nil {
@@ -141,4 +165,8 @@ if Context.environment["CONSTELLATION_FUZZ"] != nil {
         .executableTarget(name: "fuzz-edge-list", dependencies: ["Graph"], path: "Tests/Fuzz/EdgeList"),
         .executableTarget(name: "fuzz-qr-image", dependencies: ["QR"], path: "Tests/Fuzz/QRImage"),
     ]
+}
+
+for target in package.targets where target.type != .system {
+    target.swiftSettings = (target.swiftSettings ?? []) + swiftSettings
 }

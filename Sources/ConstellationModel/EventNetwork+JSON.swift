@@ -16,7 +16,7 @@ extension EventNetwork {
             out.raw("}")
         }
         out.raw("],\"meta\":{\"box\":[")
-        for (index, value) in meta.box.enumerated() {
+        for (index, value) in meta.box.values.enumerated() {
             if index > 0 { out.raw(",") }
             try out.number(value)
         }

@@ -23,14 +23,14 @@ public struct EventNetwork: Codable, Sendable, Equatable {
 
     public struct Meta: Codable, Sendable, Equatable {
         public let eventId: UUID
-        /// The box the positions lie in: [minX, minY, maxX, maxY].
-        public let box: [Double]
+        /// The box the positions lie in.
+        public let box: Box
         public let layout: String
         public let seed: UInt64
         /// Whether the layout started from the previous picture of this event (it grew).
         public let warmStart: Bool
 
-        public init(eventId: UUID, box: [Double], layout: String, seed: UInt64, warmStart: Bool) {
+        public init(eventId: UUID, box: Box, layout: String, seed: UInt64, warmStart: Bool) {
             self.eventId = eventId
             self.box = box
             self.layout = layout

@@ -4,12 +4,20 @@ import Foundation
 /// the same values: numbers as Swift prints them (without a trailing `.0`), strings escaped as the
 /// encoder escapes them (slashes left alone), dates in ISO 8601 to the whole second, UUIDs in upper
 /// case. For documents too large for the encoder to be quick (an event's network: 100,000 edges
-/// take it most of a second); the caller writes keys in sorted order.
-struct JSONBytes {
-    private(set) var bytes: [UInt8] = []
+/// take it most of a second); the caller writes keys in sorted order. The project's one JSON string
+/// escaper: the graph documents (`LayoutDocument`) quote their strings with it too.
+package struct JSONBytes {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 0) {
+    package init(capacity: Int = 0) {
         bytes.reserveCapacity(capacity)
+    }
+
+    /// `text` as a JSON string literal, quotes included.
+    package static func quoted(_ text: String) -> String {
+        var out = JSONBytes(capacity: text.utf8.count + 2)
+        out.string(text)
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
     /// Raw JSON punctuation or a key already quoted: `{"edges":[`.
@@ -17,7 +25,7 @@ struct JSONBytes {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
-    mutating func string(_ text: String) {
+    package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { utf8 in

@@ -35,8 +35,8 @@ public struct Network: Codable, Sendable, Equatable {
     }
 
     public struct Meta: Codable, Sendable, Equatable {
-        /// The box the positions lie in: [minX, minY, maxX, maxY].
-        public let box: [Double]
+        /// The box the positions lie in.
+        public let box: Box
         public let layout: String
         public let seed: UInt64
         /// 1: my connections; 2: theirs too.
@@ -46,7 +46,7 @@ public struct Network: Codable, Sendable, Equatable {
         /// Whether the layout started from the previous picture of this network.
         public let warmStart: Bool
 
-        public init(box: [Double], layout: String, seed: UInt64, depth: Int, truncated: Bool, warmStart: Bool) {
+        public init(box: Box, layout: String, seed: UInt64, depth: Int, truncated: Bool, warmStart: Bool) {
             self.box = box
             self.layout = layout
             self.seed = seed

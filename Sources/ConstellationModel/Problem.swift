@@ -7,14 +7,17 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     public let detail: String?
     /// For 429 and 503: how many seconds to wait before trying again (also the `Retry-After` header).
     public let retryAfter: Int?
+    /// For a 5xx: the request's id (also its `X-Request-ID` header), to find it in the server's log.
+    public let requestId: String?
 
-    public init(status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil) {
+    public init(status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil, requestId: String? = nil) {
         self.type = "/problems/\(code)"
         self.title = title
         self.status = status
         self.code = code
         self.detail = detail
         self.retryAfter = retryAfter
+        self.requestId = requestId
     }
 
     public static let mediaType = "application/problem+json"

@@ -1,10 +1,16 @@
 import Dispatch
+import Synchronization
+
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Splits `0..<count` into contiguous chunks and runs `body` on each, one chunk per core.
 /// Results come back in chunk order, so the outcome does not depend on scheduling.
 func parallelChunks<T: Sendable>(_ count: Int, minimumChunk: Int = 1, _ body: @Sendable (Range<Int>) -> T) -> [T] {
-    let workers = max(1, min(Cores.count, count / max(1, minimumChunk)))
+    let workers = max(1, min(GraphThreads.count, count / max(1, minimumChunk)))
     guard workers > 1 else { return [body(0..<count)] }
     let results = Slots<T>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
@@ -38,12 +44,21 @@ private final class Slots<T: Sendable>: @unchecked Sendable {
     var values: [T] { slots.map { $0! } }
 }
 
-/// The number of cores to use (`CONSTELLATION_GRAPH_THREADS` overrides it, for measurements).
-enum Cores {
-    static let count: Int = {
-        if let text = getenv("CONSTELLATION_GRAPH_THREADS").map({ String(cString: $0) }), let value = Int(text), value > 0 {
-            return value
-        }
-        return max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    }()
+/// How many threads one piece of graph work may use: one per core unless limited (for measurements,
+/// or to leave cores to other work). The executables set it from `CONSTELLATION_GRAPH_THREADS`.
+public enum GraphThreads {
+    private static let limit = Atomic<Int>(0)
+
+    /// Limits graph work to `count` threads from now on; 0 or less: one per core.
+    public static func limit(to count: Int) {
+        limit.store(max(0, count), ordering: .relaxed)
+    }
+
+    /// The threads to use now.
+    static var count: Int {
+        let limit = limit.load(ordering: .relaxed)
+        return limit > 0 ? limit : cores
+    }
+
+    private static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -8,9 +8,3 @@ public struct Point: Sendable, Equatable {
         self.y = y
     }
 }
-
-/// The box that points lie in, `[minX, minY, maxX, maxY]` (zeros for none): the `box` of every
-/// layout the project serves or writes.
-public func boundingBox(xs: [Double], ys: [Double]) -> [Double] {
-    [xs.min() ?? 0, ys.min() ?? 0, xs.max() ?? 0, ys.max() ?? 0]
-}

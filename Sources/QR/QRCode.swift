@@ -1,5 +1,9 @@
 internal import CQREncode
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A QR symbol: a square of dark and light modules, without its quiet zone.
 public struct QRCode: Sendable, Equatable {

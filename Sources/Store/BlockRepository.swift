@@ -1,14 +1,6 @@
 import ConstellationModel
 import Foundation
 
-/// Why a block was refused.
-public enum BlockError: Error, Equatable, Sendable {
-    /// There is no profile to block.
-    case unknownProfile
-    /// A profile cannot block itself.
-    case selfBlock
-}
-
 /// Who blocked whom. A block removes the pair's connection and keeps the two from connecting
 /// again, whoever's token is scanned; see `migrations/0004_blocks.sql` for how a block and a
 /// concurrent redemption order themselves.
@@ -22,13 +14,13 @@ public struct BlockRepository: Sendable {
     /// Blocks `blocked` for `blocker` and removes their connection, in one transaction.
     /// `created` is false when the block existed already (nothing changes then).
     public func block(_ blocked: UUID, by blocker: UUID) async throws -> (block: Block, created: Bool) {
-        guard blocked != blocker else { throw BlockError.selfBlock }
+        guard blocked != blocker else { throw StoreError.selfBlock }
         return try await database.withTransaction { connection in
             // Waits for a redemption of this pair in flight; a later one waits for this block.
             let locked = try connection.query("""
                 SELECT id FROM profiles WHERE id IN (\(blocker), \(blocked)) ORDER BY id FOR UPDATE
                 """)
-            guard locked.count == 2 else { throw BlockError.unknownProfile }
+            guard locked.count == 2 else { throw StoreError.unknownProfile }
             let inserted = try connection.query("""
                 INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(blocker), \(blocked))
                 ON CONFLICT (blocker_id, blocked_id) DO NOTHING RETURNING created_at

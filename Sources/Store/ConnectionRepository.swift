@@ -34,24 +34,6 @@ public struct RedemptionRequest: Sendable {
     }
 }
 
-/// Why a redemption was refused by the database's rules.
-public enum RedemptionError: Error, Equatable, Sendable {
-    /// The token has been redeemed by as many people as it may be.
-    case tokenUsedUp
-    /// The token's owner no longer exists.
-    case unknownOwner
-    /// A profile cannot connect to itself.
-    case selfConnection
-    /// The token names an event that does not exist.
-    case unknownEvent
-    /// The token's event ended longer ago than the offline grace.
-    case eventEnded
-    /// One of the two has blocked the other.
-    case blocked
-    /// The token was issued before its owner's QR reset (`tokens_valid_from`).
-    case tokenRevoked
-}
-
 /// Connections between profiles and the redemptions that made them.
 public struct ConnectionRepository: Sendable {
     let database: Database
@@ -68,7 +50,7 @@ public struct ConnectionRepository: Sendable {
     /// scanner an attendee of its event and records the pair in the event's graph: a pair that
     /// meets at two events is in both, with one edge in `connections`.
     public func redeem(_ request: RedemptionRequest) async throws -> Redemption {
-        guard request.ownerId != request.scannerId else { throw RedemptionError.selfConnection }
+        guard request.ownerId != request.scannerId else { throw StoreError.selfConnection }
         for _ in 0..<3 {
             do {
                 return try await database.withConnection { try Self.redeem(request, on: $0) }
@@ -92,12 +74,12 @@ public struct ConnectionRepository: Sendable {
         switch try row.string("outcome") {
         case "ok":
             return Redemption(connection: try Connection(row: row), created: try row.bool("created"), clientNonce: request.clientNonce)
-        case "token_revoked": throw RedemptionError.tokenRevoked
-        case "blocked": throw RedemptionError.blocked
-        case "unknown_owner": throw RedemptionError.unknownOwner
-        case "unknown_event": throw RedemptionError.unknownEvent
-        case "event_ended": throw RedemptionError.eventEnded
-        case "token_used_up": throw RedemptionError.tokenUsedUp
+        case "token_revoked": throw StoreError.tokenRevoked
+        case "blocked": throw StoreError.blocked
+        case "unknown_owner": throw StoreError.unknownOwner
+        case "unknown_event": throw StoreError.unknownEvent
+        case "event_ended": throw StoreError.eventEnded
+        case "token_used_up": throw StoreError.tokenUsedUp
         case let outcome: throw PostgresError(.decoding, message: "redeem_token answered '\(outcome)'")
         }
     }

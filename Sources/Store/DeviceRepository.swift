@@ -1,24 +1,6 @@
 import ConstellationModel
 import Foundation
 
-/// Why a device link or recovery code did not give a new key. Nothing was written.
-public enum DeviceLinkError: Error, Equatable, Sendable {
-    /// No link or recovery code has that code (never had, or the recovery code was used or replaced).
-    case unknown
-    /// The link was used already: a link works once.
-    case used
-    /// The link expired unused.
-    case expired
-}
-
-/// Why a device was not revoked.
-public enum DeviceRevocationError: Error, Equatable, Sendable {
-    /// The caller has no live device with that id.
-    case notFound
-    /// It is the profile's last live key, and the caller did not say it meant that.
-    case lastDevice
-}
-
 /// A profile's devices (its API keys), the links that add one, and its recovery code.
 public struct DeviceRepository: Sendable {
     let database: Database
@@ -57,8 +39,8 @@ public struct DeviceRepository: Sendable {
             let live = try connection.query("""
                 SELECT id FROM api_keys WHERE profile_id = \(profile) AND revoked_at IS NULL ORDER BY id FOR UPDATE
                 """).map { row throws(PostgresError) in try row.uuid("id") }
-            guard live.contains(id) else { throw DeviceRevocationError.notFound }
-            guard live.count > 1 || allowingLast else { throw DeviceRevocationError.lastDevice }
+            guard live.contains(id) else { throw StoreError.unknownDevice }
+            guard live.count > 1 || allowingLast else { throw StoreError.lastDevice }
             try connection.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
             try connection.query("DELETE FROM device_links WHERE created_by = \(id) AND used_at IS NULL")
             try connection.query("DELETE FROM recovery_codes WHERE created_by = \(id)")
@@ -99,7 +81,7 @@ public struct DeviceRepository: Sendable {
     }
 
     /// Uses the live link whose code hashes to `codeHash`: in one transaction, marks it used and
-    /// gives its profile a new key (`keyHash`) named `deviceName`. Throws `DeviceLinkError` (and
+    /// gives its profile a new key (`keyHash`) named `deviceName`. Throws `StoreError` (and
     /// writes nothing) when there is no such link, or it was used, or it expired.
     public func redeemLink(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
         try await database.withTransaction { connection in
@@ -107,9 +89,9 @@ public struct DeviceRepository: Sendable {
                 SELECT id, profile_id, used_at IS NOT NULL AS used, expires_at <= now() AS expired
                 FROM device_links WHERE code_hash = \(ByteString(codeHash)) FOR UPDATE
                 """)
-            guard let link = links.first else { throw DeviceLinkError.unknown }
-            guard try !link.bool("used") else { throw DeviceLinkError.used }
-            guard try !link.bool("expired") else { throw DeviceLinkError.expired }
+            guard let link = links.first else { throw StoreError.unknownDeviceLink }
+            guard try !link.bool("used") else { throw StoreError.deviceLinkUsed }
+            guard try !link.bool("expired") else { throw StoreError.deviceLinkExpired }
             let (profile, device) = try Self.addKey(keyHash, named: deviceName, to: try link.uuid("profile_id"), on: connection)
             try connection.query("UPDATE device_links SET used_at = now(), device_id = \(device.id) WHERE id = \(try link.uuid("id"))")
             return (profile, device)
@@ -129,11 +111,11 @@ public struct DeviceRepository: Sendable {
     }
 
     /// Uses the recovery code hashing to `codeHash`: in one transaction, deletes it (a code works
-    /// once) and gives its profile a new key. Throws `DeviceLinkError.unknown` when there is none.
+    /// once) and gives its profile a new key. Throws `StoreError.unknownRecoveryCode` when there is none.
     public func redeemRecoveryCode(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
         try await database.withTransaction { connection in
             let owners = try connection.query("DELETE FROM recovery_codes WHERE code_hash = \(ByteString(codeHash)) RETURNING profile_id")
-            guard let owner = owners.first else { throw DeviceLinkError.unknown }
+            guard let owner = owners.first else { throw StoreError.unknownRecoveryCode }
             return try Self.addKey(keyHash, named: deviceName, to: try owner.uuid("profile_id"), on: connection)
         }
     }

@@ -9,7 +9,7 @@ extension EventRepository {
     /// insert from it, `batchSize` pairs at a time, in the order of the pairs' profile ids, so that
     /// the unique index on pairs grows at its right edge instead of on a random page per pair;
     /// `progress` hears how many pairs are in after each batch.
-    /// Nothing is kept if anything fails: `EventError.slugTaken` when another event has the slug.
+    /// Nothing is kept if anything fails: `StoreError.slugTaken` when another event has the slug.
     public func importContacts(
         _ contacts: ContactImport, batchSize: Int = 250_000, progress: @escaping @Sendable (_ written: Int, _ total: Int) -> Void
     ) async throws -> (event: Event, organizer: Profile) {

@@ -21,20 +21,6 @@ public enum EventReference: Sendable, Equatable {
     }
 }
 
-/// Why the database's rules refused a change to an event.
-public enum EventError: Error, Equatable, Sendable {
-    /// Another event has this slug.
-    case slugTaken
-    /// The event does not exist (any more).
-    case unknownEvent
-    /// The caller is not an organizer of the event.
-    case notAnOrganizer
-    /// The join code is not the event's current one.
-    case invalidJoinCode
-    /// The profile to add does not exist.
-    case unknownProfile
-}
-
 /// Events, their members and roles, and their join codes (kept as hashes).
 public struct EventRepository: Sendable {
     let database: Database
@@ -73,7 +59,7 @@ public struct EventRepository: Sendable {
         } catch {
             // A catch-all: `catch … where error.isUniqueViolation` here crashes Swift 6.3.1's
             // MandatoryAllocBoxToStack pass.
-            throw error.isUniqueViolation ? EventError.slugTaken : error
+            throw error.isUniqueViolation ? StoreError.slugTaken : error
         }
         let event = try Event(row: rows[0])
         try connection.query("""
@@ -119,7 +105,7 @@ public struct EventRepository: Sendable {
                 return (try Self.member(profile, of: event, on: connection), false)
             }
         } catch let error as PostgresError where error.sqlState == "23503" {
-            throw EventError.unknownProfile
+            throw StoreError.unknownProfile
         }
     }
 
@@ -139,8 +125,8 @@ public struct EventRepository: Sendable {
             guard let row = try connection.query("""
                 SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
                 WHERE e.id = \(event) FOR SHARE
-                """).first else { throw EventError.unknownEvent }
-            guard try row.bool("matches") else { throw EventError.invalidJoinCode }
+                """).first else { throw StoreError.unknownEvent }
+            guard try row.bool("matches") else { throw StoreError.invalidJoinCode }
             let inserted = try connection.query("""
                 INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.attendee))
                 ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
@@ -169,7 +155,7 @@ public struct EventRepository: Sendable {
             SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR SHARE
             """)
         guard try rows.first.map({ row throws(PostgresError) in try EventRole(row: row) }) == .organizer else {
-            throw EventError.notAnOrganizer
+            throw StoreError.notAnOrganizer
         }
     }
 

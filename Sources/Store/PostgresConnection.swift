@@ -1,6 +1,10 @@
 internal import CLibPQ
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One libpq connection. The only type that touches `PGconn`/`PGresult` (with `RawRow`, a row of a
 /// result it lends for the time of a call): results are copied into Swift values at once. Every

@@ -1,21 +1,8 @@
 import Foundation
 
 /// What a connection token says: whose it is, when it was issued and expires, its id, and the event.
-///
-/// Tokens are issued with the compact payload, written in this order, with no spaces:
-///
-///     {"s":"<22>","i":<int>,"x":<int>,"j":"<12>"[,"e":"<22>"]}
-///
-/// - `s`: the owner's profile id, the UUID's 16 bytes in the order it is written
-///   (`4a9e7c1e-0d7a-…` is `4a 9e 7c 1e 0d 7a …`) in unpadded base64url: 22 characters.
-/// - `i`: when it was issued, integer Unix seconds.
-/// - `x`: when it expires, integer Unix seconds, after `i`.
-/// - `j`: the token's id, 9 random bytes in unpadded base64url: 12 characters.
-/// - `e`: for an event token only, the event's id, written as `s`.
-///
-/// Tokens issued before the compact payload carry `{"sub","iat","exp","jti"[,"evt"]}` with ids as
-/// UUID strings and dates as RFC 3339 strings; they still verify (an offline queue may hold one
-/// for the offline grace). The shape is told by its keys: `s` or `sub`, never both.
+/// The payload's two shapes (the compact one tokens are issued with, and the long one they replaced,
+/// which still verifies) are described once, in `docs/tokens-and-keys.md`.
 public struct ConnectionClaims: Sendable, Equatable {
     /// The profile id of the token's owner (`s`).
     public let subject: UUID

@@ -1,12 +1,8 @@
 import Foundation
 
 /// What an organizer's view token says: which event may be read, until when, its id, and whether
-/// the bearer sees the names of the attendees who chose to be named. The payload, in this order:
-///
-///     {"e":"<22>","x":<int>,"j":"<22>","n":true|false}
-///
-/// `e` the event's id and `j` the token's id, each a UUID's 16 bytes (in the order it is written)
-/// in unpadded base64url; `x` the expiry in integer Unix seconds; `n` whether names are shown.
+/// the bearer sees the names of the attendees who chose to be named. Its payload is described in
+/// `docs/tokens-and-keys.md`.
 public struct ViewClaims: Sendable, Equatable {
     /// The one event the token reads (`e`).
     public let eventId: UUID

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Keys
 import Server
 import Store
 

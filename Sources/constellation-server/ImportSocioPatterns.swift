@@ -60,7 +60,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
                         progress.report(written: $0, total: $1)
                     }
                     return (imported.event, clock.now - began)
-                } catch EventError.slugTaken {
+                } catch StoreError.slugTaken {
                     throw CommandFailure.cannotCreate("an event with the slug \(contacts.event.slug) exists already; choose another --event")
                 }
             }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConstellationModel
 import Foundation
+import Keys
 import Server
 import Tokens
 
@@ -80,7 +81,7 @@ struct KeysRotate: AsyncParsableCommand {
                 guard printEnvironment else {
                     throw CommandFailure.configuration("the signing key comes from CONSTELLATION_SIGNING_KEY, which this command cannot change: "
                         + "run `constellation-server keys rotate --print-environment` for new values, set them on every instance and "
-                        + "restart the instances one by one (README, \"Rotating the signing key\")")
+                        + "restart the instances one by one (docs/tokens-and-keys.md, \"Keys in the environment\")")
                 }
                 return try printNewEnvironment(loadKeys(common).material, trust: trust)
             }

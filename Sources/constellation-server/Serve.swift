@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
+import Graph
 import Hummingbird
+import Keys
 import Logging
 import NIOCore
 import Server
@@ -22,6 +24,7 @@ struct Serve: AsyncParsableCommand {
         try await CommandFailure.reporting {
             let environment = ProcessInfo.processInfo.environment
             ProcessMemory.limitArenas(environment: environment)
+            GraphThreads.limit(to: Int(environment["CONSTELLATION_GRAPH_THREADS"] ?? "") ?? 0)
             let logger = try common.logger()
             var configuration = try ServerConfiguration(environment: environment)
             if let host { configuration.host = host }
@@ -47,9 +50,9 @@ struct Serve: AsyncParsableCommand {
                     statementTimeout: configuration.statementTimeout)
                 let services = AppServices(
                     configuration: configuration, database: database, replica: replica, keys: keys,
-                    schemaVersion: try migrator.migrations().last?.version)
+                    schemaVersion: try migrator.migrations().last?.version, logger: logger)
                 let host = configuration.host
-                let jsonLines = ProcessInfo.processInfo.environment["CONSTELLATION_LOG_FORMAT"] == "json"
+                let jsonLines = environment["CONSTELLATION_LOG_FORMAT"] == "json"
                 let app = buildApplication(services, logger: logger) { port in
                     // Scripts and tests read this line on stdout to learn the address, whatever the log
                     // level; with JSON logs, it is a JSON line too.

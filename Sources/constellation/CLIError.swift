@@ -3,7 +3,7 @@ import Client
 import Foundation
 
 /// A failure the user is told about in one line, with a `sysexits.h` exit code scripts can test.
-/// Every code the CLI uses is named here, and the README lists them all.
+/// Every code the CLI uses is named here, and `docs/cli-and-web.md` lists them all.
 struct CLIError: Error, CustomStringConvertible {
     let description: String
     let exitCode: Int32

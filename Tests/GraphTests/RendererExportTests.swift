@@ -1,5 +1,6 @@
 import Foundation
 import Graph
+import GraphExport
 import Testing
 
 /// graphology and Cytoscape.js documents of any graph, as `graph layout --format` writes them.

@@ -150,8 +150,8 @@ import Tokens
             #expect(grown.meta.warmStart)
             #expect(grown.nodes.count == 4)
             let xs = grown.nodes.map(\.x), ys = grown.nodes.map(\.y)
-            #expect(grown.meta.box == [xs.min()!, ys.min()!, xs.max()!, ys.max()!], "meta.box bounds the nodes exactly")
-            #expect(grown.meta.box.allSatisfy { abs($0) <= 1 }, "a warm-started picture stays in [-1, 1]²")
+            #expect(grown.meta.box == Box(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!), "meta.box bounds the nodes exactly")
+            #expect(grown.meta.box.values.allSatisfy { abs($0) <= 1 }, "a warm-started picture stays in [-1, 1]²")
             for node in wide.nodes {
                 let after = try #require(grown.nodes.first { $0.id == node.id })
                 #expect(abs(after.x - node.x) + abs(after.y - node.y) < 0.5, "\(node.label) moved too far")

@@ -49,7 +49,7 @@ import TestSupport
                 Issue.record("the statement was not cancelled")
             } catch let error as PostgresError {
                 #expect(error.isQueryCanceled)
-                let problem = try #require(Problem(error))
+                let problem = error.problem
                 #expect(problem.status == 503 && problem.code == "database_timeout" && problem.retryAfter == 2)
             }
             // The pool's one connection still works, and the server still serves.

@@ -21,7 +21,7 @@ extension EventNetworkTests {
                               firstAt: Date(timeIntervalSince1970: index < times.count ? times[index] : .random(in: 0...4_000_000_000, using: &random)))
         }
         for warmStart in [false, true] {
-            let network = EventNetwork(nodes: nodes, edges: edges, meta: .init(eventId: UUID(), box: [-1, -0.5, 1, 0.75], layout: "constellation",
+            let network = EventNetwork(nodes: nodes, edges: edges, meta: .init(eventId: UUID(), box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation",
                                                                                seed: .max, warmStart: warmStart))
             let encoded = Array(try JSONEncoder.constellation.encode(network))
             let written = try network.jsonBytes()
@@ -35,9 +35,9 @@ extension EventNetworkTests {
                 nodes: network.nodes, edges: network.edges.map { .init(source: $0.source, target: $0.target, firstAt: Date(timeIntervalSince1970: $0.firstAt.timeIntervalSince1970.rounded(.down))) },
                 meta: network.meta))
         }
-        let empty = EventNetwork(nodes: [], edges: [], meta: .init(eventId: UUID(), box: [0, 0, 0, 0], layout: "", seed: 0, warmStart: false))
+        let empty = EventNetwork(nodes: [], edges: [], meta: .init(eventId: UUID(), box: Box(xs: [], ys: []), layout: "", seed: 0, warmStart: false))
         #expect(try empty.jsonBytes() == Array(try JSONEncoder.constellation.encode(empty)))
-        let broken = EventNetwork(nodes: [nodes[0]], edges: [], meta: .init(eventId: UUID(), box: [.nan, 0, 0, 0], layout: "", seed: 0, warmStart: false))
+        let broken = EventNetwork(nodes: [nodes[0]], edges: [], meta: .init(eventId: UUID(), box: Box(minX: .nan, minY: 0, maxX: 0, maxY: 0), layout: "", seed: 0, warmStart: false))
         #expect(throws: EncodingError.self) { try broken.jsonBytes() }
     }
 

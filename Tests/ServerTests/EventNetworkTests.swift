@@ -142,7 +142,7 @@ import Testing
             #expect(after.meta.warmStart && after.nodes.count == before.nodes.count + 1)
             let placed = Dictionary(uniqueKeysWithValues: after.nodes.map { ($0.id, $0) })
             let moves = before.nodes.map { node in placed[node.id].map { hypot($0.x - node.x, $0.y - node.y) } ?? .infinity }
-            let span = max(before.meta.box[2] - before.meta.box[0], before.meta.box[3] - before.meta.box[1])
+            let span = max(before.meta.box.width, before.meta.box.height)
             #expect(moves.max()! < 0.2 * span, "moves \(moves) in a box of \(span)")
         }
     }

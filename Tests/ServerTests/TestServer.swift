@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Keys
 import Logging
 import Server
 import Store
@@ -31,7 +32,7 @@ struct TestServer {
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout)
         let services = AppServices(configuration: configuration, database: database, replica: replica,
-                                   keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())))
+                                   keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(services, logger: logger) { continuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in

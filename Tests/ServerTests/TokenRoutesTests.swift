@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Keys
 import QR
 import Testing
 import Tokens

@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Server
 import Testing
 
 /// Names, headlines and nonces are measured as PostgreSQL measures them (code points, after NFC),
@@ -71,7 +72,7 @@ import Testing
             } catch {
                 refused = error
             }
-            let problem = try #require(Problem(refused))
+            let problem = try #require((refused as? any ProblemConvertible)?.problem)
             #expect(problem.status == 422 && problem.code == "validation_failed")
             #expect(try await server.count("profiles") == 0)
         }

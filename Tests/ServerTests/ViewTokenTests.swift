@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Keys
 import NIOHTTP1
 import Server
 import Testing

@@ -15,12 +15,12 @@ import Testing
         #expect(try await store.count("redemptions") == 0, "the redemption went with its connection")
         let uses = try await store.count("token_uses")
         for request in [store.request(token: "t2", owner: ada, scanner: bob), store.request(token: "t3", owner: bob, scanner: ada)] {
-            await #expect(throws: RedemptionError.blocked) { try await store.connections.redeem(request) }
+            await #expect(throws: StoreError.blocked) { try await store.connections.redeem(request) }
         }
         #expect(try await store.count("token_uses") == uses, "a refused redemption counts no use")
         #expect(try await blocks.block(bob.id, by: ada.id).created == false)
-        await #expect(throws: BlockError.selfBlock) { try await blocks.block(ada.id, by: ada.id) }
-        await #expect(throws: BlockError.unknownProfile) { try await blocks.block(UUID(), by: ada.id) }
+        await #expect(throws: StoreError.selfBlock) { try await blocks.block(ada.id, by: ada.id) }
+        await #expect(throws: StoreError.unknownProfile) { try await blocks.block(UUID(), by: ada.id) }
         #expect(try await blocks.blocks(by: ada.id).map(\.profile.id) == [bob.id])
         #expect(try await blocks.blocks(by: bob.id).isEmpty, "the blocked person is not told who blocked them")
         #expect(try await blocks.unblock(bob.id, by: ada.id))
@@ -40,7 +40,7 @@ import Testing
                 do {
                     _ = try await store.connections.redeem(store.request(token: "race-\(round)", owner: ada, scanner: bob))
                     return "redeemed first"
-                } catch RedemptionError.blocked {
+                } catch StoreError.blocked {
                     return "blocked first"
                 }
             }()

@@ -45,7 +45,7 @@ import Testing
 
         // The same slug again: refused, and nothing of the second import is kept, not even its organizer.
         let before = try await Self.counts(store)
-        await #expect(throws: EventError.slugTaken) {
+        await #expect(throws: StoreError.slugTaken) {
             _ = try await store.events.importContacts(
                 Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: [UInt8](repeating: 3, count: 32))) { _, _ in }
         }

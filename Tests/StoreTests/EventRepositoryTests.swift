@@ -22,7 +22,7 @@ import Testing
         #expect(found.event == event && found.role == .organizer)
         #expect(try await store.events.event(.id(event.id))?.role == nil, "no viewer, no role")
         // A slug taken: nothing is left behind, not even the organizer's membership.
-        await #expect(throws: EventError.slugTaken) { _ = try await Self.create(store, organizer: ada) }
+        await #expect(throws: StoreError.slugTaken) { _ = try await Self.create(store, organizer: ada) }
         // An organizer that does not exist: the event is rolled back with the membership.
         let ghost = Profile(id: UUID(), displayName: "Ghost", headline: nil, createdAt: Date())
         await #expect(throws: PostgresError.self) { _ = try await Self.create(store, slug: "ghost-event", organizer: ghost) }
@@ -53,21 +53,21 @@ import Testing
         let store = try await StoreFixture.make()
         let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
-        await #expect(throws: EventError.invalidJoinCode) {
+        await #expect(throws: StoreError.invalidJoinCode) {
             _ = try await store.events.join(event.id, profile: bob.id, codeHash: [UInt8](repeating: 8, count: 32))
         }
-        await #expect(throws: EventError.unknownEvent) { _ = try await store.events.join(UUID(), profile: bob.id, codeHash: Self.hash) }
+        await #expect(throws: StoreError.unknownEvent) { _ = try await store.events.join(UUID(), profile: bob.id, codeHash: Self.hash) }
         let joined = try await store.events.join(event.id, profile: bob.id, codeHash: Self.hash)
         #expect(joined.joined && joined.membership.role == .attendee)
         #expect(try await !store.events.join(event.id, profile: bob.id, codeHash: Self.hash).joined)
         #expect(try await store.events.join(event.id, profile: ada.id, codeHash: Self.hash).membership.role == .organizer)
 
-        await #expect(throws: EventError.notAnOrganizer) {
+        await #expect(throws: StoreError.notAnOrganizer) {
             try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: bob.id)
         }
         try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: ada.id)
         let cleo = try await store.profile("Cleo")
-        await #expect(throws: EventError.invalidJoinCode) { _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash) }
+        await #expect(throws: StoreError.invalidJoinCode) { _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash) }
         #expect(try await store.events.members(of: event.id).map(\.profileId) == [ada.id, bob.id])
     }
 

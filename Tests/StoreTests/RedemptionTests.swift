@@ -38,7 +38,7 @@ import Testing
     @Test func selfConnectionIsRefusedAndWritesNothing() async throws {
         let store = try await StoreFixture.make()
         let ada = try await store.profile()
-        await #expect(throws: RedemptionError.selfConnection) {
+        await #expect(throws: StoreError.selfConnection) {
             try await store.connections.redeem(store.request(token: "t", owner: ada, scanner: ada))
         }
         #expect(try await store.count("token_uses") == 0)
@@ -48,7 +48,7 @@ import Testing
         let store = try await StoreFixture.make()
         let bob = try await store.profile("Bob")
         let ghost = Profile(id: UUID(), displayName: "Ghost", headline: nil, createdAt: Date())
-        await #expect(throws: RedemptionError.unknownOwner) {
+        await #expect(throws: StoreError.unknownOwner) {
             try await store.connections.redeem(store.request(token: "t", owner: ghost, scanner: bob))
         }
         #expect(try await store.count("token_uses") == 0)
@@ -66,7 +66,7 @@ import Testing
                 group.addTask {
                     do {
                         return try await store.connections.redeem(store.request(token: "shared", owner: owner, scanner: scanner, maximumUses: 10)).created
-                    } catch RedemptionError.tokenUsedUp {
+                    } catch StoreError.tokenUsedUp {
                         return false
                     } catch {
                         Issue.record("unexpected \(error)")
@@ -132,8 +132,8 @@ extension RedemptionTests {
         #expect(try await store.connections.redeem(scan(by: bob)).created)
         let validFrom = try #require(try await store.profiles.resetTokens(of: ada.id, at: Date()))
         let uses = try await store.count("token_uses"), redemptions = try await store.count("redemptions")
-        await #expect(throws: RedemptionError.tokenRevoked) { try await store.connections.redeem(scan(by: cleo)) }
-        await #expect(throws: RedemptionError.tokenRevoked) { try await store.connections.redeem(scan(by: bob)) }
+        await #expect(throws: StoreError.tokenRevoked) { try await store.connections.redeem(scan(by: cleo)) }
+        await #expect(throws: StoreError.tokenRevoked) { try await store.connections.redeem(scan(by: bob)) }
         #expect(try await store.count("token_uses") == uses)
         #expect(try await store.count("redemptions") == redemptions)
         #expect(try await store.count("connections") == 1, "Bob's connection stays")

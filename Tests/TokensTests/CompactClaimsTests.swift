@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import Tokens
 
-/// The compact claims tokens carry (documented on `ConnectionClaims` and in the README for the
-/// browser's parser), the long claims they replaced, and view tokens' own purpose.
+/// The compact claims tokens carry (documented in `docs/tokens-and-keys.md`, for the browser's
+/// parser too), the long claims they replaced, and view tokens' own purpose.
 @Suite struct CompactClaimsTests {
     let ring: KeyRing
     let now = Date(timeIntervalSince1970: 1_800_000_000)

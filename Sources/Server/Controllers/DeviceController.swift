@@ -33,16 +33,8 @@ struct DeviceController {
     static let deviceNameText = UserText(field: "deviceName", minimum: 1, maximum: Device.nameLimit)
     static let invalidLink = Problem(status: 400, code: "invalid_device_link", title: "This is not a device link of this server",
                                      detail: "Give the link's token (or the address holding it) or its code, XXXXX-XXXXX.")
-    static let unknownLink = Problem(status: 404, code: "device_link_unknown", title: "No device link has this code",
-                                     detail: "Check the code, or make a new link on your other device.")
-    static let usedLink = Problem(status: 409, code: "device_link_used", title: "This device link was used already",
-                                  detail: "A link works once: make a new one on your other device.")
-    static let expiredLink = Problem(status: 410, code: "device_link_expired", title: "This device link has expired",
-                                     detail: "Make a new one on your other device.")
     static let invalidRecoveryCode = Problem(status: 400, code: "invalid_recovery_code", title: "This is not a recovery code",
                                              detail: "A recovery code has 32 letters and digits in groups of four.")
-    static let unknownRecoveryCode = Problem(status: 404, code: "recovery_code_unknown", title: "No profile has this recovery code",
-                                             detail: "It may have been used or replaced by a newer one.")
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
@@ -94,7 +86,7 @@ struct DeviceController {
         let me = try context.requireProfile()
         guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)),
               let status = try await services.devices.link(id, of: me.id)
-        else { throw Self.unknownLink }
+        else { throw StoreError.unknownDeviceLink }
         var response = try Response.json(status)
         response.headers[.cacheControl] = "no-store"
         return response
@@ -113,15 +105,7 @@ struct DeviceController {
             default: throw Self.invalidLink
             }
             guard let hash = try DeviceLinks.hash(code) else { throw Self.invalidLink }
-            do {
-                return try await services.devices.redeemLink(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
-            } catch let error as DeviceLinkError {
-                throw switch error {
-                case .unknown: Self.unknownLink
-                case .used: Self.usedLink
-                case .expired: Self.expiredLink
-                }
-            }
+            return try await services.devices.redeemLink(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
         }
     }
 
@@ -143,11 +127,7 @@ struct DeviceController {
             let input = try await request.decode(as: RecoveryRedemption.self, context: context)
             let deviceName = try input.deviceName.map(Self.deviceNameText.check)
             guard let hash = try RecoveryCodes.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
-            do {
-                return try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
-            } catch is DeviceLinkError {
-                throw Self.unknownRecoveryCode
-            }
+            return try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
         }
     }
 
@@ -157,7 +137,7 @@ struct DeviceController {
         do throws(TokenError) {
             return try DeviceLinks.verify(token, keys: services.keyRing.verificationKeys)
         } catch .expired {
-            throw Self.expiredLink
+            throw StoreError.deviceLinkExpired
         } catch {
             throw Self.invalidLink
         }
@@ -176,9 +156,9 @@ struct DeviceController {
             let (profile, device) = try await redeem(apiKey.hash)
             context.logger.info(event, metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
             return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
-        } catch let problem as Problem where (400..<500).contains(problem.status) {
+        } catch let refusal as any ProblemConvertible where (400..<500).contains(refusal.problem.status) {
             services.limiter.charge(.authFailure, address: context.clientAddress)
-            throw problem
+            throw refusal
         }
     }
 

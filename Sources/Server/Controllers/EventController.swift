@@ -80,7 +80,7 @@ struct EventController {
         let me = try context.requireProfile()
         let event = try await event(context).event
         let input = try await request.decode(as: JoinRequest.self, context: context)
-        guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw EventError.invalidJoinCode }
+        guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw StoreError.invalidJoinCode }
         let (membership, joined) = try await services.events.join(event.id, profile: me.id, codeHash: hash)
         if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }
         return try .json(membership, status: joined ? .created : .ok)

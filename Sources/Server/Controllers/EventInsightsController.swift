@@ -24,14 +24,7 @@ struct EventInsightsController {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
         let series = try await quota.run(for: reader.quotaKey) { try await growthCache.series(of: reader.event.id) }
-        let window: GrowthSeries.Window?
-        do {
-            window = try series.window(size: query.size, from: query.from, to: query.to)
-        } catch GrowthSeries.WindowError.tooMany(let count) {
-            throw Problem.badRequest("too_many_buckets",
-                                     "\(count) buckets asked for; at most \(EventGrowth.maximumBuckets): choose a larger bucket or a narrower from/to")
-        }
-        guard let window else { return try .json(EventGrowth(buckets: [])) }
+        guard let window = try series.window(size: query.size, from: query.from, to: query.to) else { return try .json(EventGrowth(buckets: [])) }
         return try .json(EventGrowth(buckets: series.buckets(window)))
     }
 

@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Graph
+import GraphExport
 import Hummingbird
 import Store
 
@@ -20,7 +21,6 @@ struct EventNetworkController {
     let compute: GraphComputation
     let quota: GraphWorkQuota
 
-    static let formats = ["json", "gexf", "graphml", "csv", "graphology", "cytoscape"]
     static let tooLarge = Problem(status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
                                   detail: "More people connected at it than the server's event network limit.")
 
@@ -33,10 +33,7 @@ struct EventNetworkController {
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
-        let format = request.uri.queryParameters.get("format") ?? "json"
-        guard Self.formats.contains(format) else {
-            throw Problem.badRequest("unsupported_format", "format must be one of \(Self.formats.joined(separator: ", "))")
-        }
+        let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
         let rendered = try await quota.run(for: reader.quotaKey) {
             let graph = try await graph(of: event)
             let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)

@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Graph
+import GraphExport
 import Hummingbird
 
 /// `GET /v1/me/network` and `GET /v1/me/network/stats`: me, the people within `depth` (1 or 2)
@@ -21,17 +22,14 @@ struct NetworkController {
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
-        let format = request.uri.queryParameters.get("format") ?? "json"
-        guard let format = Self.formats[format] else {
-            throw Problem.badRequest("unsupported_format", "format must be one of \(Self.formats.keys.sorted().joined(separator: ", "))")
-        }
+        let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .graphology, .cytoscape])
         let network = try await quota.run(for: me.id) {
             let hood = try await services.connectionReads.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
             return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         }
-        guard let (documentFormat, contentType) = format else { return try .json(network) }
-        return .fresh(Array(Self.document(network).text(documentFormat).utf8), contentType: contentType)
+        guard format != .json else { return try .json(network) }
+        return .fresh(Array(LayoutDocument(network).text(format).utf8), contentType: format.mediaType)
     }
 
     /// Computed once per version of the network, however many ask at once.
@@ -49,12 +47,6 @@ struct NetworkController {
             return try .json(statistics)
         }
     }
-
-    /// The formats besides the project's JSON (`nil`): a document's format and its media type.
-    private static let formats: [String: (LayoutDocument.Format, String)?] = [
-        "json": nil, "gexf": (.gexf, "application/gexf+xml"), "graphml": (.graphml, "application/graphml+xml"),
-        "graphology": (.graphology, "application/json"), "cytoscape": (.cytoscape, "application/json"),
-    ]
 
     private static func depth(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("depth") else { return 1 }
@@ -77,14 +69,8 @@ struct NetworkController {
         return Network(
             nodes: nodes,
             edges: hood.edges.map { Network.Edge(source: $0.0.uuidString, target: $0.1.uuidString) },
-            meta: .init(box: boundingBox(xs: xs, ys: ys), layout: "constellation",
+            meta: .init(box: Box(xs: xs, ys: ys), layout: "constellation",
                         seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
     }
 
-    private static func document(_ network: Network) -> LayoutDocument {
-        LayoutDocument(
-            nodes: network.nodes.map { .init(id: $0.id, label: $0.label, x: $0.x, y: $0.y, community: $0.community, degree: $0.degree) },
-            edges: network.edges.map { .init(source: $0.source, target: $0.target) },
-            seed: network.meta.seed, warmStart: network.meta.warmStart, seconds: 0)
-    }
 }

@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Hummingbird
+import Keys
 import QR
 import Store
 import Tokens

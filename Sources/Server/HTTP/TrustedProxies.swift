@@ -1,5 +1,9 @@
 import Foundation
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The proxies whose `X-Forwarded-For` is believed (`CONSTELLATION_TRUSTED_PROXIES`: addresses
 /// and CIDR ranges, comma separated, e.g. `10.0.0.0/8, ::1`). Without any, the client address is

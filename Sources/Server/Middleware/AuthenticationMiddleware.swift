@@ -1,5 +1,6 @@
 import ConstellationModel
 import Hummingbird
+import Keys
 import Store
 import Tokens
 

@@ -5,8 +5,10 @@ import Logging
 /// Gives every request an id: the client's (or proxy's) `X-Request-ID` when it is a sane one (1 to
 /// 128 visible ASCII characters), else a new one. It is in every log line the request writes
 /// (`request.id`) and in the response's `X-Request-ID`, problems included: the first middleware.
-struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+package struct RequestIDMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let header = HTTPFields.requestID
         let id = request.headers[header].flatMap(Self.accepted) ?? Self.newID()
         var context = context

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Graph
+import GraphExport
 
 struct GraphCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,7 +23,9 @@ struct GraphInput: ParsableArguments {
     @Option(help: "Seed for every random choice: the same seed gives the same result.")
     var seed: UInt64 = 1
 
+    /// The graph in `file`; graph work after it uses `CONSTELLATION_GRAPH_THREADS` threads (default: one per core).
     func read() throws(CLIError) -> ParsedGraph {
+        GraphThreads.limit(to: Int(ProcessInfo.processInfo.environment["CONSTELLATION_GRAPH_THREADS"] ?? "") ?? 0)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw .noInput("cannot read \(file)")
         }

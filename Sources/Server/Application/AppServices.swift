@@ -1,3 +1,6 @@
+import Graph
+import Keys
+import Logging
 import Store
 import Tokens
 
@@ -28,7 +31,11 @@ public struct AppServices: Sendable {
     /// Rate limits, counted in this instance (see `RateLimiter`).
     let limiter: RateLimiter
     /// What `GET /metrics` shows.
-    public let metrics = ServerMetrics()
+    public let metrics: ServerMetrics
+    /// Where layouts, statistics and growth are computed, and what is kept of them.
+    let graphWork: GraphWork
+    /// The live feeds of the events being watched.
+    let feeds: EventFeeds
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).
@@ -36,14 +43,18 @@ public struct AppServices: Sendable {
 
     /// Services whose keys stay `keyRing`.
     public init(
-        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keyRing: KeyRing, schemaVersion: String? = nil
+        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keyRing: KeyRing, schemaVersion: String? = nil,
+        logger: Logger
     ) {
-        self.init(configuration: configuration, database: database, replica: replica, keys: KeyRingStore(keyRing), schemaVersion: schemaVersion)
+        self.init(configuration: configuration, database: database, replica: replica, keys: KeyRingStore(keyRing),
+                  schemaVersion: schemaVersion, logger: logger)
     }
 
     /// - Parameter replica: a read-only streaming replica of `database` for the read-heavy endpoints.
+    /// - Parameter logger: the application's, for what runs outside any request (the live feeds).
     public init(
-        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keys: KeyRingStore, schemaVersion: String? = nil
+        configuration: ServerConfiguration, database: Database, replica: Database? = nil, keys: KeyRingStore, schemaVersion: String? = nil,
+        logger: Logger
     ) {
         self.configuration = configuration
         self.database = database
@@ -61,5 +72,11 @@ public struct AppServices: Sendable {
         replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)
+        var feedsLogger = logger
+        feedsLogger[metadataKey: "component"] = "feeds"
+        feeds = EventFeeds(events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger)
     }
 }

@@ -46,26 +46,50 @@ export function tokenFrom(text) {
   try { return decodeURIComponent(candidate); } catch { return candidate; }
 }
 
-/** The parts of a token, its key id and claims, unverified. */
-export function parse(token) {
+/** A v4.public token's signed message, its signature and its footer (empty if none), unverified. */
+function split(token) {
   if (!token.startsWith(HEADER)) throw new TokenProblem('malformed_token', 'not a v4.public token');
   const pieces = token.slice(HEADER.length).split('.');
   if (pieces.length > 2) throw new TokenProblem('malformed_token', 'too many parts');
   const body = base64url(pieces[0]);
   if (body.length <= 64) throw new TokenProblem('malformed_token', 'too short');
   const footer = pieces.length === 2 ? base64url(pieces[1]) : new Uint8Array();
-  const message = body.slice(0, body.length - 64);
-  const signature = body.slice(body.length - 64);
+  return { message: body.slice(0, body.length - 64), signature: body.slice(body.length - 64), footer };
+}
+
+/** Checks the Ed25519 signature of `parts` (from `split`) by `publicKey` (32 raw bytes) over the implicit assertion. */
+async function checkSignature(parts, publicKey, implicitAssertion) {
+  const key = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);
+  const signed = pae([encoder.encode(HEADER), parts.message, parts.footer, encoder.encode(implicitAssertion)]);
+  if (!(await crypto.subtle.verify({ name: 'Ed25519' }, key, parts.signature, signed))) {
+    throw new TokenProblem('invalid_signature', 'not genuine');
+  }
+}
+
+/**
+ * PASETO v4.public verification alone, with no key id, claims or expiry (what the official PASETO
+ * vectors check; the browser tests run them): the message and footer of `token` if `publicKey`
+ * (32 raw bytes) signed it over `implicitAssertion` (a string); else throws a TokenProblem.
+ */
+export async function verifyPublic(token, publicKey, implicitAssertion = '') {
+  const parts = split(token);
+  await checkSignature(parts, publicKey, implicitAssertion);
+  return { message: parts.message, footer: parts.footer };
+}
+
+/** The parts of a token, its key id and claims, unverified. */
+export function parse(token) {
+  const parts = split(token);
   let kid;
   let payload;
   try {
-    kid = JSON.parse(new TextDecoder().decode(footer)).kid;
-    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(message));
+    kid = JSON.parse(new TextDecoder().decode(parts.footer)).kid;
+    payload = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(parts.message));
   } catch {
     throw new TokenProblem('malformed_token', 'unreadable');
   }
   if (typeof kid !== 'string' || !kid) throw new TokenProblem('malformed_token', 'no key id');
-  return { message, signature, footer, kid, claims: claims(payload) };
+  return { ...parts, kid, claims: claims(payload) };
 }
 
 /** A UUID written as the unpadded base64url of its 16 bytes (22 characters), in its usual form. */
@@ -114,11 +138,7 @@ export async function verify(token, keySet, at = Date.now()) {
   const published = (keySet.keys || []).find((key) => key.kid === parts.kid);
   if (!published) throw new TokenProblem('unknown_key', 'another server\'s code');
   const raw = base64url(published.publicKey.replace(/^k4\.public\./, ''));
-  const key = await crypto.subtle.importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
-  const signed = pae([encoder.encode(HEADER), parts.message, parts.footer, encoder.encode(ASSERTION)]);
-  if (!(await crypto.subtle.verify({ name: 'Ed25519' }, key, parts.signature, signed))) {
-    throw new TokenProblem('invalid_signature', 'not genuine');
-  }
+  await checkSignature(parts, raw, ASSERTION);
   if (published.notAfter && Date.now() > Date.parse(published.notAfter)) throw new TokenProblem('key_expired', 'retired key');
   if (parts.claims.expiresAt < at - 30_000) throw new TokenProblem('token_expired', 'expired');
   return parts.claims;

@@ -1,10 +1,11 @@
 import Foundation
 import Hummingbird
 import NIOCore
+import WebClient
 
 /// Files shipped in the server's resource bundle, read once at start and served from memory, each
-/// with its media type and a strong ETag: the web client (`Sources/Server/Web`) and the API's
-/// OpenAPI document (`Sources/Server/OpenAPI`).
+/// with its media type and a strong ETag: the web client (the `WebClient` module's `Web` folder) and
+/// the API's OpenAPI document (`Sources/Server/OpenAPI`).
 struct WebAssets: Sendable {
     struct Asset: Sendable {
         let bytes: ByteBuffer
@@ -34,17 +35,16 @@ struct WebAssets: Sendable {
         "txt": "text/plain; charset=utf-8", "json": "application/json",
     ]
 
-    /// The web client: the `Web` folder of the server's resource bundle, read once per process.
-    static let bundled = inBundle("Web")
+    /// The web client, read once per process.
+    static let bundled = inFolder(WebClient.folder, named: "Web", bundlePath: WebClient.bundlePath)
     /// The API's description: the `OpenAPI` folder of the server's resource bundle (`openapi.json`).
-    static let openAPI = inBundle("OpenAPI")
+    static let openAPI = inFolder(Bundle.module.url(forResource: "OpenAPI", withExtension: nil), named: "OpenAPI",
+                                  bundlePath: Bundle.module.bundlePath)
 
-    /// The files of `folder` in the server's resource bundle, or none and why.
-    private static func inBundle(_ folder: String) -> WebAssets {
+    /// The files of a resource bundle's folder, or none and why.
+    private static func inFolder(_ root: URL?, named folder: String, bundlePath: String) -> WebAssets {
         do {
-            guard let root = Bundle.module.url(forResource: folder, withExtension: nil) else {
-                throw WebAssetsError.missing(folder, Bundle.module.bundlePath)
-            }
+            guard let root else { throw WebAssetsError.missing(folder, bundlePath) }
             return try load(from: root)
         } catch {
             return WebAssets(assets: [:], loadError: "\(error)")
@@ -98,7 +98,7 @@ enum WebAssetsError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .missing(let folder, let path):
-            "the server's \(folder) files are not at \(path): install the server with its Constellation_Server.resources folder next to the binary"
+            "the server's \(folder) files are not at \(path): install the server with its resource bundles (Constellation_*.resources) next to the binary"
         }
     }
 }

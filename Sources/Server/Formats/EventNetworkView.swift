@@ -1,11 +1,12 @@
 import ConstellationModel
 import Foundation
 import Graph
+import GraphExport
 import Store
 
 /// One organizer's view of an event's picture: pseudonymous ids and labels applied to the cached
-/// places, written as JSON (`EventNetwork`), GEXF (dynamic: each edge starts at its time),
-/// GraphML, CSV (`source,target,first_at`), graphology or Cytoscape.js JSON (each edge with its `start`).
+/// places, written as JSON (`EventNetwork`) or as a `LayoutDocument` (GEXF's timeline and CSV's
+/// `first_at` from when each pair connected).
 struct EventNetworkView {
     let network: EventNetwork
 
@@ -36,38 +37,13 @@ struct EventNetworkView {
         }
         let xs = nodes.map(\.x), ys = nodes.map(\.y)
         network = EventNetwork(nodes: nodes, edges: edges, meta: .init(
-            eventId: event, box: boundingBox(xs: xs, ys: ys), layout: "constellation",
+            eventId: event, box: Box(xs: xs, ys: ys), layout: "constellation",
             seed: SubgraphLayouts.Picture.seed, warmStart: picture.warmStarted))
     }
 
-    /// The body and its media type in `format` (one of `EventNetworkController.formats`).
-    func render(_ format: String) throws -> (bytes: [UInt8], type: String) {
-        switch format {
-        case "gexf": return (Array(document.gexf().utf8), "application/gexf+xml")
-        case "graphml": return (Array(document.graphml().utf8), "application/graphml+xml")
-        case "graphology": return (Array(document.text(.graphology).utf8), "application/json")
-        case "cytoscape": return (Array(document.text(.cytoscape).utf8), "application/json")
-        case "csv": return (Array(csv.utf8), "text/csv; charset=utf-8; header=present")
-        default: return (try network.jsonBytes(), "application/json")
-        }
-    }
-
-    /// RFC 3339 in UTC, whole seconds (`2026-11-21T21:33:47Z`): GEXF's `dateTime` and CSV's time.
-    static func time(_ date: Date) -> String {
-        ISO8601Seconds.string(date)
-    }
-
-    private var document: LayoutDocument {
-        LayoutDocument(
-            nodes: network.nodes.map { .init(id: $0.id, label: $0.label, x: $0.x, y: $0.y, community: $0.community, degree: $0.degree) },
-            edges: network.edges.map { .init(source: $0.source, target: $0.target, start: Self.time($0.firstAt)) },
-            seed: network.meta.seed, warmStart: network.meta.warmStart, seconds: 0)
-    }
-
-    /// RFC 4180: a header, CRLF lines; ids are `p` and base32, times RFC 3339, so nothing needs quoting.
-    private var csv: String {
-        var out = "source,target,first_at\r\n"
-        for edge in network.edges { out += "\(edge.source),\(edge.target),\(Self.time(edge.firstAt))\r\n" }
-        return out
+    /// The body and its media type in `format`: the API's own JSON, or a document.
+    func render(_ format: LayoutDocument.Format) throws -> (bytes: [UInt8], type: String) {
+        guard format != .json else { return (try network.jsonBytes(), format.mediaType) }
+        return (Array(LayoutDocument(network).text(format).utf8), format.mediaType)
     }
 }

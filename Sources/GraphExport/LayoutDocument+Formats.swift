@@ -1,30 +1,21 @@
+import ConstellationModel
 import Foundation
 
-/// Text produced in pieces and handed on about a megabyte at a time, so a million-node
-/// document never sits in memory whole.
-public final class TextSink {
-    private var buffer = ""
-    private let flush: (String) -> Void
-
-    public init(_ flush: @escaping (String) -> Void) {
-        self.flush = flush
-    }
-
-    static func += (sink: TextSink, text: String) {
-        sink.buffer += text
-        if sink.buffer.utf8.count >= 1 << 20 { sink.finish() }
-    }
-
-    /// Hands on whatever is left.
-    public func finish() {
-        guard !buffer.isEmpty else { return }
-        flush(buffer)
-        buffer = ""
-    }
-}
-
 public extension LayoutDocument {
-    enum Format: String, CaseIterable, Sendable { case json, svg, gexf, graphml, graphology, cytoscape }
+    enum Format: String, CaseIterable, Sendable {
+        case json, svg, gexf, graphml, graphology, cytoscape, csv
+
+        /// The media type of a document in this format.
+        public var mediaType: String {
+            switch self {
+            case .json, .graphology, .cytoscape: "application/json"
+            case .svg: "image/svg+xml"
+            case .gexf: "application/gexf+xml"
+            case .graphml: "application/graphml+xml"
+            case .csv: "text/csv; charset=utf-8; header=present"
+            }
+        }
+    }
 
     /// Writes the document in `format` to `sink` (and finishes it).
     func write(_ format: Format, to sink: TextSink) {
@@ -35,6 +26,7 @@ public extension LayoutDocument {
         case .graphml: writeGraphML(to: sink)
         case .graphology: writeGraphology(to: sink)
         case .cytoscape: writeCytoscape(to: sink)
+        case .csv: writeCSV(to: sink)
         }
         sink.finish()
     }
@@ -79,19 +71,22 @@ extension LayoutDocument {
 
     /// `text` as a JSON string literal.
     func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
-            }
+        JSONBytes.quoted(text)
+    }
+
+    /// RFC 4180: a header and CRLF lines, `source,target`, and `first_at` when edges carry a `start`.
+    /// Fields that hold a comma, a quote or a line break are quoted.
+    private func writeCSV(to out: TextSink) {
+        let timed = edges.contains { $0.start != nil }
+        out += timed ? "source,target,first_at\r\n" : "source,target\r\n"
+        for edge in edges {
+            out += csv(edge.source) + "," + csv(edge.target) + (timed ? "," + csv(edge.start ?? "") : "") + "\r\n"
         }
-        return out + "\""
+    }
+
+    private func csv(_ field: String) -> String {
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return field }
+        return "\"" + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js); when edges carry
@@ -151,9 +146,9 @@ extension LayoutDocument {
     private func writeSVG(to out: TextSink) {
         let size = 1000.0, margin = 20.0
         let box = meta.box
-        let span = max(box[2] - box[0], box[3] - box[1], 1e-9)
+        let span = max(box.width, box.height, 1e-9)
         func place(_ x: Double, _ y: Double) -> (Double, Double) {
-            (margin + (x - box[0]) / span * (size - 2 * margin), margin + (y - box[1]) / span * (size - 2 * margin))
+            (margin + (x - box.minX) / span * (size - 2 * margin), margin + (y - box.minY) / span * (size - 2 * margin))
         }
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
         out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"

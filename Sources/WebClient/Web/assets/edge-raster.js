@@ -1,6 +1,6 @@
 // The edges of a large graph as one-pixel lines without anti-aliasing, counted per pixel (up to
-// 255), for `GraphView` to shade: the page's own rasterizer, shared by the page and by the worker
-// that takes a share of the edges to the other core (`EdgeRasterWorker`).
+// 255), for `GraphPainter` (graph-draw.js) to shade: the page's own rasterizer, shared by the
+// page and by the worker that takes a share of the edges to the other core (`EdgeRasterWorker`).
 
 /** `clip`'s answer, reused. */
 const CLIPPED = new Float64Array(4);

@@ -1,4 +1,3 @@
-import Graph
 import Hummingbird
 import HummingbirdCore
 import Logging
@@ -32,26 +31,20 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
-    let compute = GraphComputation(metrics: services.metrics)
-    let cacheEntries = services.configuration.graphCacheEntries
-    let layouts = SubgraphLayouts(capacity: cacheEntries, compute: compute)
-    let growth = GrowthCache(events: services.eventReads, compute: compute)
-    let statistics = VersionedCache<SubgraphLayouts.Subject, GraphStatistics>(capacity: cacheEntries) { [metrics = services.metrics] in
-        metrics.cacheLookup("statistics", hit: $0)
-    }
-    let quota = GraphWorkQuota(limit: services.configuration.graphRequestsPerCredential)
-    let eventGraphs = EventGraphCache(events: services.eventReads)
-    PrivacyController(services: services, layouts: layouts, statistics: statistics, growth: growth, eventGraphs: eventGraphs)
+    let graphs = services.graphWork
+    PrivacyController(services: services, layouts: graphs.layouts, statistics: graphs.statistics, growth: graphs.growth,
+                      eventGraphs: graphs.eventGraphs)
         .addAuthenticatedRoutes(to: authenticated)
     let reads = authenticated.group().add(middleware: ReplicaLagMiddleware(lag: services.replicaLag))
-    NetworkController(services: services, layouts: layouts, statistics: statistics, compute: compute, quota: quota)
+    NetworkController(services: services, layouts: graphs.layouts, statistics: graphs.statistics, compute: graphs.compute,
+                      quota: graphs.quota)
         .addAuthenticatedRoutes(to: reads)
-    EventNetworkController(services: services, layouts: layouts, graphs: eventGraphs, statistics: statistics, compute: compute, quota: quota)
+    EventNetworkController(services: services, layouts: graphs.layouts, graphs: graphs.eventGraphs, statistics: graphs.statistics,
+                           compute: graphs.compute, quota: graphs.quota)
         .addAuthenticatedRoutes(to: reads)
-    EventInsightsController(services: services, compute: compute, growthCache: growth, quota: quota).addAuthenticatedRoutes(to: reads)
-    let feeds = EventFeeds(events: services.events, identity: { EventIdentity(keyRing: services.keyRing) },
-                           logger: Logger(label: "constellation.feeds"))
-    EventStreamController(services: services, feeds: feeds).addAuthenticatedRoutes(to: authenticated)
+    EventInsightsController(services: services, compute: graphs.compute, growthCache: graphs.growth, quota: graphs.quota)
+        .addAuthenticatedRoutes(to: reads)
+    EventStreamController(services: services, feeds: services.feeds).addAuthenticatedRoutes(to: authenticated)
     return router
 }
 

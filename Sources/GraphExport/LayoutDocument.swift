@@ -1,3 +1,6 @@
+import ConstellationModel
+import Graph
+
 /// A laid-out graph in the JSON shape any renderer can draw:
 /// `{"nodes":[{"id","x","y","community","degree"}],"edges":[{"source","target"}],"meta":{…}}`.
 public struct LayoutDocument: Codable, Sendable {
@@ -36,8 +39,8 @@ public struct LayoutDocument: Codable, Sendable {
     public struct Meta: Codable, Sendable {
         public var layout = "constellation (multilevel: Leiden coarsening, stress majorization, force refinement)"
         public var seed: UInt64
-        /// The box the positions lie in: [minX, minY, maxX, maxY].
-        public var box: [Double]
+        /// The box the positions lie in.
+        public var box: Box
         public var nodes: Int
         public var edges: Int
         public var droppedSelfLoops: Int
@@ -65,23 +68,23 @@ public struct LayoutDocument: Codable, Sendable {
             (positions, communities) = (result.positions, result.communities)
         }
         let elapsed = clock.now - start
-        nodes = ids.indices.map { v in
-            Node(id: ids[v], label: labels[ids[v]], x: positions[v].x, y: positions[v].y, community: Int(communities[v]), degree: graph.degree(of: v))
-        }
-        edges = graph.edgeList.map { Edge(source: ids[$0.0], target: ids[$0.1]) }
-        let xs = positions.map(\.x), ys = positions.map(\.y)
-        meta = Meta(seed: seed, box: boundingBox(xs: xs, ys: ys), nodes: graph.nodeCount,
-                    edges: graph.edgeCount, droppedSelfLoops: graph.droppedSelfLoops, droppedDuplicates: graph.droppedDuplicates,
-                    warmStart: previous != nil,
-                    seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        self.init(
+            nodes: ids.indices.map { v in
+                Node(id: ids[v], label: labels[ids[v]], x: positions[v].x, y: positions[v].y, community: Int(communities[v]),
+                     degree: graph.degree(of: v))
+            },
+            edges: graph.edgeList.map { Edge(source: ids[$0.0], target: ids[$0.1]) },
+            seed: seed, warmStart: previous != nil,
+            seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        meta.droppedSelfLoops = graph.droppedSelfLoops
+        meta.droppedDuplicates = graph.droppedDuplicates
     }
 
     /// A document for positions computed elsewhere (ids and labels as given).
     public init(nodes: [Node], edges: [Edge], seed: UInt64, warmStart: Bool, seconds: Double) {
         self.nodes = nodes
         self.edges = edges
-        let xs = nodes.map(\.x), ys = nodes.map(\.y)
-        meta = Meta(seed: seed, box: boundingBox(xs: xs, ys: ys), nodes: nodes.count, edges: edges.count,
+        meta = Meta(seed: seed, box: Box(xs: nodes.map(\.x), ys: nodes.map(\.y)), nodes: nodes.count, edges: edges.count,
                     droppedSelfLoops: 0, droppedDuplicates: 0, warmStart: warmStart, seconds: seconds)
     }
 

@@ -1,3 +1,4 @@
+import Keys
 import Logging
 import NIOPosix
 import ServiceLifecycle

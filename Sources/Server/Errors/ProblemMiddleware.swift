@@ -1,0 +1,28 @@
+import ConstellationModel
+import Hummingbird
+import Logging
+
+/// Turns every error into an `application/problem+json` response: an error that describes itself
+/// (`ProblemConvertible`) with its status and code, anything else as a logged 500 that shows
+/// nothing but the request's id.
+package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    package init() {}
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            let problem = (error as? any ProblemConvertible)?.problem ?? .internalError
+            if problem.status == 503 {
+                // The cause (a database down or restarting) is logged where it is handled, not per request.
+                context.logger.debug("request refused: service unavailable", metadata: ["error": "\(String(reflecting: error))"])
+            } else if problem.status >= 500 {
+                context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
+                if case .string(let id) = context.logger[metadataKey: "request.id"] {
+                    return Problem(status: problem.status, code: problem.code, title: problem.title, requestId: id).response
+                }
+            }
+            return problem.response
+        }
+    }
+}

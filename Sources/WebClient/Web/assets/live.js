@@ -1,0 +1,403 @@
+// `/events/{slug}/live`: an event's constellation as it grows, for its organizers. The picture,
+// the summary and the growth chart load from the API; new connections arrive through the
+// event's stream (Server-Sent Events) and are drawn at once, then the warm-started layout is
+// fetched again (at most every 3 s) and positions glide to it; the summary and growth follow
+// every 10 s (or 4× what they cost the server, for large events). `?wall`: full screen for a
+// projector, pseudonyms only, with the event's join code as a QR code.
+//
+// Credentials: a view token from the link `constellation event open SLUG` prints
+// (`#view=TOKEN&code=XXXX-XXXX`, kept for this tab only), else this browser's organizer key.
+import { json, call, session, explain, say, ApiError } from './api.js';
+import { GraphView } from './graph-view.js';
+import { EventStream } from './sse.js';
+import { drawGrowth } from './growth-chart.js';
+
+const $ = (id) => document.getElementById(id);
+/** The label the server gives a person who did not choose to be named. */
+const PSEUDONYM = /^Attendee [A-Z2-7]{6}$/;
+const NETWORK_EVERY_MS = 3000;
+const INSIGHTS_EVERY_MS = 10_000;
+const GLIDE_MS = 900;
+
+/** The pseudonym the server would show for node `id` (`p` + base32): never a name. */
+function pseudonym(id) {
+  return `Attendee ${id.slice(1, 7).toUpperCase()}`;
+}
+
+/** When to try again after `error`: soon when the server said so (429), else in a few seconds. */
+function retryDelay(error) {
+  return error instanceof ApiError && error.status === 429 ? 1500 : 5000;
+}
+
+/**
+ * A lane runs its tasks one at a time. Graph requests go through two (the picture, the insights):
+ * the server lets one credential run only two at once (429 `too_many_graph_requests`), and a slow
+ * summary must not hold the picture back.
+ */
+function lane() {
+  let last = Promise.resolve();
+  return (task) => {
+    const run = last.then(task, task);
+    last = run.catch(() => {});
+    return run;
+  };
+}
+
+/**
+ * Calls `task` at most every `everyMs()`; a call while it runs makes it run once more afterwards.
+ * Nothing is scheduled once `stopped()`.
+ */
+function throttled(task, everyMs, stopped) {
+  let last = -Infinity; let timer = null; let running = false; let again = false;
+  const schedule = () => {
+    if (stopped()) return;
+    if (running) { again = true; return; }
+    if (timer) return;
+    timer = setTimeout(async () => {
+      timer = null; running = true; last = performance.now();
+      try { await task(); } finally {
+        running = false;
+        if (again) { again = false; schedule(); }
+      }
+    }, Math.max(0, last + everyMs() - performance.now()));
+  };
+  return schedule;
+}
+
+/** The bucket that gives the event's span a readable number of bars. */
+function bucketFor(startsAt, endsAt) {
+  const hours = (new Date(endsAt) - new Date(startsAt)) / 3_600_000;
+  if (hours <= 3) return '5m';
+  if (hours <= 12) return '15m';
+  if (hours <= 96) return '1h';
+  return '1d';
+}
+
+/** The page: everything it knows and has under way is here, made once when the page loads. */
+class LivePage {
+  constructor() {
+    this.slug = decodeURIComponent(location.pathname.split('/')[2] || '');
+    this.wall = new URLSearchParams(location.search).has('wall');
+    /** This tab's storage keys for the view token and the join code. */
+    this.viewKey = `constellation.view.${this.slug}`;
+    this.codeKey = `constellation.joinCode.${this.slug}`;
+    this.status = $('status');
+    this.event = null;
+    this.stream = null;
+    this.stopped = false;
+    this.helloSeen = false;
+    this.networkAsked = false;
+    this.problemShown = false;
+    /** Connections drawn from the stream that no fetched picture has shown yet, by pair. */
+    this.unconfirmed = new Map();
+    // On the wall, the title and counts lie over the top of the picture and the join code over a corner.
+    this.view = new GraphView($('network'), { onSelect: (node) => this.describe(node), padding: this.wall ? 140 : 20 });
+    this.pictureLane = lane();
+    this.insightsLane = lane();
+    /** What the last summary and growth cost the server, in ms: a large event's statistics take seconds. */
+    this.insightsCost = 0;
+    const stopped = () => this.stopped;
+    this.scheduleNetwork = throttled(() => this.loadNetwork(), () => NETWORK_EVERY_MS, stopped);
+    // The server's graph work is shared with the picture: the insights take at most a quarter of it.
+    this.scheduleInsights = throttled(() => this.loadInsights(), () => Math.max(INSIGHTS_EVERY_MS, 4 * this.insightsCost), stopped);
+    this.firstPicture = new Promise((resolve) => { this.pictured = resolve; });
+    const view = this.view;
+    /** For tests and benchmarks: what is drawn, and what drawing it cost. */
+    window.constellationLive = {
+      frameMs: () => view.lastFrameMs,
+      nodes: () => view.nodes.length,
+      edges: () => view.edgeCount,
+      firstPictureMs: null,
+      view,
+    };
+  }
+
+  /** A node as this page shows it: on the wall, by pseudonym only. */
+  face(node) {
+    return this.wall ? { ...node, label: pseudonym(node.id) } : node;
+  }
+
+  /** Takes the view token and join code from the fragment into this tab's storage, and out of the address bar. */
+  readFragment() {
+    if (!location.hash) return;
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    if (fragment.get('view')) sessionStorage.setItem(this.viewKey, fragment.get('view'));
+    if (fragment.get('code')) sessionStorage.setItem(this.codeKey, fragment.get('code'));
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  credential() {
+    return sessionStorage.getItem(this.viewKey) || session.key;
+  }
+
+  /** What to say about an error that stops the page (401, 403, 404), in this page's terms. */
+  explainStop(error) {
+    const slug = this.slug;
+    const usingView = Boolean(sessionStorage.getItem(this.viewKey));
+    if (error.code === 'view_token_expired') return `This view link has expired. Run \`constellation event open ${slug}\` for a fresh one.`;
+    if (error.status === 401) {
+      return usingView ? `This view link is not valid here. Run \`constellation event open ${slug}\` for a fresh one.`
+        : 'This browser\'s key is no longer valid. Open the link `constellation event open` prints.';
+    }
+    if (error.code === 'view_token_wrong_event') return `This view link is for another event, not "${slug}".`;
+    if (error.code === 'not_an_organizer') return 'Only the event\'s organizers can watch it live, and this browser\'s profile is not one of them.';
+    if (error.status === 404) return `There is no event called "${slug}".`;
+    return explain(error);
+  }
+
+  /** Shows `error`; true if the page cannot go on (credentials or event refused). */
+  report(error) {
+    // Busy with this credential's other graph requests: retried quietly.
+    if (error instanceof ApiError && error.code === 'too_many_graph_requests') return false;
+    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+      this.stop();
+      if (error.code === 'view_token_expired') sessionStorage.removeItem(this.viewKey);
+      say(this.status, this.explainStop(error), 'error');
+      this.setState('stopped', 'Not live');
+      return true;
+    }
+    // No answer (offline, cut, silent): keep the picture. A problem (busy, rate limited): say which.
+    say(this.status, error instanceof ApiError ? explain(error) : 'Offline: showing the last picture, reconnecting…', 'error');
+    this.problemShown = true;
+    return false;
+  }
+
+  clearProblem() {
+    if (this.problemShown) { say(this.status, ''); this.problemShown = false; }
+  }
+
+  stop() {
+    this.stopped = true;
+    this.stream?.stop();
+  }
+
+  setState(state, text) {
+    const element = $('live-state');
+    element.dataset.state = state;
+    element.textContent = text;
+  }
+
+  showCount() {
+    const count = $('live-count');
+    const nodes = this.view.nodes.length; const edges = this.view.edgeCount;
+    count.dataset.nodes = nodes;
+    count.dataset.edges = edges;
+    count.textContent = `${nodes.toLocaleString()} ${nodes === 1 ? 'person' : 'people'}, ${edges.toLocaleString()} connection${edges === 1 ? '' : 's'}`;
+    $('network').setAttribute('aria-label', `The event's constellation: ${count.textContent}`);
+  }
+
+  async loadNetwork() {
+    this.networkAsked = true;
+    const view = this.view;
+    try {
+      const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network`, { auth: this.credential() }));
+      const first = view.nodes.length === 0 && view.edgeCount === 0;
+      view.setGraph({ nodes: network.nodes.map((node) => this.face(node)), edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
+      for (const [key, pair] of this.unconfirmed) {
+        // Shown by this picture: confirmed. Not yet in it (made while it was computed): drawn again.
+        if (!view.addEdge(pair.source, pair.target)) this.unconfirmed.delete(key);
+      }
+      this.showCount();
+      this.clearProblem();
+      if (first) this.markFirstPicture();
+    } catch (error) {
+      if (!this.report(error)) setTimeout(this.scheduleNetwork, retryDelay(error));
+    }
+  }
+
+  async loadInsights() {
+    if (this.wall) return;
+    const started = performance.now();
+    try {
+      const bucket = $('growth-bucket').value;
+      const summary = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/summary`, { auth: this.credential() }));
+      const growth = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/growth?bucket=${bucket}`, { auth: this.credential() }));
+      this.showSummary(summary);
+      $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: this.event.timeZone });
+      this.insightsCost = performance.now() - started;
+    } catch (error) {
+      if (!this.report(error)) setTimeout(this.scheduleInsights, retryDelay(error));
+    }
+  }
+
+  showSummary(summary) {
+    const number = (n) => n.toLocaleString();
+    const peak = summary.peakHour
+      ? `${new Date(summary.peakHour.start).toLocaleString([], { timeZone: this.event.timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit' })} (${number(summary.peakHour.newConnections)} new)`
+      : '—';
+    const rows = [
+      ['People connected', number(summary.people)],
+      ['Connections', number(summary.connections)],
+      ['Attendees', number(summary.attendees)],
+      ['Share connected', `${Math.round(summary.connectedShare * 100)}%`],
+      ['Communities', `${number(summary.communities)} (modularity ${summary.modularity.toFixed(2)})`],
+      ['Largest group', number(summary.largestComponent)],
+      ['Busiest hour', peak],
+    ];
+    $('summary').replaceChildren(...rows.flatMap(([term, value]) => [
+      Object.assign(document.createElement('dt'), { textContent: term }),
+      Object.assign(document.createElement('dd'), { textContent: value }),
+    ]));
+    const items = summary.topByDegree.map((person) => {
+      const item = document.createElement('li');
+      item.textContent = `${person.name} — ${number(person.degree)} connection${person.degree === 1 ? '' : 's'}`;
+      return item;
+    });
+    $('connectors').replaceChildren(...(items.length ? items : [Object.assign(document.createElement('li'), { textContent: 'Nobody yet' })]));
+  }
+
+  describe(node) {
+    const detail = $('node-detail');
+    if (!node) { detail.textContent = ''; return; }
+    const degree = node.degree || 0;
+    const community = node.community == null ? '' : `, community ${node.community + 1}`;
+    detail.textContent = `${node.label}: ${degree} connection${degree === 1 ? '' : 's'}${community}`;
+  }
+
+  /** A new connection from the stream: drawn at once, the layout refetched soon. */
+  connected(data) {
+    const pair = { source: this.face(data.source), target: this.face(data.target) };
+    this.unconfirmed.set(data.source.id < data.target.id ? `${data.source.id} ${data.target.id}` : `${data.target.id} ${data.source.id}`, pair);
+    if (this.view.addEdge(pair.source, pair.target)) this.showCount();
+    this.scheduleNetwork();
+    this.scheduleInsights();
+  }
+
+  onEvent({ type, data }) {
+    let payload;
+    try { payload = JSON.parse(data); } catch { return; }
+    if (type === 'connection') {
+      this.connected(payload);
+    } else if (type === 'hello') {
+      // Resume after this point if the stream is cut before any connection arrives.
+      if (!this.stream.lastEventId && payload.seq != null) this.stream.lastEventId = String(payload.seq);
+      // A picture asked for before the stream opened may miss what happened in between.
+      if (!this.helloSeen && this.networkAsked) this.scheduleNetwork();
+      this.helloSeen = true;
+    } else if (type === 'changed') {
+      this.unconfirmed.clear();
+      this.scheduleNetwork();
+      this.scheduleInsights();
+    }
+  }
+
+  onState(state, error) {
+    if (state === 'open') {
+      this.setState('live', 'Live');
+      this.clearProblem();
+    } else if (state === 'reconnecting') {
+      this.setState('reconnecting', 'Reconnecting…');
+      if (error) this.report(error);
+    } else if (error.status === 404) {
+      // The event exists (its picture loaded): this server has no stream.
+      this.setState('stopped', 'Live updates unavailable: reload to update');
+    } else {
+      this.report(error);
+    }
+  }
+
+  /** Records when the first complete picture was drawn (the frame after the picture was given). */
+  markFirstPicture() {
+    requestAnimationFrame(() => {
+      window.constellationLive.firstPictureMs = performance.now();
+      this.pictured();
+    });
+  }
+
+  async showJoinCode() {
+    const code = sessionStorage.getItem(this.codeKey);
+    if (!code) return;
+    const event = this.event;
+    $('join').hidden = false;
+    try {
+      const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: this.credential() });
+      $('join-qr').src = URL.createObjectURL(await response.blob());
+      $('join-caption').textContent = `Scan to join ${event.name}`;
+      $('join-code').textContent = `${event.slug} · ${code.toUpperCase()}`;
+    } catch (error) {
+      $('join-caption').textContent = explain(error);
+    }
+  }
+
+  search() {
+    const query = $('search').value.trim().toLowerCase();
+    const results = $('search-results');
+    const found = [];
+    if (query) {
+      for (const node of this.view.nodes) {
+        if (!PSEUDONYM.test(node.label) && node.label.toLowerCase().includes(query)) found.push(node);
+        if (found.length === 8) break;
+      }
+    }
+    results.replaceChildren(...found.map((node) => {
+      const item = document.createElement('li');
+      const button = Object.assign(document.createElement('button'), { type: 'button', textContent: node.label });
+      button.addEventListener('click', () => this.choose(node));
+      item.append(button);
+      return item;
+    }));
+    if (query && !found.length) results.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No named attendee matches' }));
+    results.hidden = !query;
+    return found;
+  }
+
+  choose(node) {
+    this.view.focus(node.id, { center: true });
+    this.describe(node);
+    $('search-results').hidden = true;
+  }
+
+  listen() {
+    const view = this.view;
+    $('zoom-in').addEventListener('click', () => view.zoom(1.5));
+    $('zoom-out').addEventListener('click', () => view.zoom(1 / 1.5));
+    $('fit').addEventListener('click', () => view.fit());
+    $('search').addEventListener('input', () => this.search());
+    $('search').addEventListener('keydown', (key) => {
+      if (key.key === 'Enter') { const [first] = this.search(); if (first) this.choose(first); }
+      if (key.key === 'Escape') { $('search').value = ''; this.search(); view.focus(null); }
+    });
+    $('growth-bucket').addEventListener('change', () => this.loadInsights());
+    // The projector's screen: a double click fills it (a browser allows that only after a gesture).
+    if (this.wall) document.addEventListener('dblclick', () => document.documentElement.requestFullscreen?.().catch(() => {}));
+  }
+
+  async start() {
+    const slug = this.slug;
+    document.body.classList.toggle('wall', this.wall);
+    this.readFragment();
+    this.listen();
+    if (!this.credential()) {
+      say(this.status, `No credential: open the link \`constellation event open ${slug}\` prints, or this page in the browser where you use Constellation as the event's organizer.`, 'error');
+      this.setState('stopped', 'Not live');
+      return;
+    }
+    // The picture by the event's slug, while the event itself (name, zone, id) is read.
+    this.loadNetwork();
+    while (!this.event) {
+      try {
+        this.event = await json(`/events/${encodeURIComponent(slug)}`, { auth: null });
+      } catch (error) {
+        if (this.report(error)) return;
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
+    }
+    const event = this.event;
+    $('event-name').textContent = event.name;
+    if (this.stopped) return; // the picture was refused (credentials): nothing to stream
+    document.title = `${event.name} · live · Constellation`;
+    $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
+    this.stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, {
+      auth: () => this.credential(),
+      onEvent: (message) => this.onEvent(message),
+      onState: (state, error) => this.onState(state, error),
+    });
+    this.stream.start();
+    if (this.wall) this.showJoinCode();
+    // After the first picture: the summary's statistics would hold the server's graph work up.
+    await this.firstPicture;
+    this.loadInsights();
+  }
+}
+
+new LivePage().start();
