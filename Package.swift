@@ -155,7 +155,7 @@ let package = Package(
 /// The Swift settings every target of ours compiles with.
 let swiftSettings: [SwiftSetting] = [
     // `any P` for an existential, so that its cost is visible where it is spelled.
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 // libFuzzer targets (Tests/Fuzz/, run by Tools/fuzz), declared only when CONSTELLATION_FUZZ is set so that the

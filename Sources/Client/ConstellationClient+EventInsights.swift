@@ -5,7 +5,9 @@ import Foundation
 extension ConstellationClient {
     /// `event`'s growth (I must organize it), in buckets of `bucket` (`5m`, `15m`, `1h`, `1d`;
     /// the server's default is `1h`), from `from` to `to` (exclusive) if given.
-    public func eventGrowth(_ event: String, bucket: String? = nil, from: Date? = nil, to: Date? = nil) async throws(ClientError) -> EventGrowth {
+    public func eventGrowth(_ event: String, bucket: String? = nil, from: Date? = nil, to: Date? = nil) async throws(ClientError)
+        -> EventGrowth
+    {
         var query: [String] = []
         if let bucket { query.append("bucket=\(Self.escaped(bucket))") }
         if let from { query.append("from=\(Self.escaped(from.formatted(Self.rfc3339)))") }

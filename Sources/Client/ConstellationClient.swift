@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import ConstellationModel
 import Foundation
 import NIOCore
-import NIOHTTP1
 import NIOFoundationCompat
+import NIOHTTP1
 
 /// A typed client for the Constellation API, used by the CLI and the tests.
 public struct ConstellationClient: Sendable {
@@ -243,8 +243,9 @@ public struct ConstellationClient: Sendable {
         } catch {
             throw .unreachable(server: baseURL, reason: ClientError.reason(for: error))
         }
-        let raw = RawResponse(status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"),
-                              headers: response.headers.map { ($0.name, $0.value) })
+        let raw = RawResponse(
+            status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"),
+            headers: response.headers.map { ($0.name, $0.value) })
         guard raw.status < 400 else {
             if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }
             throw .unexpectedResponse(status: raw.status, detail: String(decoding: raw.body.prefix(200), as: UTF8.self))

@@ -26,8 +26,9 @@ public struct Box: Codable, Sendable, Equatable {
 
     public init(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()
-        self.init(minX: try container.decode(Double.self), minY: try container.decode(Double.self),
-                  maxX: try container.decode(Double.self), maxY: try container.decode(Double.self))
+        self.init(
+            minX: try container.decode(Double.self), minY: try container.decode(Double.self),
+            maxX: try container.decode(Double.self), maxY: try container.decode(Double.self))
         guard container.isAtEnd else {
             throw DecodingError.dataCorruptedError(in: container, debugDescription: "a box has four numbers")
         }

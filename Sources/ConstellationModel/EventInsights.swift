@@ -31,8 +31,10 @@ public struct GrowthBucket: Codable, Sendable, Equatable {
     /// The number of people in the largest connected component at the bucket's end.
     public let largestComponent: Int
 
-    public init(start: Date, newConnections: Int, newPeople: Int, cumulativePeople: Int, cumulativeConnections: Int,
-                largestComponent: Int) {
+    public init(
+        start: Date, newConnections: Int, newPeople: Int, cumulativePeople: Int, cumulativeConnections: Int,
+        largestComponent: Int
+    ) {
         self.start = start
         self.newConnections = newConnections
         self.newPeople = newPeople
@@ -65,8 +67,10 @@ public struct EventSummary: Codable, Sendable, Equatable {
     /// The number of people in the largest connected component.
     public let largestComponent: Int
 
-    public init(people: Int, connections: Int, attendees: Int, connectedShare: Double, peakHour: Peak?, topByDegree: [Connector],
-                topByBetweenness: [Connector], communities: Int, modularity: Double, largestComponent: Int) {
+    public init(
+        people: Int, connections: Int, attendees: Int, connectedShare: Double, peakHour: Peak?, topByDegree: [Connector],
+        topByBetweenness: [Connector], communities: Int, modularity: Double, largestComponent: Int
+    ) {
         self.people = people
         self.connections = connections
         self.attendees = attendees

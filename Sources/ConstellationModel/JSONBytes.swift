@@ -52,7 +52,9 @@ package struct JSONBytes {
         case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
         default:
             let hex = Array("0123456789abcdef".utf8)
-            bytes += [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            bytes += [
+                UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 15)],
+            ]
         }
     }
 

@@ -62,9 +62,11 @@ public struct PublishedKey: Codable, Sendable, Equatable {
     /// A key set from a server that predates `status` (or cached from one) reads as current or retired by its `notAfter`.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(kid: try container.decode(String.self, forKey: .kid), publicKey: try container.decode(String.self, forKey: .publicKey),
-                  pid: try container.decode(String.self, forKey: .pid), status: try container.decodeIfPresent(KeyStatus.self, forKey: .status),
-                  notBefore: try container.decode(Date.self, forKey: .notBefore), notAfter: try container.decodeIfPresent(Date.self, forKey: .notAfter))
+        self.init(
+            kid: try container.decode(String.self, forKey: .kid), publicKey: try container.decode(String.self, forKey: .publicKey),
+            pid: try container.decode(String.self, forKey: .pid), status: try container.decodeIfPresent(KeyStatus.self, forKey: .status),
+            notBefore: try container.decode(Date.self, forKey: .notBefore),
+            notAfter: try container.decodeIfPresent(Date.self, forKey: .notAfter))
     }
 }
 

@@ -21,8 +21,9 @@ public struct Graph<ID: Hashable & Sendable>: Sendable {
             ids.append(id)
             return next
         }
-        nodes.forEach { _ = intern($0) }
-        var sources = [Int32](), targets = [Int32]()
+        for node in nodes { _ = intern(node) }
+        var sources = [Int32]()
+        var targets = [Int32]()
         sources.reserveCapacity(edges.count)
         targets.reserveCapacity(edges.count)
         for (a, b) in edges {
@@ -40,7 +41,10 @@ public struct Graph<ID: Hashable & Sendable>: Sendable {
         var degree = [Int](repeating: 0, count: n + 1)
         var selfLoops = 0
         for i in sources.indices {
-            if sources[i] == targets[i] { selfLoops += 1; continue }
+            if sources[i] == targets[i] {
+                selfLoops += 1
+                continue
+            }
             degree[Int(sources[i])] += 1
             degree[Int(targets[i])] += 1
         }
@@ -49,16 +53,20 @@ public struct Graph<ID: Hashable & Sendable>: Sendable {
         var fill = offsets
         var adjacency = [Int32](repeating: 0, count: offsets[n])
         for i in sources.indices where sources[i] != targets[i] {
-            let u = Int(sources[i]), v = Int(targets[i])
-            adjacency[fill[u]] = targets[i]; fill[u] += 1
-            adjacency[fill[v]] = sources[i]; fill[v] += 1
+            let u = Int(sources[i])
+            let v = Int(targets[i])
+            adjacency[fill[u]] = targets[i]
+            fill[u] += 1
+            adjacency[fill[v]] = sources[i]
+            fill[v] += 1
         }
         // Sort and deduplicate each list, compacting towards the front.
         var compact = [Int](repeating: 0, count: n + 1)
         var write = 0
         adjacency.withUnsafeMutableBufferPointer { list in
             for v in 0..<n {
-                let start = offsets[v], end = offsets[v + 1]
+                let start = offsets[v]
+                let end = offsets[v + 1]
                 compact[v] = write
                 guard start < end else { continue }
                 list[start..<end].sort()

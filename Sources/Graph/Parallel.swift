@@ -2,9 +2,9 @@ import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Splits `0..<count` into contiguous chunks and runs `body` on each, one chunk per core.
@@ -14,7 +14,8 @@ func parallelChunks<T: Sendable>(_ count: Int, minimumChunk: Int = 1, _ body: @S
     guard workers > 1 else { return [body(0..<count)] }
     let results = Slots<T>(count: workers)
     DispatchQueue.concurrentPerform(iterations: workers) { worker in
-        let start = count * worker / workers, end = count * (worker + 1) / workers
+        let start = count * worker / workers
+        let end = count * (worker + 1) / workers
         results.store(body(start..<end), at: worker)
     }
     return results.values

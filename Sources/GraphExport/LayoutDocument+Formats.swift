@@ -1,8 +1,8 @@
 import ConstellationModel
 import Foundation
 
-public extension LayoutDocument {
-    enum Format: String, CaseIterable, Sendable {
+extension LayoutDocument {
+    public enum Format: String, CaseIterable, Sendable {
         case json, svg, gexf, graphml, graphology, cytoscape, csv
 
         /// The media type of a document in this format.
@@ -18,7 +18,7 @@ public extension LayoutDocument {
     }
 
     /// Writes the document in `format` to `sink` (and finishes it).
-    func write(_ format: Format, to sink: TextSink) {
+    public func write(_ format: Format, to sink: TextSink) {
         switch format {
         case .json: writeJSON(to: sink)
         case .svg: writeSVG(to: sink)
@@ -32,15 +32,15 @@ public extension LayoutDocument {
     }
 
     /// The whole document as one string (for small documents).
-    func text(_ format: Format) -> String {
+    public func text(_ format: Format) -> String {
         var whole = ""
         write(format, to: TextSink { whole += $0 })
         return whole
     }
 
-    func gexf() -> String { text(.gexf) }
-    func graphml() -> String { text(.graphml) }
-    func svg() -> String { text(.svg) }
+    public func gexf() -> String { text(.gexf) }
+    public func graphml() -> String { text(.graphml) }
+    public func svg() -> String { text(.svg) }
 }
 
 extension LayoutDocument {
@@ -56,7 +56,7 @@ extension LayoutDocument {
             var item = (index == 0 ? "" : ",") + "{"
             if let community = node.community { item += "\"community\":\(community)," }
             item += "\"degree\":\(node.degree),\"id\":\(json(node.id)),"
-            if let label = node.label { item += "\"label\":\(json(label)),"}
+            if let label = node.label { item += "\"label\":\(json(label))," }
             item += "\"x\":\(node.x),\"y\":\(node.y)}"
             out += item
         }
@@ -127,7 +127,9 @@ extension LayoutDocument {
             <key id="degree" for="node" attr.name="degree" attr.type="int"/>
 
             """
-        if edges.contains(where: { $0.start != nil }) { out += "<key id=\"start\" for=\"edge\" attr.name=\"start\" attr.type=\"string\"/>\n" }
+        if edges.contains(where: { $0.start != nil }) {
+            out += "<key id=\"start\" for=\"edge\" attr.name=\"start\" attr.type=\"string\"/>\n"
+        }
         out += "<graph edgedefault=\"undirected\">\n"
         for node in nodes {
             out += "<node id=\"\(xml(node.id))\"><data key=\"label\">\(xml(node.label ?? node.id))</data>"
@@ -144,18 +146,22 @@ extension LayoutDocument {
 
     /// A standalone SVG: edges as faint lines, nodes as dots coloured by community.
     private func writeSVG(to out: TextSink) {
-        let size = 1000.0, margin = 20.0
+        let size = 1000.0
+        let margin = 20.0
         let box = meta.box
         let span = max(box.width, box.height, 1e-9)
         func place(_ x: Double, _ y: Double) -> (Double, Double) {
             (margin + (x - box.minX) / span * (size - 2 * margin), margin + (y - box.minY) / span * (size - 2 * margin))
         }
         let index = Dictionary(nodes.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { first, _ in first })
-        out += "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
-        out += "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.15\" stroke-width=\"0.5\">\n"
+        out +=
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(size))\" height=\"\(Int(size))\" viewBox=\"0 0 \(Int(size)) \(Int(size))\">\n"
+        out +=
+            "<rect width=\"100%\" height=\"100%\" fill=\"#0b1026\"/>\n<g stroke=\"#8da2ff\" stroke-opacity=\"0.15\" stroke-width=\"0.5\">\n"
         for edge in edges {
             guard let a = index[edge.source].map({ nodes[$0] }), let b = index[edge.target].map({ nodes[$0] }) else { continue }
-            let (x1, y1) = place(a.x, a.y), (x2, y2) = place(b.x, b.y)
+            let (x1, y1) = place(a.x, a.y)
+            let (x2, y2) = place(b.x, b.y)
             out += "<line x1=\"\(rounded(x1))\" y1=\"\(rounded(y1))\" x2=\"\(rounded(x2))\" y2=\"\(rounded(y2))\"/>\n"
         }
         out += "</g>\n<g>\n"
@@ -163,7 +169,8 @@ extension LayoutDocument {
         for node in nodes {
             let (x, y) = place(node.x, node.y)
             let hue = ((node.community ?? 0) * 137) % 360
-            out += "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\(xml(node.label ?? node.id))</title></circle>\n"
+            out +=
+                "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\(xml(node.label ?? node.id))</title></circle>\n"
         }
         out += "</g>\n</svg>\n"
     }

@@ -16,7 +16,8 @@ extension LayoutDocument {
         out += "],\"edges\":["
         for (index, edge) in edges.enumerated() {
             let attributes = edge.start.map { "{\"start\":\(json($0))}" } ?? "{}"
-            out += (index == 0 ? "" : ",")
+            out +=
+                (index == 0 ? "" : ",")
                 + "{\"key\":\"e\(index)\",\"source\":\(json(edge.source)),\"target\":\(json(edge.target)),\"undirected\":true,\"attributes\":\(attributes)}"
         }
         out += "]}\n"
@@ -30,7 +31,9 @@ extension LayoutDocument {
     func writeCytoscape(to out: TextSink) {
         out += "{\"elements\":{\"nodes\":["
         for (index, node) in nodes.enumerated() {
-            var item = (index == 0 ? "" : ",") + "{\"data\":{\"id\":\(json(node.id)),\"label\":\(json(node.label ?? node.id)),\"degree\":\(node.degree)"
+            var item =
+                (index == 0 ? "" : ",")
+                + "{\"data\":{\"id\":\(json(node.id)),\"label\":\(json(node.label ?? node.id)),\"degree\":\(node.degree)"
             if let community = node.community { item += ",\"community\":\(community)" }
             out += item + "},\"position\":{\"x\":\(node.x * 1000),\"y\":\(node.y * 1000)}}"
         }
@@ -39,7 +42,8 @@ extension LayoutDocument {
         while nodes.contains(where: { $0.id.hasPrefix(prefix) }) { prefix += "_" }
         for (index, edge) in edges.enumerated() {
             let start = edge.start.map { ",\"start\":\(json($0))" } ?? ""
-            out += (index == 0 ? "" : ",")
+            out +=
+                (index == 0 ? "" : ",")
                 + "{\"data\":{\"id\":\"\(prefix)\(index)\",\"source\":\(json(edge.source)),\"target\":\(json(edge.target))\(start)}}"
         }
         out += "]}}\n"

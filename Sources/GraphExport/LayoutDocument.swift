@@ -59,7 +59,8 @@ public struct LayoutDocument: Codable, Sendable {
         let start = clock.now
         let ids = graph.ids.map { "\($0)" }
         let layout = ConstellationLayout(seed: seed)
-        let positions: [Point], communities: [Int32]
+        let positions: [Point]
+        let communities: [Int32]
         if let known = previous {
             positions = layout.positions(for: graph, warmStart: ids.map { known[$0] })
             communities = Communities.detect(graph, seed: seed).membership
@@ -70,8 +71,9 @@ public struct LayoutDocument: Codable, Sendable {
         let elapsed = clock.now - start
         self.init(
             nodes: ids.indices.map { v in
-                Node(id: ids[v], label: labels[ids[v]], x: positions[v].x, y: positions[v].y, community: Int(communities[v]),
-                     degree: graph.degree(of: v))
+                Node(
+                    id: ids[v], label: labels[ids[v]], x: positions[v].x, y: positions[v].y, community: Int(communities[v]),
+                    degree: graph.degree(of: v))
             },
             edges: graph.edgeList.map { Edge(source: ids[$0.0], target: ids[$0.1]) },
             seed: seed, warmStart: previous != nil,
@@ -84,8 +86,9 @@ public struct LayoutDocument: Codable, Sendable {
     public init(nodes: [Node], edges: [Edge], seed: UInt64, warmStart: Bool, seconds: Double) {
         self.nodes = nodes
         self.edges = edges
-        meta = Meta(seed: seed, box: Box(xs: nodes.map(\.x), ys: nodes.map(\.y)), nodes: nodes.count, edges: edges.count,
-                    droppedSelfLoops: 0, droppedDuplicates: 0, warmStart: warmStart, seconds: seconds)
+        meta = Meta(
+            seed: seed, box: Box(xs: nodes.map(\.x), ys: nodes.map(\.y)), nodes: nodes.count, edges: edges.count,
+            droppedSelfLoops: 0, droppedDuplicates: 0, warmStart: warmStart, seconds: seconds)
     }
 
     /// Positions by node id, for a later warm start.

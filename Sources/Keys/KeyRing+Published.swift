@@ -11,8 +11,9 @@ extension KeyRing {
         }
         return try keys.map { (key: VerificationKey) throws(TokenError) -> PublishedKey in
             let status: KeyStatus = key.kid == signingKid ? .current : key.notAfter.map { $0 < now ? .expired : .retired } ?? .retired
-            return PublishedKey(kid: key.kid, publicKey: PASERK.encode(key.publicKey), pid: try PASERK.publicId(of: key.publicKey),
-                                status: status, notBefore: key.notBefore, notAfter: key.notAfter)
+            return PublishedKey(
+                kid: key.kid, publicKey: PASERK.encode(key.publicKey), pid: try PASERK.publicId(of: key.publicKey),
+                status: status, notBefore: key.notBefore, notAfter: key.notAfter)
         }
     }
 }

@@ -63,9 +63,12 @@ public struct RetiredKey: Sendable, Equatable {
                 return date
             }
             let epoch = Date(timeIntervalSince1970: 0)
-            let since = try date(fields[1]), retiredAt = try date(fields[2])
-            keys.append(try key(fields[0], since: since == epoch ? nil : since, retiredAt: retiredAt == epoch ? nil : retiredAt,
-                                trustedUntil: try date(fields[3]), source: source, line: index + 1))
+            let since = try date(fields[1])
+            let retiredAt = try date(fields[2])
+            keys.append(
+                try key(
+                    fields[0], since: since == epoch ? nil : since, retiredAt: retiredAt == epoch ? nil : retiredAt,
+                    trustedUntil: try date(fields[3]), source: source, line: index + 1))
         }
         return keys
     }
@@ -77,9 +80,10 @@ public struct RetiredKey: Sendable, Equatable {
             let entry = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !entry.isEmpty else { continue }
             guard let at = entry.lastIndex(of: "@"),
-                  let until = try? Date.ISO8601FormatStyle().parse(String(entry[entry.index(after: at)...]))
+                let until = try? Date.ISO8601FormatStyle().parse(String(entry[entry.index(after: at)...]))
             else {
-                throw .malformed(source: variable, line: index + 1, why: "expected `k4.public.…@TRUSTED-UNTIL` (an RFC 3339 date), comma separated")
+                throw .malformed(
+                    source: variable, line: index + 1, why: "expected `k4.public.…@TRUSTED-UNTIL` (an RFC 3339 date), comma separated")
             }
             keys.append(try key(String(entry[..<at]), since: nil, retiredAt: nil, trustedUntil: until, source: variable, line: index + 1))
         }

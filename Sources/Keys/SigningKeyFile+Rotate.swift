@@ -29,14 +29,17 @@ extension SigningKeyFile {
             if !FileManager.default.fileExists(atPath: pseudonymFile.path) {
                 try PrivateFile.replace(pseudonymFile, contents: material.eventPseudonyms.encoded + "\n", mode: 0o600)
             }
-            let trustedUntil = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(trust.components.seconds)).rounded(.up))
-            let old = try RetiredKey(publicKey: material.current.publicKey, since: material.since, retiredAt: now, trustedUntil: trustedUntil)
+            let trustedUntil = Date(
+                timeIntervalSince1970: (now.timeIntervalSince1970 + TimeInterval(trust.components.seconds)).rounded(.up))
+            let old = try RetiredKey(
+                publicKey: material.current.publicKey, since: material.since, retiredAt: now, trustedUntil: trustedUntil)
             let (kept, pruned) = material.retired.filter { $0.kid != old.kid }
                 .reduce(into: ([RetiredKey](), [RetiredKey]())) { split, key in
                     if key.trustedUntil.addingTimeInterval(pruneAfter) < now { split.1.append(key) } else { split.0.append(key) }
                 }
             let lines = [RetiredKey.fileHeader] + (kept + [old]).map(\.line)
-            try PrivateFile.replace(dataDirectory.appendingPathComponent(retiredKeysName), contents: lines.joined(separator: "\n") + "\n", mode: 0o644)
+            try PrivateFile.replace(
+                dataDirectory.appendingPathComponent(retiredKeysName), contents: lines.joined(separator: "\n") + "\n", mode: 0o644)
             let new = try SigningKey.generate()
             try PrivateFile.replace(dataDirectory.appendingPathComponent(signingKeyName), contents: PASERK.encode(new) + "\n", mode: 0o600)
             return Rotation(currentKid: try VerificationKey.kid(for: new.publicKey), retired: old, pruned: pruned)

@@ -29,8 +29,10 @@ public enum SigningKeyFile {
             return try loadEnvironment(environment, secret: secret)
         }
         for name in ["CONSTELLATION_RETIRED_KEYS", "CONSTELLATION_PSEUDONYM_KEY"] where environment[name] != nil {
-            throw SigningKeyError.malformed(source: name, line: nil, why: "it goes with CONSTELLATION_SIGNING_KEY; "
-                + "with keys in the data directory, `keys rotate` keeps them in its files")
+            throw SigningKeyError.malformed(
+                source: name, line: nil,
+                why: "it goes with CONSTELLATION_SIGNING_KEY; "
+                    + "with keys in the data directory, `keys rotate` keeps them in its files")
         }
         return try loadFiles(dataDirectory: dataDirectory, create: create)
     }
@@ -39,9 +41,10 @@ public enum SigningKeyFile {
         let current = try decode("CONSTELLATION_SIGNING_KEY") {
             try PASERK.decodeSigningKey(secret.trimmingCharacters(in: .whitespacesAndNewlines))
         }
-        let retired = try environment["CONSTELLATION_RETIRED_KEYS"].map { text throws(SigningKeyError) in
-            try RetiredKey.parseEnvironment(text, variable: "CONSTELLATION_RETIRED_KEYS")
-        } ?? []
+        let retired =
+            try environment["CONSTELLATION_RETIRED_KEYS"].map { text throws(SigningKeyError) in
+                try RetiredKey.parseEnvironment(text, variable: "CONSTELLATION_RETIRED_KEYS")
+            } ?? []
         let pseudonyms = try decode("CONSTELLATION_PSEUDONYM_KEY") {
             if let text = environment["CONSTELLATION_PSEUDONYM_KEY"] {
                 return try PseudonymKey(encoded: text.trimmingCharacters(in: .whitespacesAndNewlines))
@@ -63,7 +66,8 @@ public enum SigningKeyFile {
         let current = try decode(file.path) { try PASERK.decodeSigningKey(try PrivateFile.read(file)) }
 
         let retiredFile = dataDirectory.appendingPathComponent(retiredKeysName)
-        let retired = FileManager.default.fileExists(atPath: retiredFile.path)
+        let retired =
+            FileManager.default.fileExists(atPath: retiredFile.path)
             ? try RetiredKey.parseFile(try String(contentsOf: retiredFile, encoding: .utf8), source: retiredFile.path) : []
 
         let pseudonymFile = dataDirectory.appendingPathComponent(pseudonymKeyName)

@@ -7,7 +7,10 @@ package enum JPEGDecoder {
     package static func decode(_ data: [UInt8]) throws(QRError) -> GrayImage {
         guard let handle = tjInitDecompress() else { throw .unreadableImage("TurboJPEG could not start") }
         defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let headerOK = data.withUnsafeBufferPointer {
             tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
         }

@@ -30,7 +30,8 @@ package enum PNGCodec {
         guard data.withUnsafeBytes({ png_image_begin_read_from_memory(&header, $0.baseAddress, $0.count) }) != 0 else {
             throw .unreadableImage(message(of: &header))
         }
-        let width = Int(header.width), height = Int(header.height)
+        let width = Int(header.width)
+        let height = Int(header.height)
         try GrayImage.checkSize(width: width, height: height)
         header.format = png_uint_32(PNG_FORMAT_GRAY)
         var pixels = [UInt8](repeating: 0, count: width * height)

@@ -7,7 +7,10 @@ extension QRCode {
         for y in 0..<size {
             var x = 0
             while x < size {
-                guard isDark(x: x, y: y) else { x += 1; continue }
+                guard isDark(x: x, y: y) else {
+                    x += 1
+                    continue
+                }
                 let start = x
                 while x < size && isDark(x: x, y: y) { x += 1 }
                 path += "M\(start + Self.quietZone) \(y + Self.quietZone)h\(x - start)v1h-\(x - start)z"

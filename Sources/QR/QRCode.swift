@@ -1,8 +1,9 @@
 internal import CQREncode
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A QR symbol: a square of dark and light modules, without its quiet zone.

@@ -17,19 +17,23 @@ public struct BlockRepository: Sendable {
         guard blocked != blocker else { throw StoreError.selfBlock }
         return try await database.withTransaction { connection in
             // Waits for a redemption of this pair in flight; a later one waits for this block.
-            let locked = try connection.query("""
+            let locked = try connection.query(
+                """
                 SELECT id FROM profiles WHERE id IN (\(blocker), \(blocked)) ORDER BY id FOR UPDATE
                 """)
             guard locked.count == 2 else { throw StoreError.unknownProfile }
-            let inserted = try connection.query("""
+            let inserted = try connection.query(
+                """
                 INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(blocker), \(blocked))
                 ON CONFLICT (blocker_id, blocked_id) DO NOTHING RETURNING created_at
                 """)
-            try connection.query("""
+            try connection.query(
+                """
                 DELETE FROM connections
                 WHERE profile_a = LEAST(\(blocker), \(blocked)) AND profile_b = GREATEST(\(blocker), \(blocked))
                 """)
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id
                 WHERE b.blocker_id = \(blocker) AND b.blocked_id = \(blocked)
                 """)
@@ -41,9 +45,11 @@ public struct BlockRepository: Sendable {
     /// removed does not come back: the two connect again by scanning a fresh code.
     public func unblock(_ blocked: UUID, by blocker: UUID) async throws -> Bool {
         try await database.withConnection { connection in
-            !(try connection.query("""
+            !(try connection.query(
+                """
                 DELETE FROM blocks WHERE blocker_id = \(blocker) AND blocked_id = \(blocked) RETURNING blocked_id
-                """).isEmpty)
+                """
+            ).isEmpty)
         }
     }
 
@@ -55,10 +61,12 @@ public struct BlockRepository: Sendable {
     }
 
     static func blocks(by blocker: UUID, on connection: PostgresConnection) throws -> [Block] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id
             WHERE b.blocker_id = \(blocker) ORDER BY b.created_at DESC, b.blocked_id
-            """).map(Block.init(row:))
+            """
+        ).map(Block.init(row:))
     }
 }
 

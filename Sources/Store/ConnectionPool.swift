@@ -5,7 +5,10 @@ import NIOPosix
 /// (then `PostgresError.poolExhausted`: never an endless wait). Connections are opened lazily (on
 /// the thread pool: `PQconnectdb` blocks), with `setup` run on each, and broken ones are replaced.
 actor ConnectionPool {
-    private enum Lease { case connection(PostgresConnection), open, timedOut }
+    private enum Lease {
+        case connection(PostgresConnection)
+        case open, timedOut
+    }
 
     private let conninfo: String
     private let setup: String?

@@ -23,7 +23,8 @@ extension ConnectionRepository {
     public func annotate(connectionWith peer: UUID, by owner: UUID, note: String??, tags: [String]?) async throws -> Connection? {
         guard owner != peer else { return nil }
         return try await database.withTransaction { connection in
-            let written = try connection.query("""
+            let written = try connection.query(
+                """
                 INSERT INTO connection_notes (connection_id, owner_id, note, tags)
                 SELECT c.id, \(owner), \(note ?? nil), \(TextArray(tags ?? []))
                 FROM connections c WHERE c.profile_a = LEAST(\(owner), \(peer)) AND c.profile_b = GREATEST(\(owner), \(peer))
@@ -99,7 +100,8 @@ struct TextArray: PostgresBindable {
 
     static var postgresType: String { "text[]" }
     var postgresText: String {
-        "{" + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+        "{"
+            + values.map { "\"" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
             .joined(separator: ",") + "}"
     }
 }

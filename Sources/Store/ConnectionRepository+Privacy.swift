@@ -7,11 +7,13 @@ extension ConnectionRepository {
     public func remove(between profile: UUID, and peer: UUID) async throws -> Bool {
         guard profile != peer else { return false }
         return try await database.withConnection { connection in
-            !(try connection.query("""
+            !(try connection.query(
+                """
                 DELETE FROM connections
                 WHERE profile_a = LEAST(\(profile), \(peer)) AND profile_b = GREATEST(\(profile), \(peer))
                 RETURNING id
-                """).isEmpty)
+                """
+            ).isEmpty)
         }
     }
 

@@ -65,7 +65,8 @@ public struct ConnectionRepository: Sendable {
     private static let concurrentRedemption = "CNR01"
 
     private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
-        let row = try connection.query("""
+        let row = try connection.query(
+            """
             SELECT * FROM redeem_token(
                 \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
                 \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
@@ -89,7 +90,8 @@ public struct ConnectionRepository: Sendable {
         of profile: UUID, before: Int64?, limit: Int, filter: ConnectionFilter = ConnectionFilter()
     ) async throws -> ConnectionPage {
         try await database.withConnection { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 \(Self.annotated(of: profile)) AND c.id < \(before ?? Int64.max) \(Self.conditions(filter))
                 ORDER BY c.id DESC LIMIT \(limit + 1)
                 """)
@@ -131,7 +133,10 @@ public struct ConnectionRepository: Sendable {
     /// `depth` connections, nearest ring first and ties by id, one more than `limit` to tell
     /// whether the limit cuts anyone off; and `kept (id)`: the first `limit` of them.
     private static func members(of profile: UUID, depth: Int, limit: Int) -> SQL {
-        let secondRing: SQL = depth == 1 ? "" : """
+        let secondRing: SQL =
+            depth == 1
+            ? ""
+            : """
             UNION ALL
             SELECT DISTINCT CASE WHEN c.profile_a = r.id THEN c.profile_b ELSE c.profile_a END, 2
             FROM connections c JOIN ring1 r ON c.profile_a = r.id OR c.profile_b = r.id

@@ -30,10 +30,13 @@ public struct ContactImport: Sendable {
     /// Each pair once.
     public let pairs: [Pair]
 
-    public init(eventId: UUID, event: NewEvent, joinCodeHash: [UInt8], organizerName: String, organizerKeyHash: [UInt8],
-                people: [String], pairs: [Pair]) {
-        precondition(pairs.allSatisfy { $0.a != $0.b && people.indices.contains($0.a) && people.indices.contains($0.b) },
-                     "a pair is two different people")
+    public init(
+        eventId: UUID, event: NewEvent, joinCodeHash: [UInt8], organizerName: String, organizerKeyHash: [UInt8],
+        people: [String], pairs: [Pair]
+    ) {
+        precondition(
+            pairs.allSatisfy { $0.a != $0.b && people.indices.contains($0.a) && people.indices.contains($0.b) },
+            "a pair is two different people")
         self.eventId = eventId
         self.event = event
         self.joinCodeHash = joinCodeHash

@@ -51,7 +51,8 @@ public final class Database: Sendable {
     /// last transaction it replayed committed on the primary. WAL not yet received is not counted.
     public func replicationLag() async throws -> Double? {
         try await withConnection { connection in
-            let row = try connection.query("""
+            let row = try connection.query(
+                """
                 SELECT pg_is_in_recovery() AS replica,
                        CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN '0'
                             ELSE coalesce(extract(epoch FROM now() - pg_last_xact_replay_timestamp()), 0)::text END AS lag

@@ -12,21 +12,25 @@ public struct DeviceRepository: Sendable {
     /// `profile`'s live devices, oldest first; `current` marks the asking one.
     public func devices(of profile: UUID, current: UUID) async throws -> [Device] {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Device.columns) FROM api_keys k
                 WHERE k.profile_id = \(profile) AND k.revoked_at IS NULL ORDER BY k.created_at, k.id
-                """).map { row throws(PostgresError) in try Device(row: row, current: current) }
+                """
+            ).map { row throws(PostgresError) in try Device(row: row, current: current) }
         }
     }
 
     /// Renames `profile`'s live device `id`; nil when it has no such device.
     public func rename(_ id: UUID, of profile: UUID, to name: String, current: UUID) async throws -> Device? {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 UPDATE api_keys k SET name = \(name)
                 WHERE k.id = \(id) AND k.profile_id = \(profile) AND k.revoked_at IS NULL
                 RETURNING \(Device.columns)
-                """).first.map { row throws(PostgresError) in try Device(row: row, current: current) }
+                """
+            ).first.map { row throws(PostgresError) in try Device(row: row, current: current) }
         }
     }
 
@@ -36,9 +40,11 @@ public struct DeviceRepository: Sendable {
     /// profile without a key by mistake.
     public func revoke(_ id: UUID, of profile: UUID, allowingLast: Bool) async throws {
         try await database.withTransaction { connection in
-            let live = try connection.query("""
+            let live = try connection.query(
+                """
                 SELECT id FROM api_keys WHERE profile_id = \(profile) AND revoked_at IS NULL ORDER BY id FOR UPDATE
-                """).map { row throws(PostgresError) in try row.uuid("id") }
+                """
+            ).map { row throws(PostgresError) in try row.uuid("id") }
             guard live.contains(id) else { throw StoreError.unknownDevice }
             guard live.count > 1 || allowingLast else { throw StoreError.lastDevice }
             try connection.query("UPDATE api_keys SET revoked_at = now() WHERE id = \(id)")
@@ -52,7 +58,8 @@ public struct DeviceRepository: Sendable {
     /// unknown from then on), so a profile's old links do not pile up.
     public func createLink(for profile: UUID, by creator: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 WITH forgotten AS (DELETE FROM device_links WHERE profile_id = \(profile) AND expires_at < now() - interval '1 day')
                 INSERT INTO device_links (profile_id, created_by, code_hash, expires_at)
                 VALUES (\(profile), \(creator), \(ByteString(codeHash)), \(expiresAt))
@@ -65,18 +72,20 @@ public struct DeviceRepository: Sendable {
     /// when `profile` has no such link.
     public func link(_ id: UUID, of profile: UUID, now: Date = Date()) async throws -> DeviceLinkStatus? {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT l.id AS link_id, l.expires_at, l.used_at, \(Device.columns)
                 FROM device_links l LEFT JOIN api_keys k ON k.id = l.device_id AND k.revoked_at IS NULL
                 WHERE l.id = \(id) AND l.profile_id = \(profile)
-                """).first.map { row throws(PostgresError) in
-                    let expiresAt = try row.date("expires_at")
-                    let used = try row.optionalString("used_at") != nil
-                    let device = try row.optionalUUID("device_id") == nil ? nil : try Device(row: row, current: UUID())
-                    return DeviceLinkStatus(
-                        id: try row.uuid("link_id"), state: used ? .used : expiresAt > now ? .pending : .expired,
-                        expiresAt: expiresAt, device: device)
-                }
+                """
+            ).first.map { row throws(PostgresError) in
+                let expiresAt = try row.date("expires_at")
+                let used = try row.optionalString("used_at") != nil
+                let device = try row.optionalUUID("device_id") == nil ? nil : try Device(row: row, current: UUID())
+                return DeviceLinkStatus(
+                    id: try row.uuid("link_id"), state: used ? .used : expiresAt > now ? .pending : .expired,
+                    expiresAt: expiresAt, device: device)
+            }
         }
     }
 
@@ -85,7 +94,8 @@ public struct DeviceRepository: Sendable {
     /// writes nothing) when there is no such link, or it was used, or it expired.
     public func redeemLink(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
         try await database.withTransaction { connection in
-            let links = try connection.query("""
+            let links = try connection.query(
+                """
                 SELECT id, profile_id, used_at IS NOT NULL AS used, expires_at <= now() AS expired
                 FROM device_links WHERE code_hash = \(ByteString(codeHash)) FOR UPDATE
                 """)
@@ -102,7 +112,8 @@ public struct DeviceRepository: Sendable {
     /// replacing (voiding) the one it had.
     public func setRecoveryCode(of profile: UUID, by creator: UUID, codeHash: [UInt8]) async throws -> Date {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 INSERT INTO recovery_codes (profile_id, created_by, code_hash) VALUES (\(profile), \(creator), \(ByteString(codeHash)))
                 ON CONFLICT (profile_id) DO UPDATE SET code_hash = EXCLUDED.code_hash, created_by = EXCLUDED.created_by, created_at = now()
                 RETURNING created_at
@@ -124,7 +135,8 @@ public struct DeviceRepository: Sendable {
     static func addKey(
         _ keyHash: [UInt8], named name: String?, to profile: UUID, on connection: PostgresConnection
     ) throws(PostgresError) -> (Profile, Device) {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             WITH k AS (INSERT INTO api_keys (key_hash, profile_id, name) VALUES (\(ByteString(keyHash)), \(profile), \(name)) RETURNING *)
             SELECT \(Profile.columns), \(Device.columns) FROM k JOIN profiles p ON p.id = k.profile_id
             """)

@@ -49,20 +49,24 @@ public final class EmbeddedPostgres: Sendable {
         try prepareDirectories(owner: runAs)
         if !FileManager.default.fileExists(atPath: clusterDirectory.appendingPathComponent("PG_VERSION").path) {
             logger.info("creating embedded PostgreSQL cluster", metadata: ["db.data_dir": "\(clusterDirectory.path)"])
-            try run(binaries.appendingPathComponent("initdb"), [
-                "-D", clusterDirectory.path, "-U", Self.databaseName, "-A", "trust",
-                "-E", "UTF8", "--no-locale", "--no-sync",
-            ], as: runAs)
+            try run(
+                binaries.appendingPathComponent("initdb"),
+                [
+                    "-D", clusterDirectory.path, "-U", Self.databaseName, "-A", "trust",
+                    "-E", "UTF8", "--no-locale", "--no-sync",
+                ], as: runAs)
         }
         for removed in SocketDirectory.sweepStale() {
             logger.info("removed a stale PostgreSQL socket directory", metadata: ["db.socket_dir": "\(removed.path)"])
         }
         let launchServer: @Sendable () throws(PostgresError) -> Process = {
             try self.socketDirectory.create(owner: runAs)  // again on a restart, should anything have removed it
-            return try self.launch(binaries.appendingPathComponent("postgres"), [
-                "-D", self.clusterDirectory.path, "-k", self.socketDirectory.url.path, "-c", "listen_addresses=",
-                "-c", "unix_socket_permissions=0700",
-            ], as: runAs)
+            return try self.launch(
+                binaries.appendingPathComponent("postgres"),
+                [
+                    "-D", self.clusterDirectory.path, "-k", self.socketDirectory.url.path, "-c", "listen_addresses=",
+                    "-c", "unix_socket_permissions=0700",
+                ], as: runAs)
         }
         let process = try launchServer()
         let generation = state.withLock { current in
@@ -119,12 +123,17 @@ public final class EmbeddedPostgres: Sendable {
             usleep(200_000)
             let (retired, running) = state.withLock { ($0.stopping || $0.generation != generation, $0.process?.isRunning ?? false) }
             if retired { return }
-            if running { attempt = 0; continue }
+            if running {
+                attempt = 0
+                continue
+            }
             attempt += 1
             let delay = min(30, 1 << min(attempt - 1, 5))
-            logger.error("embedded PostgreSQL is not running; restarting it", metadata: [
-                "db.restart.attempt": "\(attempt)", "db.restart.delay_s": "\(delay)",
-            ])
+            logger.error(
+                "embedded PostgreSQL is not running; restarting it",
+                metadata: [
+                    "db.restart.attempt": "\(attempt)", "db.restart.delay_s": "\(delay)",
+                ])
             sleep(UInt32(delay))
             do {
                 let process: Process? = try state.withLock { current throws(PostgresError) in
@@ -150,10 +159,13 @@ public final class EmbeddedPostgres: Sendable {
         let candidates = versions.compactMap(Int.init).sorted(by: >).map {
             root.appendingPathComponent("\($0)/bin")
         }
-        guard let found = candidates.first(where: {
-            FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path)
-        }) else {
-            throw PostgresError(.embeddedServer, message: "no PostgreSQL server found under /usr/lib/postgresql (apt-get install postgresql)")
+        guard
+            let found = candidates.first(where: {
+                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path)
+            })
+        else {
+            throw PostgresError(
+                .embeddedServer, message: "no PostgreSQL server found under /usr/lib/postgresql (apt-get install postgresql)")
         }
         return found
     }

@@ -26,7 +26,8 @@ extension EventGraph.Pair {
         let added = Self.sorted(added)
         var merged: [Self] = []
         merged.reserveCapacity(sorted.count + added.count)
-        var i = 0, j = 0
+        var i = 0
+        var j = 0
         while i < sorted.count || j < added.count {
             if j == added.count || (i < sorted.count && Key(sorted[i]) < Key(added[j])) {
                 merged.append(sorted[i])
@@ -64,9 +65,11 @@ extension EventGraph.Pair {
         let keys = people.map(\.postgresOrder)
         var a = 0
         return pairs.map { pair in
-            let first = pair.a.postgresOrder, second = pair.b.postgresOrder
+            let first = pair.a.postgresOrder
+            let second = pair.b.postgresOrder
             while keys[a] < first { a += 1 }
-            var low = 0, high = keys.count - 1
+            var low = 0
+            var high = keys.count - 1
             while low < high {
                 let middle = (low + high) / 2
                 if keys[middle] < second { low = middle + 1 } else { high = middle }
@@ -80,6 +83,8 @@ extension EventGraph.Pair {
 extension UUID {
     /// The key PostgreSQL sorts uuid values by: their bytes in order.
     var postgresOrder: (UInt64, UInt64) {
-        withUnsafeBytes(of: uuid) { ($0.loadUnaligned(as: UInt64.self).bigEndian, $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian) }
+        withUnsafeBytes(of: uuid) {
+            ($0.loadUnaligned(as: UInt64.self).bigEndian, $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self).bigEndian)
+        }
     }
 }

@@ -29,11 +29,13 @@ extension EventRepository {
     /// Two index lookups, whatever the event's size.
     public func feedPosition(of event: UUID) async throws -> FeedPosition? {
         try await database.withConnection { connection in
-            let row = try connection.query("""
+            let row = try connection.query(
+                """
                 SELECT e.pairs_revision AS revision,
                        (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = e.id) AS last
                 FROM events e WHERE e.id = \(event)
-                """).first
+                """
+            ).first
             guard let row else { return nil }
             return FeedPosition(seq: try row.int("last"), revision: try row.int("revision"))
         }
@@ -42,10 +44,13 @@ extension EventRepository {
     /// The event's pairs numbered after `seq` (up to `through`, if given) or among `awaited` (numbers
     /// skipped earlier, whose pairs may have committed since), in order of number, at most `limit`:
     /// ranges of the (event, seq) index.
-    public func pairs(of event: UUID, after seq: Int64, through last: Int64? = nil, orAmong awaited: [Int64] = [], limit: Int) async throws -> [FedPair] {
+    public func pairs(of event: UUID, after seq: Int64, through last: Int64? = nil, orAmong awaited: [Int64] = [], limit: Int) async throws
+        -> [FedPair]
+    {
         let awaitedArray = "{" + awaited.map(String.init).joined(separator: ",") + "}"
         return try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT c.seq, c.profile_a, c.profile_b, c.first_at,
                        CASE WHEN ma.visibility = 'named' THEN pa.display_name END AS name_a,
                        CASE WHEN mb.visibility = 'named' THEN pb.display_name END AS name_b
@@ -57,10 +62,12 @@ extension EventRepository {
                 WHERE c.event_id = \(event)
                   AND ((c.seq > \(seq) AND c.seq <= \(last ?? Int64.max)) OR c.seq = ANY(\(awaitedArray)::bigint[]))
                 ORDER BY c.seq LIMIT \(Int64(limit))
-                """).map { row in
-                    FedPair(seq: try row.int("seq"), a: try row.uuid("profile_a"), b: try row.uuid("profile_b"),
-                            firstAt: try row.date("first_at"), nameA: try row.optionalString("name_a"), nameB: try row.optionalString("name_b"))
-                }
+                """
+            ).map { row in
+                FedPair(
+                    seq: try row.int("seq"), a: try row.uuid("profile_a"), b: try row.uuid("profile_b"),
+                    firstAt: try row.date("first_at"), nameA: try row.optionalString("name_a"), nameB: try row.optionalString("name_b"))
+            }
         }
     }
 }

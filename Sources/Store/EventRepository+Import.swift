@@ -19,29 +19,36 @@ extension EventRepository {
         return try await database.withTransaction { connection in
             try Self.skipForeignKeyChecksIfAllowed(on: connection)
             let organizer = try ProfileRepository.insert(
-                displayName: contacts.organizerName, headline: nil, apiKeyHash: contacts.organizerKeyHash, on: connection).profile
+                displayName: contacts.organizerName, headline: nil, apiKeyHash: contacts.organizerKeyHash, on: connection
+            ).profile
             let fields = contacts.event
             let event = try Self.insert(
                 id: contacts.eventId, slug: fields.slug, name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt,
                 timeZone: fields.timeZone, joinCodeHash: contacts.joinCodeHash, organizer: organizer.id, on: connection)
             let eventId = event.id.uuidString
-            try connection.copy(into: "profiles", columns: ["id", "display_name"],
-                                rows: zip(people, contacts.people).lazy.map { [$0, $1] })
-            try connection.copy(into: "event_members", columns: ["event_id", "profile_id", "role"],
-                                rows: people.lazy.map { [eventId, $0, EventRole.attendee.rawValue] })
-            try connection.execute(unsafeSQL: """
-                CREATE TEMPORARY TABLE import_pairs (
-                    profile_a uuid NOT NULL, profile_b uuid NOT NULL, first_at double precision NOT NULL
-                ) ON COMMIT DROP
-                """)
+            try connection.copy(
+                into: "profiles", columns: ["id", "display_name"],
+                rows: zip(people, contacts.people).lazy.map { [$0, $1] })
+            try connection.copy(
+                into: "event_members", columns: ["event_id", "profile_id", "role"],
+                rows: people.lazy.map { [eventId, $0, EventRole.attendee.rawValue] })
+            try connection.execute(
+                unsafeSQL: """
+                    CREATE TEMPORARY TABLE import_pairs (
+                        profile_a uuid NOT NULL, profile_b uuid NOT NULL, first_at double precision NOT NULL
+                    ) ON COMMIT DROP
+                    """)
             let token = "import:\(event.id.uuidString.lowercased())"
             for start in stride(from: 0, to: pairs.count, by: batchSize) {
                 let batch = pairs[start..<min(start + batchSize, pairs.count)]
                 // Seconds since the epoch: a float is quick to write and exact to the microsecond.
-                try connection.copy(into: "import_pairs", columns: ["profile_a", "profile_b", "first_at"], rows: batch.lazy.map {
-                    [people[$0.a], people[$0.b], String($0.firstAt.timeIntervalSince1970)]
-                })
-                try connection.query("""
+                try connection.copy(
+                    into: "import_pairs", columns: ["profile_a", "profile_b", "first_at"],
+                    rows: batch.lazy.map {
+                        [people[$0.a], people[$0.b], String($0.firstAt.timeIntervalSince1970)]
+                    })
+                try connection.query(
+                    """
                     WITH c AS (
                         INSERT INTO connections (profile_a, profile_b, token_id, event_id, created_at)
                         SELECT profile_a, profile_b, \(token), \(event.id), to_timestamp(first_at)

@@ -65,19 +65,23 @@ extension EventRepository {
     static func pairsVersion(
         of event: UUID, since known: EventPairsVersion?, on connection: PostgresConnection
     ) throws(PostgresError) -> (version: EventPairsVersion, added: [EventPair]?) {
-        let head = try connection.query("""
+        let head = try connection.query(
+            """
             SELECT coalesce((SELECT pairs_revision FROM events WHERE id = \(event)), -1) AS revision,
                    pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
             """)[0]
-        let revision = try head.int("revision"), xmin = try Self.transaction(head, "xmin")
+        let revision = try head.int("revision")
+        let xmin = try Self.transaction(head, "xmin")
         let known = known?.revision == revision ? known : nil
         let recent: SQL = """
             SELECT profile_a, profile_b, first_at, xact::text AS xact FROM event_connections
             WHERE event_id = \(event) AND xact >= \(String(min(known?.xmin ?? xmin, xmin)))::xid8
             """
-        var seen = Set<EventPair>(), added: [EventPair] = []
+        var seen = Set<EventPair>()
+        var added: [EventPair] = []
         for row in try connection.query(recent.plannedPerExecution()) {
-            let pair = try EventPair(row: row), xact = try Self.transaction(row, "xact")
+            let pair = try EventPair(row: row)
+            let xact = try Self.transaction(row, "xact")
             if xact >= xmin { seen.insert(pair) }
             if let known, xact >= known.xmin, !known.recent.contains(pair) { added.append(pair) }
         }
@@ -97,23 +101,28 @@ extension EventRepository {
     package func graph(of event: UUID) async throws -> (pairs: [EventPair], members: [EventMemberView]) {
         try await database.withTransaction(readOnly: true) { connection in
             let pairs = try Self.pairs(of: event, on: connection)
-            let members = try connection.query("""
+            let members = try connection.query(
+                """
                 SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named
                 FROM event_members m JOIN profiles p ON p.id = m.profile_id
                 WHERE m.event_id = \(event)
-                """).map { row throws(PostgresError) in
-                    EventMemberView(profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"),
-                                    named: try row.bool("named"))
-                }
+                """
+            ).map { row throws(PostgresError) in
+                EventMemberView(
+                    profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"),
+                    named: try row.bool("named"))
+            }
             return (pairs, members)
         }
     }
 
     private static func pairs(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventPair] {
-        try connection.query("""
+        try connection.query(
+            """
             SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event)
             ORDER BY first_at, profile_a, profile_b
-            """).map(EventPair.init(row:))
+            """
+        ).map(EventPair.init(row:))
     }
 }
 

@@ -41,7 +41,8 @@ extension EventRepository {
         let known = known?.event == event ? known : nil
         return try await database.withTransaction(readOnly: true) { connection in
             let (version, added) = try Self.pairsVersion(of: event, since: known?.version, on: connection)
-            let pairs: [EventGraph.Pair], ids: [UUID]
+            let pairs: [EventGraph.Pair]
+            let ids: [UUID]
             if let known, let added {
                 if added.isEmpty {
                     guard known.people.count <= limit else { return nil }
@@ -55,7 +56,8 @@ extension EventRepository {
                 // might be too many (the members' count is index-only).
                 let members = try connection.query("SELECT count(*) AS n FROM event_members WHERE event_id = \(event)")[0].int("n")
                 if members > limit {
-                    let count = try connection.query("""
+                    let count = try connection.query(
+                        """
                         SELECT count(*) AS n FROM (
                             SELECT DISTINCT profile_a FROM event_connections WHERE event_id = \(event)
                             UNION SELECT DISTINCT profile_b FROM event_connections WHERE event_id = \(event)
@@ -63,11 +65,14 @@ extension EventRepository {
                         """)[0].int("n")
                     guard count <= limit else { return nil }
                 }
-                pairs = EventGraph.Pair.sorted(try connection.query("""
-                    SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event)
-                    """, decoding: { row throws(PostgresError) in
-                        EventGraph.Pair(a: try row.uuid(0), b: try row.uuid(1), firstAt: try row.date(2))
-                    }))
+                pairs = EventGraph.Pair.sorted(
+                    try connection.query(
+                        """
+                        SELECT profile_a, profile_b, first_at FROM event_connections WHERE event_id = \(event)
+                        """,
+                        decoding: { row throws(PostgresError) in
+                            EventGraph.Pair(a: try row.uuid(0), b: try row.uuid(1), firstAt: try row.date(2))
+                        }))
                 ids = EventGraph.Pair.people(in: pairs)
             }
             guard ids.count <= limit else { return nil }
@@ -79,25 +84,33 @@ extension EventRepository {
     /// `ids` (in order) with their names and their choice of visibility at `event`: members as they
     /// chose, anyone else (not expected: whoever connects at an event is a member) pseudonymous.
     /// Everyone is there, by `ids`' places (without a profile, which the foreign keys rule out, unnamed).
-    private static func people(_ ids: [UUID], at event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventGraph.Person] {
+    private static func people(_ ids: [UUID], at event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventGraph
+        .Person]
+    {
         var known: [UUID: EventGraph.Person] = [:]
         known.reserveCapacity(ids.count)
-        for person in try connection.query("""
+        for person in try connection.query(
+            """
             SELECT m.profile_id, p.display_name, m.visibility FROM event_members m JOIN profiles p ON p.id = m.profile_id
             WHERE m.event_id = \(event)
-            """, decoding: { row throws(PostgresError) in
+            """,
+            decoding: { row throws(PostgresError) in
                 guard let visibility = EventVisibility(rawValue: try row.string(2)) else {
                     throw PostgresError(.decoding, message: "column 'visibility' is not named or pseudonymous")
                 }
                 return EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: visibility)
-            }) {
+            })
+        {
             known[person.id] = person
         }
         let others = ids.filter { known[$0] == nil }
         if !others.isEmpty {
-            for person in try connection.query("SELECT id, display_name FROM profiles WHERE id = ANY(\(others))", decoding: { row throws(PostgresError) in
-                EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: .pseudonymous)
-            }) {
+            for person in try connection.query(
+                "SELECT id, display_name FROM profiles WHERE id = ANY(\(others))",
+                decoding: { row throws(PostgresError) in
+                    EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: .pseudonymous)
+                })
+            {
                 known[person.id] = person
             }
         }
@@ -107,10 +120,14 @@ extension EventRepository {
     /// Sets how `event`'s organizers see `profile`; nil when `profile` is not a member.
     public func setVisibility(_ visibility: EventVisibility, of profile: UUID, at event: UUID) async throws -> EventPrivacy? {
         try await database.withConnection { connection in
-            guard let row = try connection.query("""
-                UPDATE event_members SET visibility = \(visibility.rawValue)
-                WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility
-                """).first else { return nil }
+            guard
+                let row = try connection.query(
+                    """
+                    UPDATE event_members SET visibility = \(visibility.rawValue)
+                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility
+                    """
+                ).first
+            else { return nil }
             return EventPrivacy(eventId: event, role: try EventRole(row: row), visibility: try EventVisibility(row: row))
         }
     }

@@ -36,8 +36,9 @@ public struct EventRepository: Sendable {
         joinCodeHash: [UInt8], organizer: UUID
     ) async throws -> Event {
         try await database.withTransaction { connection in
-            try Self.insert(id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
-                            joinCodeHash: joinCodeHash, organizer: organizer, on: connection)
+            try Self.insert(
+                id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
+                joinCodeHash: joinCodeHash, organizer: organizer, on: connection)
         }
     }
 
@@ -49,7 +50,8 @@ public struct EventRepository: Sendable {
     ) throws -> Event {
         let rows: [Row]
         do {
-            rows = try connection.query("""
+            rows = try connection.query(
+                """
                 WITH e AS (
                     INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_hash)
                     VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(ByteString(joinCodeHash)))
@@ -62,7 +64,8 @@ public struct EventRepository: Sendable {
             throw error.isUniqueViolation ? StoreError.slugTaken : error
         }
         let event = try Event(row: rows[0])
-        try connection.query("""
+        try connection.query(
+            """
             INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(organizer), \(EventRole.organizer))
             """)
         return event
@@ -71,11 +74,15 @@ public struct EventRepository: Sendable {
     /// The event `reference` names, and `viewer`'s role there (nil: not a member, or no viewer).
     public func event(_ reference: EventReference, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?)? {
         try await database.withConnection { connection in
-            guard let row = try connection.query("""
-                SELECT \(Event.columns), m.role FROM events e
-                LEFT JOIN event_members m ON m.event_id = e.id AND m.profile_id = \(viewer)
-                WHERE \(reference.condition)
-                """).first else { return nil }
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT \(Event.columns), m.role FROM events e
+                    LEFT JOIN event_members m ON m.event_id = e.id AND m.profile_id = \(viewer)
+                    WHERE \(reference.condition)
+                    """
+                ).first
+            else { return nil }
             return (try Event(row: row), try row.optionalString("role") == nil ? nil : EventRole(row: row))
         }
     }
@@ -83,10 +90,12 @@ public struct EventRepository: Sendable {
     /// The event's members, organizers first, then by when they joined.
     public func members(of event: UUID) async throws -> [EventMember] {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT event_id, profile_id, role, joined_at FROM event_members WHERE event_id = \(event)
                 ORDER BY role = 'organizer' DESC, joined_at, profile_id
-                """).map(EventMember.init(row:))
+                """
+            ).map(EventMember.init(row:))
         }
     }
 
@@ -96,7 +105,8 @@ public struct EventRepository: Sendable {
         do {
             return try await database.withTransaction { connection in
                 try Self.requireOrganizer(caller, of: event, on: connection)
-                let changed = try connection.query("""
+                let changed = try connection.query(
+                    """
                     INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.organizer))
                     ON CONFLICT (event_id, profile_id) DO UPDATE SET role = EXCLUDED.role WHERE event_members.role <> EXCLUDED.role
                     RETURNING event_id, profile_id, role, joined_at
@@ -122,12 +132,17 @@ public struct EventRepository: Sendable {
     public func join(_ event: UUID, profile: UUID, codeHash: [UInt8]) async throws -> (membership: MyEvent, joined: Bool) {
         try await database.withTransaction { connection in
             // FOR SHARE: a rotation running now either commits first (and this sees the new code) or waits.
-            guard let row = try connection.query("""
-                SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
-                WHERE e.id = \(event) FOR SHARE
-                """).first else { throw StoreError.unknownEvent }
+            guard
+                let row = try connection.query(
+                    """
+                    SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
+                    WHERE e.id = \(event) FOR SHARE
+                    """
+                ).first
+            else { throw StoreError.unknownEvent }
             guard try row.bool("matches") else { throw StoreError.invalidJoinCode }
-            let inserted = try connection.query("""
+            let inserted = try connection.query(
+                """
                 INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.attendee))
                 ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
                 """)
@@ -139,19 +154,22 @@ public struct EventRepository: Sendable {
     /// The events `profile` belongs to and their role in each, the latest start first.
     public func events(of profile: UUID) async throws -> [MyEvent] {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT \(Event.columns), m.role, m.joined_at FROM event_members m JOIN events e ON e.id = m.event_id
                 WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
-                """).map { row throws(PostgresError) in
-                    MyEvent(event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
-                }
+                """
+            ).map { row throws(PostgresError) in
+                MyEvent(event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
+            }
         }
     }
 
     /// Throws `notAnOrganizer` unless `profile` organizes `event`; the row stays locked (shared)
     /// until the transaction ends, so a change of role cannot slip in between.
     private static func requireOrganizer(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR SHARE
             """)
         guard try rows.first.map({ row throws(PostgresError) in try EventRole(row: row) }) == .organizer else {
@@ -160,16 +178,21 @@ public struct EventRepository: Sendable {
     }
 
     private static func member(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws -> EventMember {
-        guard let row = try connection.query("""
-            SELECT event_id, profile_id, role, joined_at FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)
-            """).first else { throw PostgresError(.decoding, message: "membership vanished") }
+        guard
+            let row = try connection.query(
+                """
+                SELECT event_id, profile_id, role, joined_at FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)
+                """
+            ).first
+        else { throw PostgresError(.decoding, message: "membership vanished") }
         return try EventMember(row: row)
     }
 }
 
 extension EventMember {
     init(row: Row) throws(PostgresError) {
-        self.init(eventId: try row.uuid("event_id"), profileId: try row.uuid("profile_id"),
-                  role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
+        self.init(
+            eventId: try row.uuid("event_id"), profileId: try row.uuid("profile_id"),
+            role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
     }
 }

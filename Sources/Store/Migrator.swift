@@ -51,13 +51,14 @@ public struct Migrator: Sendable {
     }
 
     private static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
-        try connection.execute(unsafeSQL: """
-            CREATE TABLE IF NOT EXISTS schema_migrations (
-                version text PRIMARY KEY,
-                checksum text NOT NULL,
-                applied_at timestamptz NOT NULL DEFAULT now()
-            )
-            """)
+        try connection.execute(
+            unsafeSQL: """
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version text PRIMARY KEY,
+                    checksum text NOT NULL,
+                    applied_at timestamptz NOT NULL DEFAULT now()
+                )
+                """)
         var done: [String: String] = [:]
         for row in try connection.query("SELECT version, checksum FROM schema_migrations") {
             done[try row.string("version")] = try row.string("checksum")

@@ -13,7 +13,8 @@ public struct PersonalDataRepository: Sendable {
     /// such profile. Peers appear with their public fields only; API keys without their hashes.
     public func export(of profile: UUID, at moment: Date = Date()) async throws -> PersonalData? {
         try await database.withTransaction(readOnly: true) { connection in
-            let rows = try connection.query("""
+            let rows = try connection.query(
+                """
                 SELECT \(Profile.columns), p.updated_at, p.tokens_valid_from FROM profiles p WHERE p.id = \(profile)
                 """)
             guard let row = rows.first else { return nil }
@@ -24,22 +25,26 @@ public struct PersonalDataRepository: Sendable {
                     id: try row.uuid("id"), name: try row.optionalString("name"), createdAt: try row.date("created_at"),
                     lastUsedAt: try Self.optionalDate(row, "last_used_at"), revokedAt: try Self.optionalDate(row, "revoked_at"))
             }
-            let connections = try connection.query("""
+            let connections = try connection.query(
+                """
                 WITH mine AS (\(ConnectionRepository.annotated(of: profile)))
                 SELECT mine.*, c.token_id FROM mine JOIN connections c ON c.id = mine.id ORDER BY mine.id
-                """).map { row throws(PostgresError) in
+                """
+            ).map { row throws(PostgresError) in
                 let annotated = try Connection(annotatedRow: row)
                 return PersonalData.Connection(
                     id: annotated.id, peer: annotated.peer, connectedAt: annotated.connectedAt, eventId: annotated.eventId,
                     tokenId: try row.string("token_id"), note: annotated.note, tags: annotated.tags ?? [])
             }
-            let redemptions = try connection.query("""
+            let redemptions = try connection.query(
+                """
                 SELECT r.token_id, r.connection_id, r.created, r.scanned_at, r.redeemed_at, r.client_nonce,
                        CASE WHEN c.profile_a = \(profile) THEN c.profile_b ELSE c.profile_a END AS peer_id
                 FROM redemptions r JOIN connections c ON c.id = r.connection_id
                 WHERE r.scanner_id = \(profile)
                 ORDER BY r.redeemed_at, r.token_id
-                """).map { row throws(PostgresError) in
+                """
+            ).map { row throws(PostgresError) in
                 PersonalData.Redemption(
                     tokenId: try row.string("token_id"), connectionId: try row.int("connection_id"), peerId: try row.uuid("peer_id"),
                     createdConnection: try row.bool("created"), scannedAt: try row.date("scanned_at"),
@@ -48,7 +53,8 @@ public struct PersonalDataRepository: Sendable {
             let tokens = try connection.query(
                 "SELECT token_id, uses, expires_at FROM token_uses WHERE owner_id = \(profile) ORDER BY expires_at, token_id"
             ).map { row throws(PostgresError) in
-                PersonalData.Token(tokenId: try row.string("token_id"), uses: Int(try row.int("uses")), expiresAt: try row.date("expires_at"))
+                PersonalData.Token(
+                    tokenId: try row.string("token_id"), uses: Int(try row.int("uses")), expiresAt: try row.date("expires_at"))
             }
             return PersonalData(
                 exportedAt: moment, profile: try Profile(row: row), profileUpdatedAt: try row.date("updated_at"),

@@ -1,9 +1,10 @@
 internal import CLibPQ
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// One libpq connection. The only type that touches `PGconn`/`PGresult` (with `RawRow`, a row of a
@@ -148,7 +149,8 @@ package final class PostgresConnection: @unchecked Sendable {
     /// Sends `text` with `values` and returns libpq's result: as the connection's prepared statement
     /// for `text`, or, planned per execution, as an unnamed statement that PostgreSQL plans for these
     /// values. Rows come in text or binary format.
-    private func run(_ plannedPerExecution: Bool, _ text: String, _ values: [String?], binary: Bool) throws(PostgresError) -> OpaquePointer? {
+    private func run(_ plannedPerExecution: Bool, _ text: String, _ values: [String?], binary: Bool) throws(PostgresError) -> OpaquePointer?
+    {
         let format: Int32 = binary ? 1 : 0
         if plannedPerExecution {
             return withCStrings(values) { values in
@@ -193,7 +195,8 @@ package final class PostgresConnection: @unchecked Sendable {
     /// the statement, which may hold data.
     private func failure(of result: OpaquePointer, sql: String) -> PostgresError {
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
-        let message = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+        let message =
+            PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? Self.errorMessage(handle)
         let kind: PostgresError.Kind = isHealthy ? .server : .connectionFailed
         return PostgresError(kind, sqlState: state, message: message, query: sql)
@@ -242,9 +245,11 @@ package final class PostgresConnection: @unchecked Sendable {
             columns[String(cString: PQfname(result, column))] = Int(column)
         }
         return (0..<PQntuples(result)).map { row in
-            Row(columns: columns, values: (0..<columnCount).map { column in
-                PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
-            })
+            Row(
+                columns: columns,
+                values: (0..<columnCount).map { column in
+                    PQgetisnull(result, row, column) == 1 ? nil : String(cString: PQgetvalue(result, row, column))
+                })
         }
     }
 
@@ -258,7 +263,7 @@ private func withCStrings<R>(
     _ strings: [String?], _ body: (UnsafeBufferPointer<UnsafePointer<CChar>?>) -> R
 ) -> R {
     let copies = strings.map { $0.flatMap { strdup($0) } }
-    defer { copies.forEach { free($0) } }
+    defer { for copy in copies { free(copy) } }
     return copies.map { $0.map { UnsafePointer($0) } }.withUnsafeBufferPointer(body)
 }
 
@@ -284,8 +289,11 @@ package struct RawRow {
     package func uuid(_ column: Int) throws(PostgresError) -> UUID {
         let bytes = try bytes(column)
         guard bytes.count == 16 else { throw decoding(column, as: "a UUID") }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 
     /// A `timestamptz`: microseconds since 2000-01-01 00:00 UTC (not ±infinity).
@@ -296,7 +304,10 @@ package struct RawRow {
         guard microseconds != .max, microseconds != .min else { throw decoding(column, as: "a finite timestamp") }
         // Whole seconds, then the fraction, as the text form is read (`PostgresTimestamp`).
         var (seconds, fraction) = microseconds.quotientAndRemainder(dividingBy: 1_000_000)
-        if fraction < 0 { seconds -= 1; fraction += 1_000_000 }
+        if fraction < 0 {
+            seconds -= 1
+            fraction += 1_000_000
+        }
         return Date(timeIntervalSince1970: Double(seconds + 946_684_800) + Double(fraction) / 1_000_000)
     }
 
@@ -308,8 +319,9 @@ package struct RawRow {
         guard PQgetisnull(result, row, Int32(column)) == 0, let value = PQgetvalue(result, row, Int32(column)) else {
             throw PostgresError(.decoding, message: "column \(column) is null")
         }
-        return UnsafeBufferPointer(start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
-                                   count: Int(PQgetlength(result, row, Int32(column))))
+        return UnsafeBufferPointer(
+            start: UnsafeRawPointer(value).assumingMemoryBound(to: UInt8.self),
+            count: Int(PQgetlength(result, row, Int32(column))))
     }
 
     private func decoding(_ column: Int, as type: String) -> PostgresError {

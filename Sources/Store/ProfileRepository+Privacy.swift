@@ -8,10 +8,12 @@ extension ProfileRepository {
     public func resetTokens(of profile: UUID, at moment: Date) async throws -> Date? {
         let validFrom = Date(timeIntervalSince1970: moment.timeIntervalSince1970.rounded(.down) + 1)
         return try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 UPDATE profiles SET tokens_valid_from = GREATEST(tokens_valid_from, \(validFrom))
                 WHERE id = \(profile) RETURNING tokens_valid_from
-                """).first.map { try $0.date("tokens_valid_from") }
+                """
+            ).first.map { try $0.date("tokens_valid_from") }
         }
     }
 

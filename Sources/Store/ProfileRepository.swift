@@ -22,7 +22,8 @@ public struct ProfileRepository: Sendable {
     static func insert(
         displayName: String, headline: String?, apiKeyHash: [UInt8], deviceName: String? = nil, on connection: PostgresConnection
     ) throws(PostgresError) -> (profile: Profile, device: Device) {
-        let rows = try connection.query("""
+        let rows = try connection.query(
+            """
             INSERT INTO profiles (display_name, headline) VALUES (\(displayName), \(headline)) RETURNING id
             """)
         let (profile, device) = try DeviceRepository.addKey(apiKeyHash, named: deviceName, to: try rows[0].uuid("id"), on: connection)
@@ -33,7 +34,8 @@ public struct ProfileRepository: Sendable {
     /// Marks the key used this hour, writing at most once an hour per key.
     public func authenticate(apiKeyHash: [UInt8]) async throws -> Credential? {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 WITH key AS (
                     SELECT k.id, k.profile_id, k.last_used_at FROM api_keys k
                     WHERE k.key_hash = \(ByteString(apiKeyHash)) AND k.revoked_at IS NULL),
@@ -41,10 +43,12 @@ public struct ProfileRepository: Sendable {
                     UPDATE api_keys SET last_used_at = date_trunc('hour', now())
                     WHERE id = (SELECT id FROM key WHERE last_used_at IS NULL OR last_used_at < date_trunc('hour', now())))
                 SELECT \(Profile.columns), p.tokens_valid_from, key.id AS device_id FROM key JOIN profiles p ON p.id = key.profile_id
-                """).first.map { row throws(PostgresError) in
-                    Credential(profile: try Profile(row: row), deviceId: try row.uuid("device_id"),
-                               tokensValidFrom: try row.optionalString("tokens_valid_from") == nil ? nil : try row.date("tokens_valid_from"))
-                }
+                """
+            ).first.map { row throws(PostgresError) in
+                Credential(
+                    profile: try Profile(row: row), deviceId: try row.uuid("device_id"),
+                    tokensValidFrom: try row.optionalString("tokens_valid_from") == nil ? nil : try row.date("tokens_valid_from"))
+            }
         }
     }
 
@@ -58,7 +62,8 @@ public struct ProfileRepository: Sendable {
     /// Changes the given fields; `headline: .some(nil)` clears the headline.
     public func update(id: UUID, displayName: String?, headline: String??) async throws -> Profile? {
         try await database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 WITH p AS (
                     UPDATE profiles SET
                         display_name = COALESCE(\(displayName), display_name),
@@ -66,7 +71,8 @@ public struct ProfileRepository: Sendable {
                         updated_at = now()
                     WHERE id = \(id) RETURNING *)
                 SELECT \(Profile.columns) FROM p
-                """).first.map(Profile.init(row:))
+                """
+            ).first.map(Profile.init(row:))
         }
     }
 }

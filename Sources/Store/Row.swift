@@ -70,7 +70,7 @@ enum PostgresTimestamp {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19)
         else { return nil }
         var fraction = 0.0
         let end = bytes.count - 3

@@ -57,7 +57,9 @@ public struct ConnectionClaims: Sendable, Equatable {
 
     private init(compact payload: FlatJSONObject, subject: String) throws(TokenError) {
         func id(_ text: String, _ key: String) throws(TokenError) -> UUID {
-            guard let id = SignedTokens.uuid(compact: text) else { throw .invalidClaims("'\(key)' must be 22 base64url characters of a UUID") }
+            guard let id = SignedTokens.uuid(compact: text) else {
+                throw .invalidClaims("'\(key)' must be 22 base64url characters of a UUID")
+            }
             return id
         }
         func time(_ key: String) throws(TokenError) -> Date {
@@ -67,8 +69,9 @@ public struct ConnectionClaims: Sendable, Equatable {
             return Date(timeIntervalSince1970: TimeInterval(value))
         }
         guard let tokenId = payload.string("j") else { throw .invalidClaims("'j' is missing") }
-        self.init(subject: try id(subject, "s"), issuedAt: try time("i"), expiresAt: try time("x"),
-                  tokenId: tokenId, eventId: try Self.optionalString(payload, "e").map { text throws(TokenError) in try id(text, "e") })
+        self.init(
+            subject: try id(subject, "s"), issuedAt: try time("i"), expiresAt: try time("x"),
+            tokenId: tokenId, eventId: try Self.optionalString(payload, "e").map { text throws(TokenError) in try id(text, "e") })
     }
 
     private init(long payload: FlatJSONObject, subject: String) throws(TokenError) {
@@ -77,12 +80,15 @@ public struct ConnectionClaims: Sendable, Equatable {
             return id
         }
         func date(_ key: String) throws(TokenError) -> Date {
-            guard let text = payload.string(key), let date = Self.parseDate(text) else { throw .invalidClaims("'\(key)' must be an RFC 3339 date") }
+            guard let text = payload.string(key), let date = Self.parseDate(text) else {
+                throw .invalidClaims("'\(key)' must be an RFC 3339 date")
+            }
             return date
         }
         guard let tokenId = payload.string("jti") else { throw .invalidClaims("'jti' is missing") }
-        self.init(subject: try id(subject, "sub"), issuedAt: try date("iat"), expiresAt: try date("exp"),
-                  tokenId: tokenId, eventId: try Self.optionalString(payload, "evt").map { text throws(TokenError) in try id(text, "evt") })
+        self.init(
+            subject: try id(subject, "sub"), issuedAt: try date("iat"), expiresAt: try date("exp"),
+            tokenId: tokenId, eventId: try Self.optionalString(payload, "evt").map { text throws(TokenError) in try id(text, "evt") })
     }
 
     /// A long-form date: RFC 3339, read by hand in the shape those tokens carried (`YYYY-MM-DDTHH:MM:SSZ`).
@@ -95,7 +101,8 @@ public struct ConnectionClaims: Sendable, Equatable {
     private static func utcSeconds(_ text: String) -> Date? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Date? in
             guard bytes.count == 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54, bytes[13] == 0x3A,
-                  bytes[16] == 0x3A, bytes[19] == 0x5A else { return nil }
+                bytes[16] == 0x3A, bytes[19] == 0x5A
+            else { return nil }
             func number(_ range: Range<Int>) -> Int? {
                 var value = 0
                 for index in range {
@@ -106,8 +113,9 @@ public struct ConnectionClaims: Sendable, Equatable {
                 return value
             }
             guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), let hour = number(11..<13),
-                  let minute = number(14..<16), let second = number(17..<19),
-                  (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+                let minute = number(14..<16), let second = number(17..<19),
+                (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60
+            else { return nil }
             // Days from 1970-01-01 to the civil date (Howard Hinnant's days_from_civil).
             let y = month <= 2 ? year - 1 : year
             let era = (y >= 0 ? y : y - 399) / 400

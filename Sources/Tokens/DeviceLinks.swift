@@ -33,7 +33,7 @@ public enum DeviceLinks {
     public static func verify(_ token: String, keys: [String: VerificationKey], now: Date = Date()) throws(TokenError) -> String {
         let (message, key) = try SignedTokens.open(token, implicitAssertion: implicitAssertion, keys: keys)
         guard let payload = FlatJSONObject(message), let symbols = payload.string("c"), let code = format.normalize(symbols),
-              let expiry = payload.integer("x"), (0...253_402_300_799).contains(expiry)
+            let expiry = payload.integer("x"), (0...253_402_300_799).contains(expiry)
         else { throw .invalidClaims("the payload is not a device link's {c, x}") }
         if let notAfter = key.notAfter, now > notAfter { throw .keyExpired(key.kid) }
         guard Date(timeIntervalSince1970: TimeInterval(expiry)) > now else { throw .expired }

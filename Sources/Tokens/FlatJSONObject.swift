@@ -47,7 +47,10 @@ package struct FlatJSONObject {
         var index = 0
 
         var atEnd: Bool {
-            mutating get { skipWhitespace(); return index == bytes.count }
+            mutating get {
+                skipWhitespace()
+                return index == bytes.count
+            }
         }
 
         mutating func object() -> [String: Value]? {
@@ -131,7 +134,8 @@ package struct FlatJSONObject {
                 var scalar = UInt32(unit)
                 if (0xD800..<0xDC00).contains(unit) {
                     guard take(UInt8(ascii: "\\"), skippingWhitespace: false), take(UInt8(ascii: "u"), skippingWhitespace: false),
-                          let low = hex4(), (0xDC00..<0xE000).contains(low) else { return false }
+                        let low = hex4(), (0xDC00..<0xE000).contains(low)
+                    else { return false }
                     scalar = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(low - 0xDC00)
                 }
                 guard let character = Unicode.Scalar(scalar) else { return false }  // a lone low surrogate

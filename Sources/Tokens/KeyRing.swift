@@ -40,7 +40,8 @@ public struct KeyRing: Sendable {
 
     /// A ring whose current signing key is `current`; `retired` keys still verify until their `notAfter`.
     /// Without `eventPseudonyms`, pseudonyms derive from `current`, as they did before keys rotated.
-    public init(current: SigningKey, since: Date, retired: [VerificationKey] = [], eventPseudonyms: PseudonymKey? = nil) throws(TokenError) {
+    public init(current: SigningKey, since: Date, retired: [VerificationKey] = [], eventPseudonyms: PseudonymKey? = nil) throws(TokenError)
+    {
         signingKey = current
         signingKid = try VerificationKey.kid(for: current.publicKey)
         var keys: [String: VerificationKey] = [:]

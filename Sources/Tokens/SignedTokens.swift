@@ -38,7 +38,10 @@ enum SignedTokens {
     /// The UUID `compact` wrote, or nil.
     static func uuid(compact text: String) -> UUID? {
         guard text.utf8.count == 22, let bytes = try? Base64URL.decode(text), bytes.count == 16 else { return nil }
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+        return UUID(
+            uuid: (
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+            ))
     }
 }

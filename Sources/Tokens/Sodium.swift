@@ -82,7 +82,7 @@ enum Sodium {
     static func blake2b(_ input: [UInt8], length: Int, key: SecretBytes) throws(TokenError) -> [UInt8] {
         try ensureInitialised()
         guard length >= Int(crypto_generichash_BYTES_MIN), length <= Int(crypto_generichash_BYTES_MAX),
-              key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX)
+            key.count >= Int(crypto_generichash_KEYBYTES_MIN), key.count <= Int(crypto_generichash_KEYBYTES_MAX)
         else { throw .cryptoFailure("BLAKE2b output or key length out of range") }
         var out = [UInt8](repeating: 0, count: length)
         let rc = key.withUnsafeBytes { k in

@@ -22,13 +22,15 @@ public struct ViewClaims: Sendable, Equatable {
 
     func json() -> [UInt8] {
         let expiry = Int64(expiresAt.timeIntervalSince1970.rounded(.down))
-        return Array("{\"e\":\"\(SignedTokens.compact(eventId))\",\"x\":\(expiry),\"j\":\"\(SignedTokens.compact(tokenId))\",\"n\":\(showsNames)}".utf8)
+        return Array(
+            "{\"e\":\"\(SignedTokens.compact(eventId))\",\"x\":\(expiry),\"j\":\"\(SignedTokens.compact(tokenId))\",\"n\":\(showsNames)}"
+                .utf8)
     }
 
     init(json bytes: [UInt8]) throws(TokenError) {
         guard let payload = FlatJSONObject(bytes), let event = payload.string("e"), let eventId = SignedTokens.uuid(compact: event),
-              let token = payload.string("j"), let tokenId = SignedTokens.uuid(compact: token),
-              let expiry = payload.integer("x"), (0...253_402_300_799).contains(expiry), let showsNames = payload.bool("n")
+            let token = payload.string("j"), let tokenId = SignedTokens.uuid(compact: token),
+            let expiry = payload.integer("x"), (0...253_402_300_799).contains(expiry), let showsNames = payload.bool("n")
         else { throw .invalidClaims("the payload is not a view token's {e, x, j, n}") }
         self.init(eventId: eventId, expiresAt: Date(timeIntervalSince1970: TimeInterval(expiry)), tokenId: tokenId, showsNames: showsNames)
     }

@@ -18,7 +18,8 @@ let publicKey = ring.signingKey.publicKey
 let keys = ring.verificationKeys
 
 let clock = ContinuousClock()
-var ours = Duration.zero, sodium = Duration.zero
+var ours = Duration.zero
+var sodium = Duration.zero
 var accepted = 0
 for _ in 0..<rounds {
     var start = clock.now
@@ -30,4 +31,6 @@ for _ in 0..<rounds {
 }
 precondition(accepted == 2 * (iterations / rounds) * rounds, "every verification must succeed")
 let perCall = { (total: Duration) in (total / .nanoseconds(1)) / Double((iterations / rounds) * rounds) }
-print("{\"iterations\":\(iterations),\"tokenBytes\":\(token.utf8.count),\"verifyNanoseconds\":\(perCall(ours)),\"sodiumNanoseconds\":\(perCall(sodium))}")
+print(
+    "{\"iterations\":\(iterations),\"tokenBytes\":\(token.utf8.count),\"verifyNanoseconds\":\(perCall(ours)),\"sodiumNanoseconds\":\(perCall(sodium))}"
+)

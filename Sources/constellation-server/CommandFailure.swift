@@ -61,7 +61,8 @@ struct CommandFailure: Error, CustomStringConvertible {
     /// Prints `failure` as one line on stderr; the exit code to end the command with.
     private static func report(_ failure: CommandFailure) -> ExitCode {
         // One line, even when a message (libpq's, say) spans several.
-        let line = failure.description.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        let line = failure.description.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
+            separator: " ")
         FileHandle.standardError.write(Data("constellation-server: \(line)\n".utf8))
         return ExitCode(failure.exitCode)
     }

@@ -15,7 +15,9 @@ struct ConstellationServer: AsyncParsableCommand {
 
 /// Options every subcommand shares: where the data lives and how loudly to log.
 struct CommonOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: "Signing keys and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
+    @Option(
+        name: .customLong("data-dir"),
+        help: "Signing keys and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
     var dataDirectory: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info, warning for import).")

@@ -61,12 +61,15 @@ struct ImportSocioPatterns: AsyncParsableCommand {
                     }
                     return (imported.event, clock.now - began)
                 } catch StoreError.slugTaken {
-                    throw CommandFailure.cannotCreate("an event with the slug \(contacts.event.slug) exists already; choose another --event")
+                    throw CommandFailure.cannotCreate(
+                        "an event with the slug \(contacts.event.slug) exists already; choose another --event")
                 }
             }
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            progress.finish("imported \(contacts.pairs.count.grouped) connections among \(contacts.people.count.grouped) people "
-                + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(contacts.pairs.count) / max(seconds, 1e-6)).grouped) connections/s)")
+            progress.finish(
+                "imported \(contacts.pairs.count.grouped) connections among \(contacts.people.count.grouped) people "
+                    + "in \(String(format: "%.2f", seconds)) s (\(Int(Double(contacts.pairs.count) / max(seconds, 1e-6)).grouped) connections/s)"
+            )
             try output(imported, organizerKey: key.key)
         }
     }
@@ -78,8 +81,11 @@ struct ImportSocioPatterns: AsyncParsableCommand {
             data = try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             var folder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: file, isDirectory: &folder) else { throw CommandFailure.noInput("no such file: \(file)") }
-            throw CommandFailure.noInput(folder.boolValue ? "\(file) is a folder, not a file" : "cannot read \(file): \(error.localizedDescription)")
+            guard FileManager.default.fileExists(atPath: file, isDirectory: &folder) else {
+                throw CommandFailure.noInput("no such file: \(file)")
+            }
+            throw CommandFailure.noInput(
+                folder.boolValue ? "\(file) is a folder, not a file" : "cannot read \(file): \(error.localizedDescription)")
         }
         do {
             return try EdgeListParser.parse(bytes: [UInt8](data), format: .tij)
@@ -101,31 +107,39 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         }
         let sane = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)  // 1970 to 9999
         guard sane.contains(date(times.lowerBound)), sane.contains(date(times.upperBound)) else {
-            throw CommandFailure.data("\(file): its times \(times.lowerBound)…\(times.upperBound) are not dates between 1970 and 9999"
-                                      + (start == nil ? " (UNIX seconds; or give --start)" : " from --start"))
+            throw CommandFailure.data(
+                "\(file): its times \(times.lowerBound)…\(times.upperBound) are not dates between 1970 and 9999"
+                    + (start == nil ? " (UNIX seconds; or give --start)" : " from --start"))
         }
         let fields: NewEvent
         do {
             // The last contact's second is part of the event, which must last more than nothing.
-            fields = try EventFields.check(NewEvent(name: name ?? event, slug: event, startsAt: date(times.lowerBound),
-                                                    endsAt: date(times.upperBound).addingTimeInterval(1), timeZone: timeZone))
+            fields = try EventFields.check(
+                NewEvent(
+                    name: name ?? event, slug: event, startsAt: date(times.lowerBound),
+                    endsAt: date(times.upperBound).addingTimeInterval(1), timeZone: timeZone))
         } catch let problem as Problem {
             throw CommandFailure.data("the event would not be valid: \(problem.detail ?? problem.title)")
         }
         let eventId = UUID()
         return ContactImport(
-            eventId: eventId, event: fields, joinCodeHash: try JoinCode.generate(eventId: eventId).hash, organizerName: "Organizer", organizerKeyHash: organizerKeyHash,
+            eventId: eventId, event: fields, joinCodeHash: try JoinCode.generate(eventId: eventId).hash, organizerName: "Organizer",
+            organizerKeyHash: organizerKeyHash,
             people: parsed.graph.ids.map { "Person \($0)" },
             pairs: firstContacts.map { ContactImport.Pair(a: Int($0.a), b: Int($0.b), firstAt: date($0.time)) })
     }
 
     private func output(_ event: Event, organizerKey: String) throws {
         if json {
-            struct Imported: Encodable { let eventId: UUID; let organizerKey: String }
+            struct Imported: Encodable {
+                let eventId: UUID
+                let organizerKey: String
+            }
             let data = try JSONEncoder.constellation.encode(Imported(eventId: event.id, organizerKey: organizerKey))
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("""
+            print(
+                """
                 Imported \(event.name) (\(event.slug)) as event \(event.id.uuidString.lowercased()).
                 Its organizer's API key, shown this once: \(organizerKey)
                 """)

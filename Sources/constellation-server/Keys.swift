@@ -39,14 +39,19 @@ struct KeysList: AsyncParsableCommand {
                 let set = KeySet(keys: keys, offlineGraceSeconds: Int(configuration.offlineGrace.components.seconds))
                 return print(String(decoding: try JSONEncoder.constellation.encode(set), as: UTF8.self))
             }
-            let rows = [["KID", "STATUS", "SINCE", "TRUSTED UNTIL"]] + keys.map { key in
-                [key.kid, key.status.rawValue, key.notBefore.timeIntervalSince1970 == 0 ? "-" : Self.format(key.notBefore),
-                 key.notAfter.map(Self.format) ?? "-"]
-            }
+            let rows =
+                [["KID", "STATUS", "SINCE", "TRUSTED UNTIL"]]
+                + keys.map { key in
+                    [
+                        key.kid, key.status.rawValue, key.notBefore.timeIntervalSince1970 == 0 ? "-" : Self.format(key.notBefore),
+                        key.notAfter.map(Self.format) ?? "-",
+                    ]
+                }
             let widths = (0..<4).map { column in rows.map { $0[column].count }.max() ?? 0 }
             for row in rows {
-                print(zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
-                    .trimmingCharacters(in: .whitespaces))
+                print(
+                    zip(row, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }.joined(separator: "  ")
+                        .trimmingCharacters(in: .whitespaces))
             }
         }
     }
@@ -79,9 +84,10 @@ struct KeysRotate: AsyncParsableCommand {
             let trust = configuration.tokenLifetime + configuration.offlineGrace
             guard environment["CONSTELLATION_SIGNING_KEY"] == nil else {
                 guard printEnvironment else {
-                    throw CommandFailure.configuration("the signing key comes from CONSTELLATION_SIGNING_KEY, which this command cannot change: "
-                        + "run `constellation-server keys rotate --print-environment` for new values, set them on every instance and "
-                        + "restart the instances one by one (docs/tokens-and-keys.md, \"Keys in the environment\")")
+                    throw CommandFailure.configuration(
+                        "the signing key comes from CONSTELLATION_SIGNING_KEY, which this command cannot change: "
+                            + "run `constellation-server keys rotate --print-environment` for new values, set them on every instance and "
+                            + "restart the instances one by one (docs/tokens-and-keys.md, \"Keys in the environment\")")
                 }
                 return try printNewEnvironment(loadKeys(common).material, trust: trust)
             }
@@ -90,7 +96,8 @@ struct KeysRotate: AsyncParsableCommand {
             }
             let directory = common.dataDirectory(environment)
             let rotation = try SigningKeyFile.rotate(dataDirectory: directory, trust: trust)
-            print("""
+            print(
+                """
                 Rotated the signing key in \(directory.path).
                 New key \(rotation.currentKid) signs from now on; \(rotation.retired.kid), retired, verifies the tokens it signed \
                 until \(KeysList.format(rotation.retired.trustedUntil)).
@@ -104,7 +111,8 @@ struct KeysRotate: AsyncParsableCommand {
 
     private func printNewEnvironment(_ material: KeyMaterial, trust: Duration) throws {
         let rotation = try SigningKeyFile.environmentRotation(of: material, trust: trust)
-        print("""
+        print(
+            """
             # New key \(rotation.newKid); \(rotation.retired.kid) retired, trusted until \(KeysList.format(rotation.retired.trustedUntil)).
             # Secrets: keep them where CONSTELLATION_SIGNING_KEY is kept. The new key's public half, for instances that
             # should verify its tokens before they sign with it: \(rotation.newPublicKey)

@@ -64,7 +64,8 @@ struct Serve: AsyncParsableCommand {
                 do { try await app.runService() } catch { failure = error }
                 await replica?.shutdown()
                 if let error = failure as? IOError {
-                    throw CommandFailure.unavailable("cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
+                    throw CommandFailure.unavailable(
+                        "cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
                 }
                 if let failure { throw failure }
             }

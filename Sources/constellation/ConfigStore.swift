@@ -8,7 +8,8 @@ struct ConfigStore {
     let directory: URL
 
     init(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        let base =
+            environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
         directory = base.appendingPathComponent("constellation")
     }
@@ -60,7 +61,8 @@ struct ConfigStore {
     /// Writes atomically (a temporary file renamed over the old one) with mode 0600.
     func write(_ value: some Encodable, to file: URL) throws(CLIError) {
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = file.appendingPathExtension("tmp")
             let data = try JSONEncoder.constellation.encode(value)
             guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {

@@ -19,7 +19,8 @@ enum DisplayWidth {
     /// `text` cut to at most `columns` columns, ending in "…" when it had to be cut.
     static func truncate(_ text: String, to columns: Int) -> String {
         guard of(text) > columns else { return text }
-        var kept = "", used = 0
+        var kept = ""
+        var used = 0
         for character in text {
             used += of(character)
             guard used < columns else { break }
@@ -30,7 +31,8 @@ enum DisplayWidth {
 
     /// `text` broken between words into lines of at most `columns` columns (a longer word is cut).
     static func wrap(_ text: String, to columns: Int) -> [String] {
-        var lines: [String] = [], line = ""
+        var lines: [String] = []
+        var line = ""
         for word in text.split(separator: " ") {
             if line.isEmpty || of(line) + 1 + of(word) > columns {
                 if !line.isEmpty { lines.append(line) }
@@ -46,7 +48,7 @@ enum DisplayWidth {
     private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF,
-             0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+            0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x20000...0x3FFFD:
             true
         default:
             false

@@ -19,8 +19,9 @@ enum GrowthChart {
         if buckets.count > sparklineThreshold {
             let (line, perCharacter) = sparkline(buckets.map(\.newConnections), width: max(1, columns - 1))
             lines.append(line)
-            lines += DisplayWidth.wrap("New connections per bucket from \(EventCommand.localTime(buckets[0].start, in: zone)) (\(zone.identifier))"
-                                       + (perCharacter > 1 ? ", \(perCharacter) buckets a character." : "."), to: columns)
+            lines += DisplayWidth.wrap(
+                "New connections per bucket from \(EventCommand.localTime(buckets[0].start, in: zone)) (\(zone.identifier))"
+                    + (perCharacter > 1 ? ", \(perCharacter) buckets a character." : "."), to: columns)
         }
         if buckets.count <= tableLimit {
             if !lines.isEmpty { lines.append("") }
@@ -29,8 +30,9 @@ enum GrowthChart {
             lines += DisplayWidth.wrap("\(buckets.count) buckets: narrow them with --from and --to, or see each with --csv.", to: columns)
         }
         lines.append("")
-        lines += DisplayWidth.wrap("In all: \(last.cumulativePeople) people, \(last.cumulativeConnections) connections; "
-                                   + "largest group \(last.largestComponent).", to: columns)
+        lines += DisplayWidth.wrap(
+            "In all: \(last.cumulativePeople) people, \(last.cumulativeConnections) connections; "
+                + "largest group \(last.largestComponent).", to: columns)
         return lines.joined(separator: "\n")
     }
 
@@ -39,8 +41,10 @@ enum GrowthChart {
     static func table(_ buckets: [GrowthBucket], zone: TimeZone, columns: Int) -> [String] {
         let headers = ["start (\(zone.identifier))", "new", "people", "connections"]
         let rows = buckets.map { bucket in
-            [EventCommand.localTime(bucket.start, in: zone), "+\(bucket.newConnections)", "\(bucket.cumulativePeople)",
-             "\(bucket.cumulativeConnections)"]
+            [
+                EventCommand.localTime(bucket.start, in: zone), "+\(bucket.newConnections)", "\(bucket.cumulativePeople)",
+                "\(bucket.cumulativeConnections)",
+            ]
         }
         let widths = headers.indices.map { column in ([headers] + rows).map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         func line(_ cells: [String]) -> String {
@@ -52,10 +56,12 @@ enum GrowthChart {
         let fixed = widths.reduce(0, +) + 2 * (widths.count - 1) + 2
         let barWidth = max(0, columns - 1 - fixed)
         let most = buckets.map(\.newConnections).max() ?? 0
-        return [DisplayWidth.truncate(line(headers), to: columns - 1)] + zip(buckets, rows).map { bucket, cells in
-            let text = line(cells)
-            return barWidth > 0 ? text + "  " + bar(bucket.newConnections, of: most, width: barWidth) : DisplayWidth.truncate(text, to: columns - 1)
-        }
+        return [DisplayWidth.truncate(line(headers), to: columns - 1)]
+            + zip(buckets, rows).map { bucket, cells in
+                let text = line(cells)
+                return barWidth > 0
+                    ? text + "  " + bar(bucket.newConnections, of: most, width: barWidth) : DisplayWidth.truncate(text, to: columns - 1)
+            }
     }
 
     /// A bar of `value` out of `most` filling up to `width` columns, in eighths of a column.
@@ -69,7 +75,9 @@ enum GrowthChart {
     /// many per character as needed (returned), and a zero is always the lowest level.
     static func sparkline(_ values: [Int], width: Int) -> (line: String, perCharacter: Int) {
         let perCharacter = max(1, (values.count + width - 1) / width)
-        let sums = stride(from: 0, to: values.count, by: perCharacter).map { values[$0..<min($0 + perCharacter, values.count)].reduce(0, +) }
+        let sums = stride(from: 0, to: values.count, by: perCharacter).map {
+            values[$0..<min($0 + perCharacter, values.count)].reduce(0, +)
+        }
         let most = sums.max() ?? 0
         let line = sums.map { sum in
             sum == 0 || most == 0 ? levels[0] : levels[1 + min(6, Int((Double(sum) / Double(most) * 6).rounded()))]
@@ -82,8 +90,10 @@ enum GrowthChart {
     static func csv(_ growth: EventGrowth) -> String {
         let header = "start,new_connections,new_people,cumulative_people,cumulative_connections,largest_component"
         let rows = growth.buckets.map { bucket in
-            [bucket.start.formatted(Date.ISO8601FormatStyle()), "\(bucket.newConnections)", "\(bucket.newPeople)",
-             "\(bucket.cumulativePeople)", "\(bucket.cumulativeConnections)", "\(bucket.largestComponent)"].joined(separator: ",")
+            [
+                bucket.start.formatted(Date.ISO8601FormatStyle()), "\(bucket.newConnections)", "\(bucket.newPeople)",
+                "\(bucket.cumulativePeople)", "\(bucket.cumulativeConnections)", "\(bucket.largestComponent)",
+            ].joined(separator: ",")
         }
         return ([header] + rows).map { $0 + "\r\n" }.joined()
     }

@@ -61,7 +61,8 @@ enum LabelPlacement {
         var taken = dots.map(\.box)
         return dots.enumerated().map { index, dot in
             guard index < maxLabels else { return nil }
-            let long = DisplayWidth.truncate(dot.text, to: longColumns), short = DisplayWidth.truncate(dot.text, to: shortColumns)
+            let long = DisplayWidth.truncate(dot.text, to: longColumns)
+            let short = DisplayWidth.truncate(dot.text, to: shortColumns)
             for text in short == long ? [long] : [long, short] {
                 for label in candidates(text, beside: dot) where !taken.contains(where: label.box.intersects) {
                     taken.append(label.box)
@@ -76,7 +77,8 @@ enum LabelPlacement {
     private static func candidates(_ text: String, beside dot: Dot) -> [Label] {
         let width = Double(DisplayWidth.of(text)) * columnAdvance * fontSize
         let height = (ascent + descent) * fontSize
-        let middle = dot.y - height / 2, reach = dot.radius + gap
+        let middle = dot.y - height / 2
+        let reach = dot.radius + gap
         return [
             (dot.x + reach, middle), (dot.x - reach - width, middle),
             (dot.x - width / 2, dot.y - reach - height), (dot.x - width / 2, dot.y + reach),

@@ -11,7 +11,8 @@ enum NetworkDrawing {
         empty: String = "Your constellation is just you so far: `constellation show` and let someone scan it."
     ) -> String {
         guard network.nodes.count > 1 else { return DisplayWidth.wrap(empty, to: columns).joined(separator: "\n") }
-        let width = max(1, min(columns - 1, 100)), height = max(3, width * 11 / 36)
+        let width = max(1, min(columns - 1, 100))
+        let height = max(3, width * 11 / 36)
         var canvas = Array(repeating: Array(repeating: Character(" "), count: width), count: height)
         func cell(_ node: Network.Node) -> (Int, Int) {
             (Int(((node.x + 1) / 2 * Double(width - 1)).rounded()), Int(((node.y + 1) / 2 * Double(height - 1)).rounded()))
@@ -19,10 +20,12 @@ enum NetworkDrawing {
         let index = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0) })
         for edge in network.links {
             guard let a = index[edge.source], let b = index[edge.target] else { continue }
-            let (x0, y0) = cell(a), (x1, y1) = cell(b)
+            let (x0, y0) = cell(a)
+            let (x1, y1) = cell(b)
             let steps = max(abs(x1 - x0), abs(y1 - y0), 1)
             for step in 1..<steps {
-                let x = x0 + (x1 - x0) * step / steps, y = y0 + (y1 - y0) * step / steps
+                let x = x0 + (x1 - x0) * step / steps
+                let y = y0 + (y1 - y0) * step / steps
                 if canvas[y][x] == " " { canvas[y][x] = "·" }
             }
         }

@@ -23,7 +23,8 @@ enum Progress {
         let elapsed = clock.now - start
         if elapsed >= .seconds(1) {
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-            FileHandle.standardError.write(Data("\(interactive ? "\r" : "")constellation: \(label): done in \(String(format: "%.1f", seconds)) s\n".utf8))
+            FileHandle.standardError.write(
+                Data("\(interactive ? "\r" : "")constellation: \(label): done in \(String(format: "%.1f", seconds)) s\n".utf8))
         }
         return result
     }

@@ -29,7 +29,8 @@ struct Session {
         if need == .required && credentials == nil {
             throw .credentials("not registered yet: run `constellation register --name \"Your Name\"` first")
         }
-        let server = options.server ?? ProcessInfo.processInfo.environment["CONSTELLATION_SERVER"]
+        let server =
+            options.server ?? ProcessInfo.processInfo.environment["CONSTELLATION_SERVER"]
             ?? credentials?.server ?? Self.defaultServer
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .data("'\(server)' is not an http(s) URL")
@@ -110,14 +111,20 @@ struct Session {
         var remaining: [ConfigStore.QueuedScan] = []
         for scan in queue {
             do throws(ClientError) {
-                let redemption = try await client.redeem(RedeemRequest(token: scan.token, scannedAt: scan.scannedAt, clientNonce: scan.clientNonce))
-                results.append(SyncResult(clientNonce: scan.clientNonce, status: redemption.created ? "connected" : "already_connected",
-                                          code: nil, message: nil, redemption: redemption))
+                let redemption = try await client.redeem(
+                    RedeemRequest(token: scan.token, scannedAt: scan.scannedAt, clientNonce: scan.clientNonce))
+                results.append(
+                    SyncResult(
+                        clientNonce: scan.clientNonce, status: redemption.created ? "connected" : "already_connected",
+                        code: nil, message: nil, redemption: redemption))
             } catch .problem(let problem) where problem.status < 500 {
-                results.append(SyncResult(clientNonce: scan.clientNonce, status: "refused", code: problem.code, message: problem.title, redemption: nil))
+                results.append(
+                    SyncResult(
+                        clientNonce: scan.clientNonce, status: "refused", code: problem.code, message: problem.title, redemption: nil))
             } catch {
                 remaining.append(scan)
-                results.append(SyncResult(clientNonce: scan.clientNonce, status: "pending", code: nil, message: error.description, redemption: nil))
+                results.append(
+                    SyncResult(clientNonce: scan.clientNonce, status: "pending", code: nil, message: error.description, redemption: nil))
             }
         }
         try store.write(remaining, to: store.queueFile)
@@ -171,7 +178,8 @@ extension Session {
         if options.json {
             try Terminal.printJSON(SavedKey(profileId: registered.profile.id, apiKey: registered.apiKey, deviceId: registered.device.id))
         } else {
-            Terminal.print("""
+            Terminal.print(
+                """
                 Welcome, \(registered.profile.displayName)! Your profile id is \(registered.profile.id).
                 This computer's key is saved in \(store.credentialsFile.path) (readable by you only).
                 """)
@@ -179,5 +187,9 @@ extension Session {
     }
 
     /// What `register`, `device join` and `me recover` print with `--json`, for scripts.
-    struct SavedKey: Encodable { let profileId: UUID; let apiKey: String; let deviceId: UUID }
+    struct SavedKey: Encodable {
+        let profileId: UUID
+        let apiKey: String
+        let deviceId: UUID
+    }
 }

@@ -25,7 +25,8 @@ enum StatisticsReport {
                 + (s.betweenness.method == "exact" ? "" : "  ± \(format(s.betweenness.errorBound)), \(s.betweenness.method)"),
         ]
         if s.meta.droppedSelfLoops + s.meta.droppedDuplicates > 0 {
-            lines.append("input                 \(s.meta.droppedSelfLoops) self-loops and \(s.meta.droppedDuplicates) repeated edges ignored")
+            lines.append(
+                "input                 \(s.meta.droppedSelfLoops) self-loops and \(s.meta.droppedDuplicates) repeated edges ignored")
         }
         return lines.joined(separator: "\n")
     }

@@ -49,7 +49,10 @@ struct Markdown {
         let codeSpan = try NSRegularExpression(pattern: "`[^`]*`")
         var inFence = false
         for line in try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n") {
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") { inFence.toggle(); continue }
+            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+                inFence.toggle()
+                continue
+            }
             if inFence { continue }
             let hashes = line.prefix(while: { $0 == "#" }).count
             if (1...6).contains(hashes), line.dropFirst(hashes).first == " " {

@@ -64,8 +64,9 @@ enum Binaries {
                 if timedOut { process.terminate() }
             }
             process.waitUntilExit()
-            return Output(status: timedOut ? -1 : process.terminationStatus,
-                          stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+            return Output(
+                status: timedOut ? -1 : process.terminationStatus,
+                stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
         }
     }
 

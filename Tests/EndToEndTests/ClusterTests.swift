@@ -29,7 +29,9 @@ import Testing
         }
         // Each bucket starts full (30) and refills at 30 a minute: together, one more code a second.
         let refilled = Int((ContinuousClock.now - minting) / .seconds(1)) + 1
-        #expect(minted >= 60 && minted <= 60 + refilled, "\(minted) codes minted of 80 asked; the deployment's limit is 60 a minute (+\(refilled) refilled)")
+        #expect(
+            minted >= 60 && minted <= 60 + refilled,
+            "\(minted) codes minted of 80 asked; the deployment's limit is 60 a minute (+\(refilled) refilled)")
 
         // Caches: a key revoked through one instance works on the other at most the cache's 2 s.
         let leaver = try await first.register(NewProfile(displayName: "Leaver"))
@@ -40,7 +42,10 @@ import Testing
         // Cached before the revocation, the key lives on there at most 2 s: a request sent after that is refused.
         try await Task.sleep(until: revoked + .milliseconds(2_500))
         let late = await Result.of { () async throws(ClientError) in try await second.authenticated(leaver.apiKey).me() }
-        guard case .failure(.problem(let refusal)) = late else { Issue.record("the revoked key still worked: \(late)"); return }
+        guard case .failure(.problem(let refusal)) = late else {
+            Issue.record("the revoked key still worked: \(late)")
+            return
+        }
         #expect(refusal.status == 401, "\(refusal)")
 
         // The load through nginx, one instance killed once 100 scans are in.
@@ -84,8 +89,9 @@ import Testing
 
         // An event's read-heavy views come from the replica too, and work there: nothing on their path writes.
         let organizer = balancer.authenticated(crowd.owners[0].key)
-        let event = try await organizer.createEvent(NewEvent(
-            name: "Cluster", slug: "cluster", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC"))
+        let event = try await organizer.createEvent(
+            NewEvent(
+                name: "Cluster", slug: "cluster", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC"))
         _ = try await scanner.redeem(RedeemRequest(token: try await organizer.issueToken(event: "cluster").token))
         for path in ["growth?bucket=5m", "summary", "network", "network/stats"] {
             let answer = try await organizer.send(.GET, "/v1/events/\(event.event.id)/\(path)")
@@ -103,7 +109,8 @@ import Testing
         let holder = Task {
             try await primaryDatabase.withConnection { connection in
                 try connection.transaction { connection in
-                    _ = try connection.query("""
+                    _ = try connection.query(
+                        """
                         INSERT INTO event_connections (event_id, profile_a, profile_b, connection_id, first_at)
                         SELECT \(event.event.id), profile_a, profile_b, id, now() FROM connections
                         WHERE profile_a = least(\(owner), \(latecomer)) AND profile_b = greatest(\(owner), \(latecomer))
@@ -114,8 +121,11 @@ import Testing
             }
         }
         for await _ in held { break }
-        _ = try await balancer.authenticated(crowd.scanners[2].key).redeem(RedeemRequest(token: try await organizer.issueToken(event: "cluster").token))
-        func connections() async throws -> Int { try await reader.eventGrowth(event.event.id.uuidString).buckets.last?.cumulativeConnections ?? 0 }
+        _ = try await balancer.authenticated(crowd.scanners[2].key).redeem(
+            RedeemRequest(token: try await organizer.issueToken(event: "cluster").token))
+        func connections() async throws -> Int {
+            try await reader.eventGrowth(event.event.id.uuidString).buckets.last?.cumulativeConnections ?? 0
+        }
         let waiting = ContinuousClock.now
         var counted = try await connections()
         while counted < 2 && ContinuousClock.now - waiting < .seconds(30) {
@@ -131,7 +141,8 @@ import Testing
             counted = try await connections()
         }
         #expect(counted == 3, "the pair that committed late is counted on the replica too")
-        print("""
+        print(
+            """
             cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \
             2.5 s later (cache 2 s); \(acked.count) scans acknowledged through nginx with instance 1 killed after \(ackedBeforeKill) \
             (\(attempts.count - acked.count) retried: \(attempts.filter { !$0.acknowledged }.map(\.status).sorted())); \
@@ -143,8 +154,13 @@ import Testing
     private static func counts(_ conninfo: String) async throws -> (redemptions: Int64, orphans: Int64) {
         let database = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
         let counts = try await database.withConnection { connection in
-            (try connection.query("SELECT count(*) AS n FROM redemptions")[0].int("n"),
-             try connection.query("SELECT count(*) AS n FROM connections c WHERE NOT EXISTS (SELECT 1 FROM redemptions r WHERE r.connection_id = c.id)")[0].int("n"))
+            (
+                try connection.query("SELECT count(*) AS n FROM redemptions")[0].int("n"),
+                try connection.query(
+                    "SELECT count(*) AS n FROM connections c WHERE NOT EXISTS (SELECT 1 FROM redemptions r WHERE r.connection_id = c.id)")[
+                        0
+                    ].int("n")
+            )
         }
         await database.shutdown()
         return counts
@@ -154,7 +170,10 @@ import Testing
 /// `Tools/cluster-demo` running, with the release binaries under test, on a free port.
 final class ClusterDemo {
     struct State: Decodable {
-        struct Instance: Decodable { let pid: pid_t; let url: String }
+        struct Instance: Decodable {
+            let pid: pid_t
+            let url: String
+        }
         let url: String
         let primary: String
         let replica: String
@@ -170,11 +189,14 @@ final class ClusterDemo {
 
     init(environment extra: [String: String] = [:]) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let stateFile = folder.appendingPathComponent("state.json"), log = folder.appendingPathComponent("cluster-demo.log")
+        let stateFile = folder.appendingPathComponent("state.json")
+        let log = folder.appendingPathComponent("cluster-demo.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [TestDatabase.repositoryRoot.appendingPathComponent("Tools/cluster-demo").path,
-                             "--port", "\(try Self.freePort())", "--state", stateFile.path, "--until-stdin-closes"]
+        process.arguments = [
+            TestDatabase.repositoryRoot.appendingPathComponent("Tools/cluster-demo").path,
+            "--port", "\(try Self.freePort())", "--state", stateFile.path, "--until-stdin-closes",
+        ]
         var environment = ProcessInfo.processInfo.environment
         environment["CONSTELLATION_BIN_DIR"] = Binaries.directory.path
         for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
@@ -219,7 +241,9 @@ final class ClusterDemo {
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
+            }
         }
         guard bound else { throw POSIXError(.EADDRINUSE) }
         return Int(UInt16(bigEndian: address.sin_port))

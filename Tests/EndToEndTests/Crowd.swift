@@ -14,7 +14,9 @@ struct Crowd {
     let tokens: [String]
 
     static func register(on server: ConstellationClient, owners ownerCount: Int, scanners scannerCount: Int) async throws -> Crowd {
-        var owners: [Person] = [], scanners: [Person] = [], tokens: [String] = []
+        var owners: [Person] = []
+        var scanners: [Person] = []
+        var tokens: [String] = []
         for index in 0..<ownerCount {
             let registered = try await server.register(NewProfile(displayName: "Owner \(index)"))
             owners.append((registered.profile, registered.apiKey))
@@ -43,7 +45,8 @@ struct RedemptionAttempt: Sendable {
     /// Redeems `token` as `client` and says how it went.
     static func run(_ client: ConstellationClient, token: String, scanner: Int, owner: Int) async -> RedemptionAttempt {
         let began = ContinuousClock.now
-        var status = 200, code: String?
+        var status = 200
+        var code: String?
         do {
             _ = try await client.redeem(RedeemRequest(token: token))
         } catch {

@@ -1,7 +1,7 @@
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One person on two computers, with the real binaries: the first CLI shows a link and waits, the
 /// second joins with the code it showed, and both see the same network; devices are listed and
@@ -18,7 +18,9 @@ import TestSupport
     @Test func aSecondComputerJoinsByTheCodeTheFirstShows() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let desk = try workspace.home("desk"), laptop = try workspace.home("laptop"), bob = try workspace.home("bob")
+        let desk = try workspace.home("desk")
+        let laptop = try workspace.home("laptop")
+        let bob = try workspace.home("bob")
         let adaId = try workspace.register("Ada", home: desk, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         #expect(try Binaries.cli(["scan", try workspace.token(home: desk, server: server.url)], home: bob, server: server.url).status == 0)
@@ -71,9 +73,12 @@ import TestSupport
 
     /// The server logs everything it can (trace), and still never a recovery code, link or key.
     @Test func aRecoveryCodeBringsTheProfileBackOnce() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData, logLevel: "trace")
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData, logLevel: "trace")
         defer { _ = server.stop() }
-        let phone = try workspace.home("phone"), newPhone = try workspace.home("new-phone"), other = try workspace.home("other")
+        let phone = try workspace.home("phone")
+        let newPhone = try workspace.home("new-phone")
+        let other = try workspace.home("other")
         let adaId = try workspace.register("Ada", home: phone, server: server.url)
         let made = try Binaries.cli(["me", "recovery-code"], home: phone, server: server.url)
         #expect(made.status == 0 && made.stdout.contains("shown this once"))
@@ -107,23 +112,29 @@ import TestSupport
     @Test func notesAndTagsFollowUpAfterTheEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), bella = try workspace.home("bella")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let bella = try workspace.home("bella")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob Stone", home: bob, server: server.url)
         _ = try workspace.register("Bella Stone", home: bella, server: server.url)
         for home in [bob, bella] {
-            #expect(try Binaries.cli(["scan", try workspace.token(home: home, server: server.url)], home: ada, server: server.url).status == 0)
+            #expect(
+                try Binaries.cli(["scan", try workspace.token(home: home, server: server.url)], home: ada, server: server.url).status == 0)
         }
         // A name that fits two people is refused with both; enough of it picks one.
         let ambiguous = try Binaries.cli(["note", "stone", "hi"], home: ada, server: server.url)
-        #expect(ambiguous.status == 65 && ambiguous.stderr.contains("Bob Stone") && ambiguous.stderr.contains("Bella Stone"), "\(ambiguous.stderr)")
+        #expect(
+            ambiguous.status == 65 && ambiguous.stderr.contains("Bob Stone") && ambiguous.stderr.contains("Bella Stone"),
+            "\(ambiguous.stderr)")
         #expect(try Binaries.cli(["note", "bob", "Sails; owes me a book"], home: ada, server: server.url).status == 0)
         #expect(try Binaries.cli(["tag", bobId.uuidString, "sailing", "books"], home: ada, server: server.url).status == 0)
         let removed = try Binaries.cli(["tag", "bob", "BOOKS", "--remove"], home: ada, server: server.url)
         #expect(removed.stdout.contains("Bob Stone: sailing"), "\(removed.stdout)")
 
         let found = try Binaries.cli(["connections", "--search", "BOOK"], home: ada, server: server.url)
-        #expect(found.stdout.contains("Bob Stone") && found.stdout.contains("#sailing") && found.stdout.contains("    Sails; owes me a book"))
+        #expect(
+            found.stdout.contains("Bob Stone") && found.stdout.contains("#sailing") && found.stdout.contains("    Sails; owes me a book"))
         #expect(!found.stdout.contains("Bella"))
         let tagged = try json([Connection].self, ["connections", "--tag", "sailing"], home: ada, server: server.url)
         #expect(tagged.map(\.peer.displayName) == ["Bob Stone"])

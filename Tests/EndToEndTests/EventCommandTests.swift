@@ -1,7 +1,7 @@
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `constellation event create|join|show|growth|summary|view|export` and `show --event` with the real binaries.
 @Suite(.serialized) struct EventCommandTests {
@@ -10,24 +10,32 @@ import TestSupport
     @Test func createJoinShowAndScanAtAnEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let cleo = try workspace.home("cleo")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         _ = try workspace.register("Cleo", home: cleo, server: server.url)
         let now = Date()
         let iso = Date.ISO8601FormatStyle()
 
-        let create = try Binaries.cli(["event", "create", "--name", "RustConf", "--slug", "rustconf-2026",
-                                       "--starts", now.addingTimeInterval(-3600).formatted(iso),
-                                       "--ends", now.addingTimeInterval(8 * 3600).formatted(iso),
-                                       "--time-zone", "Europe/Paris", "--json"], home: ada, server: server.url)
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "RustConf", "--slug", "rustconf-2026",
+                "--starts", now.addingTimeInterval(-3600).formatted(iso),
+                "--ends", now.addingTimeInterval(8 * 3600).formatted(iso),
+                "--time-zone", "Europe/Paris", "--json",
+            ], home: ada, server: server.url)
         #expect(create.status == 0, "\(create.stderr)")
         let created = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(create.stdout.utf8))
         #expect(created.event.slug == "rustconf-2026" && created.joinCode.count == 9)
 
         // A local time is read in the event's time zone; the text answer shows the code once.
-        let local = try Binaries.cli(["event", "create", "--name", "Meetup", "--slug", "paris-meetup", "--starts", "2026-05-01T09:00",
-                                      "--ends", "2026-05-01T18:30", "--time-zone", "Europe/Paris"], home: ada, server: server.url)
+        let local = try Binaries.cli(
+            [
+                "event", "create", "--name", "Meetup", "--slug", "paris-meetup", "--starts", "2026-05-01T09:00",
+                "--ends", "2026-05-01T18:30", "--time-zone", "Europe/Paris",
+            ], home: ada, server: server.url)
         #expect(local.status == 0, "\(local.stderr)")
         #expect(local.stdout.contains("Join code: ") && local.stdout.contains("2026-05-01 09:00 – 2026-05-01 18:30 Europe/Paris"))
         let shown = try Binaries.cli(["event", "show", "paris-meetup", "--json"], home: cleo, server: server.url)
@@ -39,7 +47,8 @@ import TestSupport
         // Bob joins with the code as he typed it; a wrong code is bad data (65) and the server's reason.
         let wrong = try Binaries.cli(["event", "join", "rustconf-2026", "--code", "AAAA-AAAA"], home: bob, server: server.url)
         #expect(wrong.status == 65 && wrong.stderr.contains("invalid_join_code"), "\(wrong.stderr)")
-        let join = try Binaries.cli(["event", "join", "rustconf-2026", "--code", created.joinCode.lowercased()], home: bob, server: server.url)
+        let join = try Binaries.cli(
+            ["event", "join", "rustconf-2026", "--code", created.joinCode.lowercased()], home: bob, server: server.url)
         #expect(join.status == 0 && join.stdout.contains("You are an attendee of RustConf"), "\(join.stderr)")
 
         // Cleo is no member: no event code for her. Bob's event code makes her one when she scans it.
@@ -55,11 +64,17 @@ import TestSupport
         #expect(cleoToken.status == 0, "now an attendee, Cleo has an event code too: \(cleoToken.stderr)")
 
         // Bad input: the server's words (65), or the CLI's own usage error (64).
-        let badSlug = try Binaries.cli(["event", "create", "--name", "X", "--slug", "Bad_Slug", "--starts", "2026-05-01T09:00",
-                                        "--ends", "2026-05-01T10:00"], home: ada, server: server.url)
+        let badSlug = try Binaries.cli(
+            [
+                "event", "create", "--name", "X", "--slug", "Bad_Slug", "--starts", "2026-05-01T09:00",
+                "--ends", "2026-05-01T10:00",
+            ], home: ada, server: server.url)
         #expect(badSlug.status == 65 && badSlug.stderr.contains("slug"), "\(badSlug.stderr)")
-        let badDate = try Binaries.cli(["event", "create", "--name", "X", "--slug", "ok-slug", "--starts", "tomorrow",
-                                        "--ends", "2026-05-01T10:00"], home: ada, server: server.url)
+        let badDate = try Binaries.cli(
+            [
+                "event", "create", "--name", "X", "--slug", "ok-slug", "--starts", "tomorrow",
+                "--ends", "2026-05-01T10:00",
+            ], home: ada, server: server.url)
         #expect(badDate.status == 64 && badDate.stderr.contains("--starts"), "\(badDate.stderr)")
         let missing = try Binaries.cli(["event", "show", "no-such-event"], home: ada, server: server.url)
         #expect(missing.status == 65 && missing.stderr.contains("not_found"), "\(missing.stderr)")
@@ -68,13 +83,21 @@ import TestSupport
     @Test func organizerInsights() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
-        let ids = [try workspace.register("Ada", home: ada, server: server.url), try workspace.register("Bob", home: bob, server: server.url),
-                   try workspace.register("Cleo", home: cleo, server: server.url)]
-        let now = Date(), iso = Date.ISO8601FormatStyle()
-        let create = try Binaries.cli(["event", "create", "--name", "GopherCon", "--slug", "gophercon", "--starts",
-                                       now.addingTimeInterval(-3600).formatted(iso), "--ends", now.addingTimeInterval(8 * 3600).formatted(iso),
-                                       "--time-zone", "Europe/Paris", "--json"], home: ada, server: server.url)
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let cleo = try workspace.home("cleo")
+        let ids = [
+            try workspace.register("Ada", home: ada, server: server.url), try workspace.register("Bob", home: bob, server: server.url),
+            try workspace.register("Cleo", home: cleo, server: server.url),
+        ]
+        let now = Date()
+        let iso = Date.ISO8601FormatStyle()
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "GopherCon", "--slug", "gophercon", "--starts",
+                now.addingTimeInterval(-3600).formatted(iso), "--ends", now.addingTimeInterval(8 * 3600).formatted(iso),
+                "--time-zone", "Europe/Paris", "--json",
+            ], home: ada, server: server.url)
         let code = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(create.stdout.utf8)).joinCode
         for home in [bob, cleo] {
             let join = try Binaries.cli(["event", "join", "gophercon", "--code", code], home: home, server: server.url)
@@ -91,14 +114,16 @@ import TestSupport
         let csv = try Binaries.cli(["event", "growth", "gophercon", "--bucket", "5m", "--csv"], home: ada, server: server.url)
         #expect(csv.status == 0, "\(csv.stderr)")
         let rows = csv.stdout.split(whereSeparator: \.isNewline).map { $0.split(separator: ",").map(String.init) }
-        #expect(rows.first == ["start", "new_connections", "new_people", "cumulative_people", "cumulative_connections", "largest_component"])
+        #expect(
+            rows.first == ["start", "new_connections", "new_people", "cumulative_people", "cumulative_connections", "largest_component"])
         let buckets = rows.dropFirst()
         #expect(buckets.allSatisfy { $0.count == 6 && (try? iso.parse($0[0])) != nil && $0[0].hasSuffix("Z") }, "\(csv.stdout)")
         #expect(buckets.map { Int($0[1]) ?? -1 }.reduce(0, +) == 2 && buckets.map { Int($0[2]) ?? -1 }.reduce(0, +) == 3)
         #expect(buckets.last.map { [$0[3], $0[4], $0[5]] } == ["3", "2", "3"], "\(csv.stdout)")
 
-        let growth = try Binaries.cli(["event", "growth", "gophercon", "--bucket", "5m"], home: ada, server: server.url,
-                                      environment: ["COLUMNS": "80"])
+        let growth = try Binaries.cli(
+            ["event", "growth", "gophercon", "--bucket", "5m"], home: ada, server: server.url,
+            environment: ["COLUMNS": "80"])
         #expect(growth.status == 0, "\(growth.stderr)")
         let lines = growth.stdout.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count > 3 && lines.allSatisfy { $0.count <= 80 }, "\(growth.stdout)")
@@ -124,13 +149,15 @@ import TestSupport
         let gexf = try Binaries.cli(["event", "export", "gophercon", "--format", "gexf"], home: ada, server: server.url)
         #expect(gexf.status == 0 && gexf.stdout.contains("<gexf"), "\(gexf.stderr)")
         let file = workspace.root.appendingPathComponent("gophercon.csv")
-        let export = try Binaries.cli(["event", "export", "gophercon", "--format", "csv", "--output", file.path], home: ada, server: server.url)
+        let export = try Binaries.cli(
+            ["event", "export", "gophercon", "--format", "csv", "--output", file.path], home: ada, server: server.url)
         #expect(export.status == 0 && export.stdout.isEmpty, "\(export.stderr)")
         #expect(FileManager.default.fileExists(atPath: file.path))
 
         // An attendee is refused in plain words, exit 65 like the server's other refusals.
         let refused = try Binaries.cli(["event", "summary", "gophercon"], home: bob, server: server.url)
-        #expect(refused.status == 65 && refused.stderr.contains("you do not organize gophercon")
+        #expect(
+            refused.status == 65 && refused.stderr.contains("you do not organize gophercon")
                 && refused.stderr.contains("not_an_organizer"), "\(refused.stderr)")
     }
 }

@@ -32,8 +32,9 @@ import Testing
         let attempts = await Self.load(crowd, on: anonymous) { $0.status == 0 ? .stop : .next }
         try await killer.value
         let acked = attempts.filter(\.acknowledged)
-        #expect(!acked.isEmpty && acked.count < crowd.tokens.count * crowd.scanners.count,
-                "the kill landed mid-load: \(acked.count) acknowledged")
+        #expect(
+            !acked.isEmpty && acked.count < crowd.tokens.count * crowd.scanners.count,
+            "the kill landed mid-load: \(acked.count) acknowledged")
 
         // PostgreSQL follows its parent (it was killed too, mid-write); the next server starts it
         // again on the same data, and recovery replays its log.
@@ -45,7 +46,9 @@ import Testing
         for (index, scanner) in crowd.scanners.enumerated() {
             let seen = Set(try await after.authenticated(scanner.key).connections(limit: 200).items.map(\.peer.id))
             for attempt in acked where attempt.scanner == index {
-                #expect(seen.contains(crowd.owners[attempt.owner].profile.id), "scanner \(index)'s acknowledged scan of owner \(attempt.owner) was lost")
+                #expect(
+                    seen.contains(crowd.owners[attempt.owner].profile.id),
+                    "scanner \(index)'s acknowledged scan of owner \(attempt.owner) was lost")
             }
         }
         for attempt in acked.prefix(20) {
@@ -59,7 +62,9 @@ import Testing
             let redeemed = Set(export.redemptions.map(\.connectionId))
             #expect(export.connections.allSatisfy { redeemed.contains($0.id) }, "a connection without its redemption")
         }
-        print("fault (SIGKILL): \(acked.count) of \(crowd.tokens.count * crowd.scanners.count) scans acknowledged before the kill, all found after the restart")
+        print(
+            "fault (SIGKILL): \(acked.count) of \(crowd.tokens.count * crowd.scanners.count) scans acknowledged before the kill, all found after the restart"
+        )
     }
 
     /// PostgreSQL (its own cluster, reached by `DATABASE_URL`) is stopped with a fast shutdown while
@@ -74,7 +79,8 @@ import Testing
         let conninfo = try await NIOThreadPool.singleton.runIfActive { try postgres.start() }
         defer { postgres.stop() }
         let server = try ServerProcess(
-            databaseURL: conninfo, dataDirectory: workspace.appendingPathComponent("server"), environment: ["CONSTELLATION_RATE_LIMITS": "off"])
+            databaseURL: conninfo, dataDirectory: workspace.appendingPathComponent("server"),
+            environment: ["CONSTELLATION_RATE_LIMITS": "off"])
         defer { _ = server.stop() }
         let anonymous = ConstellationClient(baseURL: server.url, timeout: .seconds(15))
         let crowd = try await Crowd.register(on: anonymous, owners: 150, scanners: 8)
@@ -99,13 +105,17 @@ import Testing
 
         #expect(fault.healthy, "/health answers while the database is down")
         // `/ready` reports on each part (not a problem): the database is the one missing.
-        guard case .failure(.unexpectedResponse(let readyStatus, let report)) = fault.ready else { Issue.record("/ready answered \(fault.ready)"); return }
+        guard case .failure(.unexpectedResponse(let readyStatus, let report)) = fault.ready else {
+            Issue.record("/ready answered \(fault.ready)")
+            return
+        }
         #expect(readyStatus == 503 && report.contains("\"database\":\"unreachable\""), "\(report)")
         let refused = attempts.filter { !$0.acknowledged }
         #expect(!refused.isEmpty, "scans were refused while the database was down")
         #expect(refused.allSatisfy { $0.status == 503 }, "every refusal is a 503: \(Set(refused.map(\.status)))")
-        #expect(Set(refused.compactMap(\.code)).isSubset(of: ["database_unavailable", "database_busy", "database_timeout"]),
-                "codes: \(Set(refused.compactMap(\.code)))")
+        #expect(
+            Set(refused.compactMap(\.code)).isSubset(of: ["database_unavailable", "database_busy", "database_timeout"]),
+            "codes: \(Set(refused.compactMap(\.code)))")
         let slowest = try #require(attempts.map(\.took).max())
         #expect(slowest < .seconds(15), "no request hung: the slowest took \(slowest)")
 
@@ -114,14 +124,20 @@ import Testing
         #expect(acked.count == crowd.tokens.count * crowd.scanners.count, "\(acked.count) acknowledged")
         let database = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
         let (redemptions, orphans) = try await database.withConnection { connection in
-            (try connection.query("SELECT count(*) AS n FROM redemptions")[0].int("n"),
-             try connection.query("SELECT count(*) AS n FROM connections c WHERE NOT EXISTS (SELECT 1 FROM redemptions r WHERE r.connection_id = c.id)")[0].int("n"))
+            (
+                try connection.query("SELECT count(*) AS n FROM redemptions")[0].int("n"),
+                try connection.query(
+                    "SELECT count(*) AS n FROM connections c WHERE NOT EXISTS (SELECT 1 FROM redemptions r WHERE r.connection_id = c.id)")[
+                        0
+                    ].int("n")
+            )
         }
         await database.shutdown()
         #expect(redemptions == acked.count && orphans == 0, "\(redemptions) redemptions, \(orphans) connections without one")
 
         let firstAfter = acked.map(\.began).filter { $0 > fault.restarted }.min()
-        print("""
+        print(
+            """
             fault (PostgreSQL restart): down \(fault.restarted - fault.stopped); \(refused.count) scans refused with 503 \
             (\(Set(refused.compactMap(\.code)).sorted())), the slowest answer \(slowest); first acknowledged scan \
             \(firstAfter.map { "\($0 - fault.restarted)" } ?? "-") after the restart; \(acked.count) acknowledged, \(redemptions) in the database
@@ -134,9 +150,11 @@ import Testing
     /// waiting redemptions finish and are acknowledged, and the server serves again.
     @Test func aPoolFilledBySlowRequestsMakesOthersWaitABoundedTimeThen503() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
-        let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace, environment: [
-            "CONSTELLATION_RATE_LIMITS": "off", "CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300",
-        ])
+        let server = try ServerProcess(
+            databaseURL: databaseURL, dataDirectory: workspace,
+            environment: [
+                "CONSTELLATION_RATE_LIMITS": "off", "CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300",
+            ])
         defer { _ = server.stop() }
         let anonymous = ConstellationClient(baseURL: server.url, timeout: .seconds(60))
         let crowd = try await Crowd.register(on: anonymous, owners: 2, scanners: 2)
@@ -181,7 +199,10 @@ import Testing
         release.signal()
         try await lock.value
 
-        guard case .failure(.problem(let busy)) = refused else { Issue.record("the registration was not refused: \(refused)"); return }
+        guard case .failure(.problem(let busy)) = refused else {
+            Issue.record("the registration was not refused: \(refused)")
+            return
+        }
         #expect(busy.status == 503 && busy.code == "database_busy" && busy.retryAfter == 1)
         #expect(waited >= .milliseconds(300), "refused after the configured wait, not before: \(waited)")
         #expect(healthy, "/health needs no connection")
@@ -190,18 +211,25 @@ import Testing
             #expect(attempt.acknowledged, "the waiting redemption finished: \(attempt.status) \(attempt.code ?? "")")
         }
         let (connections, late) = try await observer.withConnection { connection in
-            (try connection.query("SELECT count(*) AS n FROM connections")[0].int("n"),
-             try connection.query("SELECT count(*) AS n FROM profiles WHERE display_name = 'Late'")[0].int("n"))
+            (
+                try connection.query("SELECT count(*) AS n FROM connections")[0].int("n"),
+                try connection.query("SELECT count(*) AS n FROM profiles WHERE display_name = 'Late'")[0].int("n")
+            )
         }
         #expect(connections == 2 && late == 0, "\(connections) connections; the refused registration wrote \(late) profiles")
         #expect(try await scanners[0].connections().items.count == 1, "the server serves again")
         await holder.shutdown()
         await observer.shutdown()
-        print("fault (pool filled): a request waited \(waited) and got 503 database_busy; /health took \(healthTook); both slow redemptions acknowledged")
+        print(
+            "fault (pool filled): a request waited \(waited) and got 503 database_busy; /health took \(healthTook); both slow redemptions acknowledged"
+        )
     }
 
     /// What a scanner does after an attempt.
-    enum Next { case next, stop, retry(after: Duration) }
+    enum Next {
+        case next, stop
+        case retry(after: Duration)
+    }
 
     /// Every scanner redeems every code in order, at once with the others, deciding after each
     /// attempt with `next`; returns every attempt.

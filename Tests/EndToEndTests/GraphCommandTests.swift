@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `constellation graph layout|stats`, offline, through the real binary.
 @Suite struct GraphCommandTests {
@@ -19,8 +19,10 @@ import TestSupport
         let output = try run(["stats", karate, "--json"])
         #expect(output.status == 0, "\(output.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
-        for key in ["nodes", "edges", "density", "triangles", "transitivity", "averageClustering", "components", "maxCore",
-                    "diameter", "averageShortestPath", "communities"] {
+        for key in [
+            "nodes", "edges", "density", "triangles", "transitivity", "averageClustering", "components", "maxCore",
+            "diameter", "averageShortestPath", "communities",
+        ] {
             #expect(object[key] != nil, "missing \(key)")
         }
         #expect(object["nodes"] as? Int == 34 && object["triangles"] as? Int == 45)

@@ -2,8 +2,8 @@ import Client
 import ConstellationModel
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// `constellation-server import sociopatterns` with the real binaries: each shared SocioPatterns
 /// file is imported, then the server's growth, summary and statistics are checked against figures
@@ -45,18 +45,22 @@ import TestSupport
     /// The README's table. SFHH09's 50 % checkpoint falls 5 s before a first contact and its 25 %
     /// and 75 % ones 75 s apart modulo 5 minutes, so no start puts all three on a bucket's end.
     static let dataSets = [
-        DataSet(file: "sociopatterns_sfhh09_tij.dat", slug: "sfhh-2009", start: "2009-06-04T08:00:00Z", rows: 70_261, people: 403,
-                connections: 9_565, averageClustering: 0.2818, transitivity: 0.2359,
-                checkpoints: [.init(394, 4_625), .init(402, 5_824), .init(402, 5_834), .init(403, 9_565)], exactCheckpoints: 3),
-        DataSet(file: "sociopatterns_ht09_tij.dat", slug: "ht-2009", start: "2009-06-29T08:00:00Z", rows: 20_818, people: 113,
-                connections: 2_196, averageClustering: 0.5348, transitivity: 0.4952,
-                checkpoints: [.init(100, 946), .init(110, 1_412), .init(111, 1_696), .init(113, 2_196)], exactCheckpoints: 4),
-        DataSet(file: "sociopatterns_ws16_tij.dat", slug: "ws-2016", start: "2016-11-30T08:01:40Z", rows: 153_371, people: 138,
-                connections: 7_497, averageClustering: 0.8680, transitivity: 0.8679,
-                checkpoints: [.init(130, 6_397), .init(131, 6_681), .init(134, 6_727), .init(138, 7_497)], exactCheckpoints: 4),
-        DataSet(file: "sociopatterns_iccss17_tij.dat", slug: "iccss-2017", start: "2017-07-11T08:02:20Z", rows: 199_309, people: 262,
-                connections: 17_327, averageClustering: 0.6868, transitivity: 0.6629,
-                checkpoints: [.init(244, 11_125), .init(256, 12_593), .init(259, 16_192), .init(262, 17_327)], exactCheckpoints: 4),
+        DataSet(
+            file: "sociopatterns_sfhh09_tij.dat", slug: "sfhh-2009", start: "2009-06-04T08:00:00Z", rows: 70_261, people: 403,
+            connections: 9_565, averageClustering: 0.2818, transitivity: 0.2359,
+            checkpoints: [.init(394, 4_625), .init(402, 5_824), .init(402, 5_834), .init(403, 9_565)], exactCheckpoints: 3),
+        DataSet(
+            file: "sociopatterns_ht09_tij.dat", slug: "ht-2009", start: "2009-06-29T08:00:00Z", rows: 20_818, people: 113,
+            connections: 2_196, averageClustering: 0.5348, transitivity: 0.4952,
+            checkpoints: [.init(100, 946), .init(110, 1_412), .init(111, 1_696), .init(113, 2_196)], exactCheckpoints: 4),
+        DataSet(
+            file: "sociopatterns_ws16_tij.dat", slug: "ws-2016", start: "2016-11-30T08:01:40Z", rows: 153_371, people: 138,
+            connections: 7_497, averageClustering: 0.8680, transitivity: 0.8679,
+            checkpoints: [.init(130, 6_397), .init(131, 6_681), .init(134, 6_727), .init(138, 7_497)], exactCheckpoints: 4),
+        DataSet(
+            file: "sociopatterns_iccss17_tij.dat", slug: "iccss-2017", start: "2017-07-11T08:02:20Z", rows: 199_309, people: 262,
+            connections: 17_327, averageClustering: 0.6868, transitivity: 0.6629,
+            checkpoints: [.init(244, 11_125), .init(256, 12_593), .init(259, 16_192), .init(262, 17_327)], exactCheckpoints: 4),
     ]
 
     static let bucket = 300
@@ -73,9 +77,12 @@ import TestSupport
         #expect(contacts.checkpoints() == data.checkpoints, "the README's growth table, from this test's own reading of the file")
 
         let databaseURL = try await TestDatabase.createEmpty()
-        let imported = try Binaries.server(["import", "sociopatterns", Self.graphs.appendingPathComponent(data.file).path,
-                                            "--event", data.slug, "--start", data.start, "--json"],
-                                           databaseURL: databaseURL, scratch: try workspace.home(data.slug))
+        let imported = try Binaries.server(
+            [
+                "import", "sociopatterns", Self.graphs.appendingPathComponent(data.file).path,
+                "--event", data.slug, "--start", data.start, "--json",
+            ],
+            databaseURL: databaseURL, scratch: try workspace.home(data.slug))
         try #require(imported.status == 0, "\(imported.stderr)")
         let key = try JSONDecoder.constellation.decode(Imported.self, from: Data(imported.stdout.utf8)).organizerKey
         print("\(data.file): \(imported.stderr.split(separator: "\n").last ?? "")")
@@ -115,7 +122,8 @@ import TestSupport
         #expect(summary.people == data.people && summary.connections == data.connections)
         #expect(summary.largestComponent == figures.largestComponent && summary.attendees == data.people + 1)
 
-        let stats = try #require(try JSONSerialization.jsonObject(with: Data(try await client.eventNetworkStats(data.slug))) as? [String: Any])
+        let stats = try #require(
+            try JSONSerialization.jsonObject(with: Data(try await client.eventNetworkStats(data.slug))) as? [String: Any])
         #expect(stats["nodes"] as? Int == data.people && stats["edges"] as? Int == data.connections)
         #expect(stats["triangles"] as? Int == figures.triangles)
         #expect((stats["components"] as? [String: Any])?["largest"] as? Int == figures.largestComponent)
@@ -134,28 +142,34 @@ import TestSupport
         let original = scratch.appendingPathComponent("good_tij.dat")
         try lines.joined(separator: "\n").write(to: original, atomically: true, encoding: .utf8)
         // Something in the database already, so "unchanged" is not "empty".
-        let first = try Binaries.server(["import", "sociopatterns", original.path, "--event", "ht09"], databaseURL: databaseURL, scratch: scratch)
+        let first = try Binaries.server(
+            ["import", "sociopatterns", original.path, "--event", "ht09"], databaseURL: databaseURL, scratch: scratch)
         try #require(first.status == 0, "\(first.stderr)")
         let before = try await Self.counts(database)
 
         lines[499] = "12 abc 7"
         let bad = scratch.appendingPathComponent("bad_tij.dat")
         try lines.joined(separator: "\n").write(to: bad, atomically: true, encoding: .utf8)
-        let refused = try Binaries.server(["import", "sociopatterns", bad.path, "--event", "ht09-bad"], databaseURL: databaseURL, scratch: scratch)
+        let refused = try Binaries.server(
+            ["import", "sociopatterns", bad.path, "--event", "ht09-bad"], databaseURL: databaseURL, scratch: scratch)
         #expect(refused.status == 65)
-        #expect(refused.stderr.hasPrefix("constellation-server: \(bad.path): line 500: ") && refused.stderr.contains("'12 abc 7'"), "\(refused.stderr)")
+        #expect(
+            refused.stderr.hasPrefix("constellation-server: \(bad.path): line 500: ") && refused.stderr.contains("'12 abc 7'"),
+            "\(refused.stderr)")
         #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
 
         // Times a fuzzer would pick: their difference overflows an Int, or they are no dates at all.
         let extreme = scratch.appendingPathComponent("extreme_tij.dat")
         try "\(Int.min) 1 2\n\(Int.max) 1 3\n".write(to: extreme, atomically: true, encoding: .utf8)
         for start in [["--start", "2024-05-01T09:00:00Z"], []] {
-            let out = try Binaries.server(["import", "sociopatterns", extreme.path, "--event", "extreme"] + start, databaseURL: databaseURL, scratch: scratch)
+            let out = try Binaries.server(
+                ["import", "sociopatterns", extreme.path, "--event", "extreme"] + start, databaseURL: databaseURL, scratch: scratch)
             #expect(out.status == 65 && out.stderr.contains("are not dates between 1970 and 9999"), "\(out.status): \(out.stderr)")
         }
 
-        let missing = try Binaries.server(["import", "sociopatterns", scratch.appendingPathComponent("none_tij.dat").path, "--event", "none"],
-                                          databaseURL: databaseURL, scratch: scratch)
+        let missing = try Binaries.server(
+            ["import", "sociopatterns", scratch.appendingPathComponent("none_tij.dat").path, "--event", "none"],
+            databaseURL: databaseURL, scratch: scratch)
         #expect(missing.status == 66 && missing.stderr.contains("no such file"), "\(missing.stderr)")
         #expect(missing.stderr.split(separator: "\n").count == 1, "one line: \(missing.stderr)")
         #expect(try await Self.counts(database) == before)
@@ -167,9 +181,11 @@ import TestSupport
         let scratch = try workspace.home("json")
         // UNIX times (no --start); a self-contact connects no one, but its person is an attendee.
         let file = scratch.appendingPathComponent("tiny_tij.dat")
-        try "1700000040 1 2\n1700000020\t2\t3\n1700000060 1 2\n1700000060 4 4\n1700000080 3 2\n".write(to: file, atomically: true, encoding: .utf8)
-        let imported = try Binaries.server(["import", "sociopatterns", file.path, "--event", "tiny", "--name", "Tiny", "--json"],
-                                           databaseURL: databaseURL, scratch: scratch)
+        try "1700000040 1 2\n1700000020\t2\t3\n1700000060 1 2\n1700000060 4 4\n1700000080 3 2\n".write(
+            to: file, atomically: true, encoding: .utf8)
+        let imported = try Binaries.server(
+            ["import", "sociopatterns", file.path, "--event", "tiny", "--name", "Tiny", "--json"],
+            databaseURL: databaseURL, scratch: scratch)
         try #require(imported.status == 0, "\(imported.stderr)")
         let output = try JSONDecoder.constellation.decode(Imported.self, from: Data(imported.stdout.utf8))
         let progress = imported.stderr.split(separator: "\n")
@@ -189,13 +205,17 @@ import TestSupport
         _ = server.stop()
 
         let before = try await Self.counts(database)
-        let taken = try Binaries.server(["import", "sociopatterns", file.path, "--event", "tiny"], databaseURL: databaseURL, scratch: scratch)
+        let taken = try Binaries.server(
+            ["import", "sociopatterns", file.path, "--event", "tiny"], databaseURL: databaseURL, scratch: scratch)
         #expect(taken.status == 73 && taken.stderr.contains("tiny") && taken.stderr.contains("exists already"), "\(taken.stderr)")
         #expect(taken.stderr.split(separator: "\n").count == 1, "one line: \(taken.stderr)")
         #expect(try await Self.counts(database) == before)
 
-        let text = try Binaries.server(["import", "sociopatterns", file.path, "--event", "tiny-text"], databaseURL: databaseURL, scratch: scratch)
-        #expect(text.status == 0 && text.stdout.hasPrefix("Imported tiny-text (tiny-text) as event ") && text.stdout.contains(" cst_"), "\(text.stdout)")
+        let text = try Binaries.server(
+            ["import", "sociopatterns", file.path, "--event", "tiny-text"], databaseURL: databaseURL, scratch: scratch)
+        #expect(
+            text.status == 0 && text.stdout.hasPrefix("Imported tiny-text (tiny-text) as event ") && text.stdout.contains(" cst_"),
+            "\(text.stdout)")
         await database.shutdown()
     }
 
@@ -207,8 +227,9 @@ import TestSupport
     /// A shared data file's text; fails (not skips) when the shared folder is missing.
     static func text(of file: String) throws -> String {
         let url = graphs.appendingPathComponent(file)
-        try #require(FileManager.default.fileExists(atPath: url.path),
-                     "\(url.path) is missing: the SocioPatterns files are expected in ../shared/data/graphs beside the repository")
+        try #require(
+            FileManager.default.fileExists(atPath: url.path),
+            "\(url.path) is missing: the SocioPatterns files are expected in ../shared/data/graphs beside the repository")
         return try String(contentsOf: url, encoding: .utf8)
     }
 
@@ -283,7 +304,8 @@ private struct Contacts {
         var seen = Set<String>()
         var next = 0
         return ((start + firstPair.at) / bucket...(start + lastPair.at) / bucket).map { k in
-            let peopleBefore = seen.count, pairsBefore = next
+            let peopleBefore = seen.count
+            let pairsBefore = next
             while next < pairs.count, start + pairs[next].at < (k + 1) * bucket {
                 let pair = pairs[next].pair
                 seen.insert(pair.a)
@@ -291,9 +313,10 @@ private struct Contacts {
                 components.join(pair.a, pair.b)
                 next += 1
             }
-            return GrowthBucket(start: Date(timeIntervalSince1970: Double(k * bucket)), newConnections: next - pairsBefore,
-                                newPeople: seen.count - peopleBefore, cumulativePeople: seen.count, cumulativeConnections: next,
-                                largestComponent: components.largest)
+            return GrowthBucket(
+                start: Date(timeIntervalSince1970: Double(k * bucket)), newConnections: next - pairsBefore,
+                newPeople: seen.count - peopleBefore, cumulativePeople: seen.count, cumulativeConnections: next,
+                largestComponent: components.largest)
         }
     }
 
@@ -306,16 +329,20 @@ private struct Contacts {
         var neighbours = [[Int]](repeating: [], count: n)
         var components = Components()
         for (pair, _) in pairs {
-            let a = index[pair.a]!, b = index[pair.b]!
+            let a = index[pair.a]!
+            let b = index[pair.b]!
             adjacent[a * n + b] = true
             adjacent[b * n + a] = true
             neighbours[a].append(b)
             neighbours[b].append(a)
             components.join(pair.a, pair.b)
         }
-        var closed = 0, triples = 0, clustering = 0.0
+        var closed = 0
+        var triples = 0
+        var clustering = 0.0
         for v in 0..<n {
-            let list = neighbours[v], degree = list.count
+            let list = neighbours[v]
+            let degree = list.count
             var links = 0
             for x in 0..<degree { for y in x + 1..<degree where adjacent[list[x] * n + list[y]] { links += 1 } }
             closed += links

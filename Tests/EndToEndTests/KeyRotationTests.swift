@@ -1,8 +1,8 @@
 import Client
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 /// `constellation-server keys rotate` against the running server binary and the CLI's offline check.
@@ -26,12 +26,15 @@ import Tokens
         let databaseURL = try await TestDatabase.createEmpty()
         let data = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: data)
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let cleo = try workspace.home("cleo")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         _ = try workspace.register("Cleo", home: cleo, server: server.url)
         // Two codes Ada showed before the rotation.
-        let shownBefore = try workspace.token(home: ada, server: server.url), alsoBefore = try workspace.token(home: ada, server: server.url)
+        let shownBefore = try workspace.token(home: ada, server: server.url)
+        let alsoBefore = try workspace.token(home: ada, server: server.url)
         let oldKid = try ConnectionTokens.keyId(of: shownBefore)
 
         let rotate = try Binaries.server(["keys", "rotate", "--data-dir", data.path], databaseURL: databaseURL, scratch: workspace.root)
@@ -51,14 +54,17 @@ import Tokens
         #expect(try ConnectionTokens.keyId(of: workspace.token(home: ada, server: server.url)) == newKid)
 
         // `keys list` says the same as the server.
-        let list = try Binaries.server(["keys", "list", "--data-dir", data.path, "--json"], databaseURL: databaseURL, scratch: workspace.root)
+        let list = try Binaries.server(
+            ["keys", "list", "--data-dir", data.path, "--json"], databaseURL: databaseURL, scratch: workspace.root)
         #expect(list.status == 0, "\(list.stderr)")
         let listed = try JSONDecoder.constellation.decode(KeySet.self, from: Data(list.stdout.utf8))
         #expect(listed.keys == keys)
         let table = try Binaries.server(["keys", "list", "--data-dir", data.path], databaseURL: databaseURL, scratch: workspace.root)
         let rows = table.stdout.split(separator: "\n")
-        #expect(rows.count == 3 && rows[0].hasPrefix("KID") && rows[1].hasPrefix("\(oldKid)  retired") && rows[2].hasPrefix("\(newKid)  current"),
-                "\(table.stdout)")
+        #expect(
+            rows.count == 3 && rows[0].hasPrefix("KID") && rows[1].hasPrefix("\(oldKid)  retired")
+                && rows[2].hasPrefix("\(newKid)  current"),
+            "\(table.stdout)")
 
         // Cleo's CLI learns the rotated keys at its next contact; then, with the server down, it checks
         // the other code of before the rotation against the retired key, and queues it.
@@ -89,8 +95,9 @@ import Tokens
         for command in [["keys", "rotate"], ["keys", "list"]] {
             let output = try server(command + ["--data-dir", empty.path])
             #expect(output.status == 66, "\(command): \(output.stderr)")
-            #expect(output.stderr == "constellation-server: there is no signing key at \(empty.path)/signing-key "
-                + "(the server creates one when it first starts); check --data-dir\n")
+            #expect(
+                output.stderr == "constellation-server: there is no signing key at \(empty.path)/signing-key "
+                    + "(the server creates one when it first starts); check --data-dir\n")
         }
         #expect(!FileManager.default.fileExists(atPath: empty.path))
 
@@ -104,20 +111,25 @@ import Tokens
         let values = printed.stdout.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: "=", maxSplits: 1) }
         #expect(values.map { String($0[0]) } == ["CONSTELLATION_SIGNING_KEY", "CONSTELLATION_RETIRED_KEYS", "CONSTELLATION_PSEUDONYM_KEY"])
         #expect(values.first.map { $0[1].hasPrefix("k4.secret.") } == true)
-        #expect(try server(["keys", "rotate", "--print-environment", "--data-dir", empty.path]).status == 64, "a flag for environment keys only")
+        #expect(
+            try server(["keys", "rotate", "--print-environment", "--data-dir", empty.path]).status == 64, "a flag for environment keys only"
+        )
 
         // A malformed retired-keys line stops the server at start (78), naming the file and the line.
         let data = workspace.root.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
-        #expect(FileManager.default.createFile(atPath: data.appendingPathComponent("signing-key").path,
-                                               contents: Data((PASERK.encode(try SigningKey.generate()) + "\n").utf8),
-                                               attributes: [.posixPermissions: 0o600]))
+        #expect(
+            FileManager.default.createFile(
+                atPath: data.appendingPathComponent("signing-key").path,
+                contents: Data((PASERK.encode(try SigningKey.generate()) + "\n").utf8),
+                attributes: [.posixPermissions: 0o600]))
         let retired = data.appendingPathComponent("retired-keys")
         try "k4.public.AAAA yesterday\n".write(to: retired, atomically: true, encoding: .utf8)
         let serve = try server(["serve", "--port", "0", "--data-dir", data.path])
         #expect(serve.status == 78, "\(serve.stderr)")
-        #expect(serve.stderr.contains("constellation-server: \(retired.path) line 1: expected `k4.public.… SINCE RETIRED-AT TRUSTED-UNTIL`"),
-                "\(serve.stderr)")
+        #expect(
+            serve.stderr.contains("constellation-server: \(retired.path) line 1: expected `k4.public.… SINCE RETIRED-AT TRUSTED-UNTIL`"),
+            "\(serve.stderr)")
         #expect(try server(["keys", "list", "--data-dir", data.path]).status == 78)
         #expect(try server(["keys", "rotate", "--data-dir", data.path]).status == 78)
     }

@@ -2,8 +2,8 @@ import Client
 import ConstellationModel
 import Foundation
 import QR
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 /// The links of issue 9 with the real binaries: `show` draws the server's link, `scan` takes one,
@@ -13,10 +13,12 @@ import Tokens
     static let publicURL = "https://connect.example.org"
 
     @Test func showDrawsTheLinkAndScanTakesIt() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
-                                       environment: ["CONSTELLATION_PUBLIC_URL": Self.publicURL + "/"])
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_PUBLIC_URL": Self.publicURL + "/"])
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
 
@@ -46,13 +48,17 @@ import Tokens
     @Test func eventOpenPrintsAViewLinkForOrganizersOnly() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         let now = Date()
-        let create = try Binaries.cli(["event", "create", "--name", "Live", "--slug", "live-2026",
-                                       "--starts", now.addingTimeInterval(-3600).formatted(.iso8601),
-                                       "--ends", now.addingTimeInterval(3600).formatted(.iso8601)], home: ada, server: server.url)
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "Live", "--slug", "live-2026",
+                "--starts", now.addingTimeInterval(-3600).formatted(.iso8601),
+                "--ends", now.addingTimeInterval(3600).formatted(.iso8601),
+            ], home: ada, server: server.url)
         #expect(create.status == 0, "\(create.stderr)")
 
         let text = try Binaries.cli(["event", "open", "live-2026"], home: ada, server: server.url)
@@ -63,7 +69,13 @@ import Tokens
 
         let json = try Binaries.cli(["event", "open", "live-2026", "--wall", "--json"], home: ada, server: server.url)
         #expect(json.status == 0, "\(json.stderr)")
-        struct Opened: Decodable { let link: String; let token: String; let path: String; let showsNames: Bool; let expiresAt: Date }
+        struct Opened: Decodable {
+            let link: String
+            let token: String
+            let path: String
+            let showsNames: Bool
+            let expiresAt: Date
+        }
         let opened = try JSONDecoder.constellation.decode(Opened.self, from: Data(json.stdout.utf8))
         #expect(opened.link == server.url + opened.path && opened.path == "/events/live-2026/live?wall#view=\(opened.token)")
         #expect(!opened.showsNames && opened.expiresAt > now.addingTimeInterval(700 * 60))
@@ -80,9 +92,10 @@ import Tokens
     }
 
     @Test func aBadPublicURLStopsTheServerWithItsReason() async throws {
-        let output = try Binaries.server(["serve", "--port", "0", "--data-dir", workspace.serverData.path],
-                                         databaseURL: try await TestDatabase.createEmpty(), scratch: try workspace.home("scratch"),
-                                         environment: ["CONSTELLATION_PUBLIC_URL": "connect.example.org"], timeout: 30)
+        let output = try Binaries.server(
+            ["serve", "--port", "0", "--data-dir", workspace.serverData.path],
+            databaseURL: try await TestDatabase.createEmpty(), scratch: try workspace.home("scratch"),
+            environment: ["CONSTELLATION_PUBLIC_URL": "connect.example.org"], timeout: 30)
         // It stops at once (as for any bad CONSTELLATION_* value, with ArgumentParser's status 1) rather than serve.
         #expect(output.status != 0 && output.status != -1, "\(output.status): \(output.stderr)")
         #expect(output.stderr.contains("CONSTELLATION_PUBLIC_URL=connect.example.org is not valid"), "\(output.stderr)")

@@ -1,8 +1,8 @@
 import ConstellationModel
 import Foundation
 import QR
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 /// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
@@ -18,7 +18,9 @@ import Tokens
     @Test func showScanAndViewEndToEnd() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let cleo = try workspace.home("cleo")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob", home: bob, server: server.url)
         let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
@@ -58,7 +60,8 @@ import Tokens
     @Test func badInputGetsClearMessagesAndExitCodes() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada"), stranger = try workspace.home("stranger")
+        let ada = try workspace.home("ada")
+        let stranger = try workspace.home("stranger")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let token = try workspace.token(home: ada, server: server.url)
 
@@ -115,7 +118,8 @@ import Tokens
         let databaseURL = try await TestDatabase.createEmpty()
         let dataDirectory = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         let token = try workspace.token(home: ada, server: server.url)
@@ -127,8 +131,9 @@ import Tokens
         // The forged token is refused offline by the cached keys' signature check, and not queued.
         let forgedScan = try Binaries.cli(["scan", forged], home: bob, server: server.url)
         #expect(forgedScan.status == 65)
-        #expect(forgedScan.stderr.contains("signature is invalid") && !forgedScan.stderr.lowercased().contains("malformed"),
-                "\(forgedScan.stderr)")
+        #expect(
+            forgedScan.stderr.contains("signature is invalid") && !forgedScan.stderr.lowercased().contains("malformed"),
+            "\(forgedScan.stderr)")
         #expect(try queuedTokens(home: bob).isEmpty)
 
         // The genuine token, scanned twice, is queued once.

@@ -1,7 +1,7 @@
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// An attendee's privacy commands with the real CLI and server binaries: vCard and CSV exports,
 /// revoking shown codes, disconnecting, exporting, blocking and deleting a profile.
@@ -21,7 +21,9 @@ import TestSupport
     @Test func exportsResetDisconnectAndDelete() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0) }
-        let ada = try workspace.home("ada"), bob = try workspace.home("bob"), cleo = try workspace.home("cleo")
+        let ada = try workspace.home("ada")
+        let bob = try workspace.home("bob")
+        let cleo = try workspace.home("cleo")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob, Jr.", home: bob, server: server.url)
         let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
@@ -41,7 +43,9 @@ import TestSupport
         #expect(try String(contentsOf: cards, encoding: .utf8) == vcard.stdout)
         #expect(try mode(cards) == 0o600)
         let csv = try Binaries.cli(["connections", "--csv"], home: ada, server: server.url)
-        #expect(csv.stdout.hasPrefix("profile_id,display_name,headline,connected_at,event_id\r\n\(bobId.uuidString.lowercased()),\"Bob, Jr.\",,"))
+        #expect(
+            csv.stdout.hasPrefix(
+                "profile_id,display_name,headline,connected_at,event_id\r\n\(bobId.uuidString.lowercased()),\"Bob, Jr.\",,"))
         #expect(try Binaries.cli(["connections", "--csv", "--vcard"], home: ada, server: server.url).status == 64)
 
         // qr reset: the code shown before no longer scans, with its own code; a fresh one does.

@@ -2,8 +2,8 @@ import Client
 import ConstellationModel
 import Foundation
 import Glibc
-import Testing
 import TestSupport
+import Testing
 
 /// The release server binary on its own: its embedded PostgreSQL (started, restarted, cleaned up)
 /// and the network view it once crashed on.
@@ -30,8 +30,9 @@ import TestSupport
     /// `CONSTELLATION_LOG_FORMAT=json`: every line the server writes is one JSON object, and a
     /// request's lines carry the id its response announced.
     @Test func jsonLogLinesCarryTheRequestId() async throws {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
-                                       environment: ["CONSTELLATION_LOG_FORMAT": "json"], logLevel: "info")
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
+            environment: ["CONSTELLATION_LOG_FORMAT": "json"], logLevel: "info")
         let client = ConstellationClient(baseURL: server.url)
         let answer = try await client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada"))
         #expect(server.stop() == 0)
@@ -41,8 +42,9 @@ import TestSupport
         let registered = objects.first { $0["message"] as? String == "profile registered" }
         #expect(registered?["request.id"] as? String == answer.header("X-Request-ID"))
 
-        let refused = try Binaries.server(["serve"], databaseURL: "postgresql:///nowhere", scratch: workspace,
-                                          environment: ["CONSTELLATION_LOG_FORMAT": "yaml"], timeout: 30)
+        let refused = try Binaries.server(
+            ["serve"], databaseURL: "postgresql:///nowhere", scratch: workspace,
+            environment: ["CONSTELLATION_LOG_FORMAT": "yaml"], timeout: 30)
         #expect(refused.status == 64 && refused.stderr.contains("CONSTELLATION_LOG_FORMAT"), "\(refused.stderr)")
     }
 
@@ -62,25 +64,31 @@ import TestSupport
     @Test func aBadSettingOrABusyPortEndsServeWithItsCode() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
         try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
-        let badSetting = try Binaries.server(["serve", "--port", "0"], databaseURL: databaseURL, scratch: workspace,
-                                             environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "lots"], timeout: 30)
+        let badSetting = try Binaries.server(
+            ["serve", "--port", "0"], databaseURL: databaseURL, scratch: workspace,
+            environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "lots"], timeout: 30)
         #expect(badSetting.status == 78, "\(badSetting.stderr)")
-        #expect(badSetting.stderr == "constellation-server: CONSTELLATION_GRAPH_CACHE_ENTRIES=lots is not valid: expected an integer in 1...100000\n")
+        #expect(
+            badSetting.stderr
+                == "constellation-server: CONSTELLATION_GRAPH_CACHE_ENTRIES=lots is not valid: expected an integer in 1...100000\n")
 
         let holder = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace)
         let port = try #require(URL(string: holder.url)?.port)
-        let busy = try Binaries.server(["serve", "--port", "\(port)", "--data-dir", workspace.appendingPathComponent("second").path],
-                                       databaseURL: databaseURL, scratch: workspace, timeout: 60)
+        let busy = try Binaries.server(
+            ["serve", "--port", "\(port)", "--data-dir", workspace.appendingPathComponent("second").path],
+            databaseURL: databaseURL, scratch: workspace, timeout: 60)
         #expect(busy.status == 69, "\(busy.stderr)")
-        #expect(busy.stderr.hasSuffix("constellation-server: cannot serve on 127.0.0.1:\(port): Address already in use\n"), "\(busy.stderr)")
+        #expect(
+            busy.stderr.hasSuffix("constellation-server: cannot serve on 127.0.0.1:\(port): Address already in use\n"), "\(busy.stderr)")
         #expect(await Self.status(of: ConstellationClient(baseURL: holder.url)) == "401 missing_credentials", "the first server serves on")
         #expect(holder.stop() == 0)
     }
 
     @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
         // The cap on one credential's graph requests is raised: this is about the cache under concurrency.
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
-                                       environment: ["CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL": "20"])
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
+            environment: ["CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL": "20"])
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
         let alone = try await user("Alone", on: server)
         #expect(try await alone.network() == (try await alone.network()), "a cached picture, served twice")
@@ -100,13 +108,18 @@ import TestSupport
 
     @Test func theEmbeddedPostgreSQLIsStartedAndRestartedWhenItDies() async throws {
         let server = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
-        let socketFolders = { Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.hasPrefix("constellation-pg-") } }
+        let socketFolders = {
+            Set((try? FileManager.default.contentsOfDirectory(atPath: "/tmp")) ?? []).filter { $0.hasPrefix("constellation-pg-") }
+        }
         let ada = try await user("Ada", on: server)
         // No DATABASE_URL, no PG*: the server runs its own cluster in its data directory.
-        let postmaster = try #require(pid_t(String(contentsOf: workspace.appendingPathComponent("postgres/postmaster.pid"), encoding: .utf8)
-            .split(separator: "\n")[0]))
+        let postmaster = try #require(
+            pid_t(
+                String(contentsOf: workspace.appendingPathComponent("postgres/postmaster.pid"), encoding: .utf8)
+                    .split(separator: "\n")[0]))
         kill(postmaster, SIGKILL)
-        var unavailable = 0, answered = false
+        var unavailable = 0
+        var answered = false
         let deadline = Date().addingTimeInterval(60)
         while Date() < deadline {
             switch await Self.status(of: ada) {
@@ -155,7 +168,8 @@ import TestSupport
         gone.waitUntilExit()
         let stale = URL(fileURLWithPath: "/tmp/constellation-pg-stale\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: stale, withIntermediateDirectories: true)
-        try "\(gone.processIdentifier)\n/nowhere\n".write(to: stale.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8)
+        try "\(gone.processIdentifier)\n/nowhere\n".write(
+            to: stale.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8)
 
         let second = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
         #expect(!FileManager.default.fileExists(atPath: stale.path), "a stale socket folder is swept at start")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `constellation view` of a crowd with long names: the text fits the terminal, the SVG's labels fit the picture.
 @Suite struct ViewTests {
@@ -24,7 +24,8 @@ import TestSupport
             return home
         }
         for (home, next) in zip(homes.prefix(4), homes.dropFirst().prefix(3)) {
-            #expect(try Binaries.cli(["scan", workspace.token(home: home, server: server.url)], home: next, server: server.url).status == 0)
+            #expect(
+                try Binaries.cli(["scan", workspace.token(home: home, server: server.url)], home: next, server: server.url).status == 0)
         }
         return ada
     }
@@ -89,8 +90,11 @@ import TestSupport
         }
         // The crowd is dense enough that whole names written right of their dots (as `view --svg` used to) would collide.
         let naive = try dots.map { dot in
-            let width = Double(try Self.columns(Substring(dot.text))) * 0.62 * fontSize, baseline = (dot.minY + dot.maxY) / 2 + 4
-            return Box(text: dot.text, minX: dot.maxX + 3, minY: baseline - 0.9 * fontSize, maxX: dot.maxX + 3 + width, maxY: baseline + 0.25 * fontSize)
+            let width = Double(try Self.columns(Substring(dot.text))) * 0.62 * fontSize
+            let baseline = (dot.minY + dot.maxY) / 2 + 4
+            return Box(
+                text: dot.text, minX: dot.maxX + 3, minY: baseline - 0.9 * fontSize, maxX: dot.maxX + 3 + width,
+                maxY: baseline + 0.25 * fontSize)
         }
         #expect(naive.enumerated().contains { index, box in naive[(index + 1)...].contains(where: box.overlaps) })
 
@@ -99,7 +103,8 @@ import TestSupport
         for label in labels {
             let shortened = label.text.hasSuffix("…") ? String(label.text.dropLast()) : nil
             #expect((names + ["Ada"]).contains { $0 == label.text || shortened.map($0.hasPrefix) == true }, "\(label.text)")
-            #expect(label.minX >= left && label.maxX <= right && label.minY >= top && label.maxY <= bottom, "\(label.text) leaves the picture")
+            #expect(
+                label.minX >= left && label.maxX <= right && label.minY >= top && label.maxY <= bottom, "\(label.text) leaves the picture")
             let coversADot = dots.contains(where: label.overlaps)
             #expect(!coversADot, "\(label.text) covers a dot")
         }

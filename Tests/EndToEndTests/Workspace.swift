@@ -17,7 +17,10 @@ struct Workspace {
     func register(_ name: String, home: URL, server: String) throws -> UUID {
         let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)
         #expect(output.status == 0, "\(output.stderr)")
-        struct Registered: Decodable { let profileId: UUID; let apiKey: String }
+        struct Registered: Decodable {
+            let profileId: UUID
+            let apiKey: String
+        }
         let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
         #expect(registered.apiKey.hasPrefix("cst_"))
         return registered.profileId

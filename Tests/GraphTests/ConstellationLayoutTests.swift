@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Graph
+import Testing
 
 @Suite struct ConstellationLayoutTests {
     static func fixture(_ name: String) throws -> Graph<String> {
@@ -21,7 +21,8 @@ import Graph
 
     @Test func positionsFillTheStatedBox() throws {
         let points = ConstellationLayout().positions(for: try Self.fixture("ht09"))
-        let xs = points.map(\.x), ys = points.map(\.y)
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
         #expect(points.allSatisfy { abs($0.x) <= 1 + 1e-9 && abs($0.y) <= 1 + 1e-9 })
         #expect(abs(max(xs.max()! - xs.min()!, ys.max()! - ys.min()!) - 2) < 1e-9)
     }
@@ -29,7 +30,8 @@ import Graph
     @Test(arguments: ["karate", "lesmis", "ht09", "sfhh09"])
     func beatsARandomPictureOnEveryMeasure(name: String) throws {
         let graph = try Self.fixture(name)
-        let ours = ConstellationLayout().positions(for: graph), random = randomLayout(graph.nodeCount)
+        let ours = ConstellationLayout().positions(for: graph)
+        let random = randomLayout(graph.nodeCount)
         // Dense contact graphs (ht09: density 0.35) leave less room to beat chance, hence the modest factors.
         #expect(LayoutQuality.stress(graph, ours) < 0.8 * LayoutQuality.stress(graph, random))
         #expect(LayoutQuality.neighbourhoodPreservation(graph, ours) > 1.3 * LayoutQuality.neighbourhoodPreservation(graph, random))
@@ -48,7 +50,9 @@ import Graph
         var edges: [(Int, Int)] = []
         var random = SplitMix64(seed: 3)
         for block in 0..<4 {
-            for _ in 0..<200 { edges.append((block * 30 + Int.random(in: 0..<30, using: &random), block * 30 + Int.random(in: 0..<30, using: &random))) }
+            for _ in 0..<200 {
+                edges.append((block * 30 + Int.random(in: 0..<30, using: &random), block * 30 + Int.random(in: 0..<30, using: &random)))
+            }
         }
         for _ in 0..<12 { edges.append((Int.random(in: 0..<120, using: &random), Int.random(in: 0..<120, using: &random))) }
         let graph = Graph(edges: edges)
@@ -65,7 +69,8 @@ import Graph
             let ps = ids.map { points[graph.ids.firstIndex(of: $0)!] }
             return (ps.map(\.x).min()!, ps.map(\.y).min()!, ps.map(\.x).max()!, ps.map(\.y).max()!)
         }
-        let a = box([0, 1, 2]), b = box([10, 11, 12])
+        let a = box([0, 1, 2])
+        let b = box([10, 11, 12])
         let overlap = a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
         #expect(!overlap)
         // Different components never share a community.
@@ -98,7 +103,9 @@ import Graph
         let cold = ConstellationLayout(seed: 2).positions(for: grown)
         func medianDisplacement(_ points: [Point]) -> Double {
             let moves = grown.ids.enumerated().compactMap { index, id in
-                previous[id].map { ((points[index].x - $0.x) * (points[index].x - $0.x) + (points[index].y - $0.y) * (points[index].y - $0.y)).squareRoot() }
+                previous[id].map {
+                    ((points[index].x - $0.x) * (points[index].x - $0.x) + (points[index].y - $0.y) * (points[index].y - $0.y)).squareRoot()
+                }
             }.sorted()
             return moves[moves.count / 2] / (2 * 2.squareRoot())  // over the diagonal of the [-1, 1]² box
         }

@@ -1,5 +1,5 @@
-import Testing
 import Graph
+import Testing
 
 @Suite struct EdgeListParserTests {
     @Test func edgeListsSkipCommentsAndIgnoreAThirdColumn() throws {
@@ -20,12 +20,16 @@ import Graph
         #expect(tij.firstContacts == [FirstContact(a: 0, b: 1, time: 5), FirstContact(a: 0, b: 2, time: 7)])
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("1 2 99999999999999999999\n", format: .tij) }
         // Small numbers are interned through an array and large ones by hash: both kinds are one person each.
-        let mixed = try EdgeListParser.parse(bytes: Array("1 5000000 3\n2 3 5000000\n3 -4 03\n4 9223372036854775807 3\n".utf8), format: .tij)
+        let mixed = try EdgeListParser.parse(
+            bytes: Array("1 5000000 3\n2 3 5000000\n3 -4 03\n4 9223372036854775807 3\n".utf8), format: .tij)
         #expect(mixed.graph.ids == ["5000000", "3", "-4", "9223372036854775807"])
         #expect(throws: EdgeListError(line: 2, reason: "not UTF-8 text")) {
             try EdgeListParser.parse(bytes: Array("a b\n".utf8) + [0xFF, 0x20, 0x62, 0x0A], format: .edgeList)
         }
-        #expect(mixed.firstContacts == [FirstContact(a: 0, b: 1, time: 1), FirstContact(a: 1, b: 2, time: 3), FirstContact(a: 1, b: 3, time: 4)])
+        #expect(
+            mixed.firstContacts == [
+                FirstContact(a: 0, b: 1, time: 1), FirstContact(a: 1, b: 2, time: 3), FirstContact(a: 1, b: 3, time: 4),
+            ])
     }
 
     @Test func csvHasAHeader() throws {
@@ -56,7 +60,10 @@ import Graph
             try EdgeListParser.parse("a b\n# fine\nlonely\n", format: .edgeList)
         }
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("x 1 2\n", format: .tij) }
-        #expect(throws: EdgeListError(line: 2, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '12 abc 7'")) {
+        #expect(
+            throws: EdgeListError(
+                line: 2, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '12 abc 7'")
+        ) {
             try EdgeListParser.parse("10 1 2\n12 abc 7\n", format: .tij)
         }
         #expect(throws: EdgeListError.self) { try EdgeListParser.parse("source,target\nonly\n", format: .csv) }

@@ -1,5 +1,5 @@
-import Testing
 import Graph
+import Testing
 
 @Suite struct GraphTests {
     @Test func buildsCSRAndDropsLoopsAndRepeats() {

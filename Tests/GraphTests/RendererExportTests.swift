@@ -7,8 +7,10 @@ import Testing
 @Suite struct RendererExportTests {
     /// Node ids that look like the edge ids `e0`, `e1`: Cytoscape's edge ids must step aside.
     let document = LayoutDocument(
-        nodes: [.init(id: "e0", label: "Quote \"me\"", x: 0.5, y: -0.25, community: 1, degree: 2),
-                .init(id: "e1", x: -1, y: 1, community: nil, degree: 1), .init(id: "e_0", x: 0, y: 0, community: 0, degree: 1)],
+        nodes: [
+            .init(id: "e0", label: "Quote \"me\"", x: 0.5, y: -0.25, community: 1, degree: 2),
+            .init(id: "e1", x: -1, y: 1, community: nil, degree: 1), .init(id: "e_0", x: 0, y: 0, community: 0, degree: 1),
+        ],
         edges: [.init(source: "e0", target: "e1"), .init(source: "e0", target: "e_0", start: "2026-11-21T21:33:47Z")],
         seed: 1, warmStart: false, seconds: 0)
 

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Graph
+import Testing
 
 /// Statistics against fixtures computed independently with networkx (Tools/graph-oracle).
 @Suite struct StatisticsOracleTests {
@@ -86,15 +86,21 @@ import Graph
     func leidenModularityMatchesOrBeatsLouvain(name: String) throws {
         let (graph, oracle) = try Self.load(name)
         let communities = Communities.detect(graph, seed: 1)
-        #expect(communities.modularity >= oracle.louvainModularity - 0.005, "\(name): \(communities.modularity) vs networkx \(oracle.louvainModularity)")
+        #expect(
+            communities.modularity >= oracle.louvainModularity - 0.005,
+            "\(name): \(communities.modularity) vs networkx \(oracle.louvainModularity)")
         #expect(communities.sizes.reduce(0, +) == graph.nodeCount)
         // Leiden guarantees connected communities.
         for community in 0..<communities.count {
             let members = (0..<graph.nodeCount).filter { communities.membership[$0] == Int32(community) }
             let inside = Set(members)
-            var seen: Set<Int> = [members[0]], stack = [members[0]]
+            var seen: Set<Int> = [members[0]]
+            var stack = [members[0]]
             while let u = stack.popLast() {
-                for v in graph.neighbours(of: u).map(Int.init) where inside.contains(v) && !seen.contains(v) { seen.insert(v); stack.append(v) }
+                for v in graph.neighbours(of: u).map(Int.init) where inside.contains(v) && !seen.contains(v) {
+                    seen.insert(v)
+                    stack.append(v)
+                }
             }
             #expect(seen.count == members.count, "\(name) community \(community) is disconnected")
         }
@@ -117,13 +123,17 @@ import Graph
         let warm = Communities.detect(grown, seed: 1, startingFrom: grown.ids.map { earlier[$0] })
         let fresh = Communities.detect(grown, seed: 1)
         #expect(warm.membership.count == grown.nodeCount && warm.sizes.reduce(0, +) == grown.nodeCount)
-        #expect(warm.modularity >= fresh.modularity - 0.01, "\(name): \(warm.modularity) from the earlier partition, \(fresh.modularity) afresh")
+        #expect(
+            warm.modularity >= fresh.modularity - 0.01, "\(name): \(warm.modularity) from the earlier partition, \(fresh.modularity) afresh"
+        )
         // Old nodes that were together (a sample of pairs) are still together.
-        let groups = Dictionary(grouping: grown.ids.indices.filter { earlier[grown.ids[$0]] != nil }) { earlier[grown.ids[$0]]! }.values.map(Array.init)
+        let groups = Dictionary(grouping: grown.ids.indices.filter { earlier[grown.ids[$0]] != nil }) { earlier[grown.ids[$0]]! }.values
+            .map(Array.init)
         var kept = 0
         for _ in 0..<10_000 {
             let group = groups.randomElement(using: &random)!
-            let u = group.randomElement(using: &random)!, v = group.randomElement(using: &random)!
+            let u = group.randomElement(using: &random)!
+            let v = group.randomElement(using: &random)!
             kept += warm.membership[u] == warm.membership[v] ? 1 : 0
         }
         #expect(kept > 9_000, "\(name): \(kept) of 10,000 pairs that were together still are")

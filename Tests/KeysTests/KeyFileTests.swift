@@ -60,7 +60,8 @@ import Tokens
         #expect(keys.current.signingKid == kid, "the keys in use stay")
         #expect(try !keys.reloadIfChanged(), "one error per change, not one per check")
         #expect(throws: SigningKeyError.self) { try KeyRingStore(environment: [:], dataDirectory: directory) }
-        try "k4.public.AAAA 2026-01-01T00:00:00Z 2026-01-01T00:00:00Z 2026-01-02T00:00:00Z\n".write(to: file, atomically: true, encoding: .utf8)
+        try "k4.public.AAAA 2026-01-01T00:00:00Z 2026-01-01T00:00:00Z 2026-01-02T00:00:00Z\n".write(
+            to: file, atomically: true, encoding: .utf8)
         #expect(throws: SigningKeyError.self) { try SigningKeyFile.load(environment: [:], dataDirectory: directory) }
         try "".write(to: file, atomically: true, encoding: .utf8)
         #expect(try keys.reloadIfChanged() && keys.current.signingKid == kid)
@@ -76,8 +77,10 @@ import Tokens
             let folder = directory.appendingPathComponent("\(index)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let keyFile = folder.appendingPathComponent("signing-key")
-            #expect(FileManager.default.createFile(atPath: keyFile.path, contents: Data((PASERK.encode(key) + "\n").utf8),
-                                                   attributes: [.posixPermissions: 0o600]))
+            #expect(
+                FileManager.default.createFile(
+                    atPath: keyFile.path, contents: Data((PASERK.encode(key) + "\n").utf8),
+                    attributes: [.posixPermissions: 0o600]))
             if startFirst {
                 #expect(try pseudonym(SigningKeyFile.loadKeyRing(environment: [:], dataDirectory: folder)) == before)
             }
@@ -86,7 +89,9 @@ import Tokens
             let ring = try SigningKeyFile.loadKeyRing(environment: [:], dataDirectory: folder)
             #expect(ring.signingKey.publicKey != key.publicKey && ring.verificationKeys.count == 3)
             #expect(try pseudonym(ring) == before)
-            let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("pseudonym-key").path)[.posixPermissions] as? Int
+            let mode =
+                try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("pseudonym-key").path)[.posixPermissions]
+                as? Int
             #expect(mode == 0o600)
             #expect(try FileManager.default.attributesOfItem(atPath: keyFile.path)[.posixPermissions] as? Int == 0o600)
         }
@@ -111,10 +116,11 @@ import Tokens
 
         // The values `keys rotate --print-environment` prints make a ring in which the old key still verifies.
         let rotation = try SigningKeyFile.environmentRotation(of: material, trust: Self.trust)
-        let rotated = try SigningKeyFile.loadKeyRing(environment: [
-            "CONSTELLATION_SIGNING_KEY": rotation.signingKey, "CONSTELLATION_RETIRED_KEYS": rotation.retiredKeys,
-            "CONSTELLATION_PSEUDONYM_KEY": rotation.pseudonymKey,
-        ], dataDirectory: directory)
+        let rotated = try SigningKeyFile.loadKeyRing(
+            environment: [
+                "CONSTELLATION_SIGNING_KEY": rotation.signingKey, "CONSTELLATION_RETIRED_KEYS": rotation.retiredKeys,
+                "CONSTELLATION_PSEUDONYM_KEY": rotation.pseudonymKey,
+            ], dataDirectory: directory)
         #expect(rotated.signingKid == rotation.newKid)
         #expect(try ConnectionTokens.verify(token, keys: rotated.verificationKeys).subject == owner)
         #expect(rotated.verificationKeys[oldRing.signingKid]?.notAfter == rotation.retired.trustedUntil)

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import QR
+import Testing
 
 @Suite struct QREncodingTests {
     /// About the size of a real connection token.
-    static let tokenSized = "v4.public." + String(repeating: "eyJzdWIiOiI0YTllN2MxZS0wZDdhLTRhNTctOWQ1NS05ZjBlOGMxYjJhM2Qi", count: 5).prefix(300)
+    static let tokenSized =
+        "v4.public." + String(repeating: "eyJzdWIiOiI0YTllN2MxZS0wZDdhLTRhNTctOWQ1NS05ZjBlOGMxYjJhM2Qi", count: 5).prefix(300)
 
     @Test func versionAndSizeFollowTheLength() throws {
         let small = try QRCode(encoding: "hello")

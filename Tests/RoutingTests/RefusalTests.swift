@@ -32,7 +32,8 @@ import Tokens
         let stranger = try KeyRing(current: SigningKey.generate(), since: Date())
         let foreign = try ViewTokens.issue(eventId: UUID(), showsNames: true, lifetime: .seconds(600), keys: stranger).token
         try await RouterHarness.run { client in
-            let response = try await client.execute(uri: "/v1/events/any/network", method: .get, headers: [.authorization: "Bearer \(foreign)"])
+            let response = try await client.execute(
+                uri: "/v1/events/any/network", method: .get, headers: [.authorization: "Bearer \(foreign)"])
             #expect(response.status == .unauthorized)
             #expect(response.problem?.code == "invalid_credentials")
         }
@@ -40,8 +41,9 @@ import Tokens
 
     @Test func aBodyThatIsNotJSONIs400() async throws {
         try await RouterHarness.run { client in
-            let response = try await client.execute(uri: "/v1/profiles", method: .post, headers: [.contentType: "application/json"],
-                                                    body: ByteBuffer(string: "{\"displayName\":"))
+            let response = try await client.execute(
+                uri: "/v1/profiles", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(string: "{\"displayName\":"))
             #expect(response.status == .badRequest)
             #expect(response.problem?.code == "malformed_json")
         }
@@ -51,8 +53,9 @@ import Tokens
     func aNameThatIsNotOneIs422(name: String) async throws {
         let body = try JSONEncoder().encode(NewProfile(displayName: name))
         try await RouterHarness.run { client in
-            let response = try await client.execute(uri: "/v1/profiles", method: .post, headers: [.contentType: "application/json"],
-                                                    body: ByteBuffer(bytes: body))
+            let response = try await client.execute(
+                uri: "/v1/profiles", method: .post, headers: [.contentType: "application/json"],
+                body: ByteBuffer(bytes: body))
             #expect(response.status == .unprocessableContent)
             #expect(response.problem?.code == "validation_failed")
         }

@@ -14,10 +14,12 @@ enum RouterHarness {
     static let logger = Logger(label: "constellation.routing-tests")
 
     static func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let database = Database(conninfo: "host=/nonexistent/constellation-routing-tests dbname=none", maximumConnections: 1,
-                                connectionWait: .milliseconds(200), logger: logger)
-        let services = AppServices(configuration: ServerConfiguration(), database: database,
-                                   keyRing: try KeyRing(current: SigningKey.generate(), since: Date()), logger: logger)
+        let database = Database(
+            conninfo: "host=/nonexistent/constellation-routing-tests dbname=none", maximumConnections: 1,
+            connectionWait: .milliseconds(200), logger: logger)
+        let services = AppServices(
+            configuration: ServerConfiguration(), database: database,
+            keyRing: try KeyRing(current: SigningKey.generate(), since: Date()), logger: logger)
         do {
             try await buildApplication(services, logger: logger).test(.router) { client in try await body(client) }
         } catch {

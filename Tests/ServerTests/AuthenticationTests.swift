@@ -41,8 +41,9 @@ import Testing
                     "\(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\(authorization)\(body)"
                 }
                 let missing = try await RawHTTP.exchange(port: server.port, request(""))
-                if missing.httpStatus == 405 || missing.httpStatus == 204 { continue } // a method the path does not have
-                let wrong = try await RawHTTP.exchange(port: server.port, request("Authorization: Bearer cst_\(String(repeating: "A", count: 43))\r\n"))
+                if missing.httpStatus == 405 || missing.httpStatus == 204 { continue }  // a method the path does not have
+                let wrong = try await RawHTTP.exchange(
+                    port: server.port, request("Authorization: Bearer cst_\(String(repeating: "A", count: 43))\r\n"))
                 for (response, code) in [(missing, "missing_credentials"), (wrong, "invalid_credentials")] {
                     #expect(response.httpStatus == 401, "\(method) \(pattern)")
                     #expect(response.httpHeader("Content-Type") == Problem.mediaType)
@@ -61,7 +62,8 @@ import Testing
     @Test func aVerifiedKeyIsCachedForItsLifetimeAndNoLonger() async throws {
         let lifetime = Duration.seconds(5)
         try await TestServer.run(configure: { $0.credentialCacheLifetime = lifetime }) { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let verified = ContinuousClock.now
             _ = try await ada.client.me()
             let answered = ContinuousClock.now  // the key was remembered between `verified` and now

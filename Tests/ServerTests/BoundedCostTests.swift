@@ -45,7 +45,8 @@ import Testing
 
     @Test func aCredentialHasAtMostItsShareOfGraphRequestsInFlight() async throws {
         let quota = GraphWorkQuota(limit: 2)
-        let ada = UUID(), bob = UUID()
+        let ada = UUID()
+        let bob = UUID()
         let (release, releaser) = AsyncStream<Void>.makeStream()
         let (started, starter) = AsyncStream<Void>.makeStream()
         let held = (0..<2).map { _ in

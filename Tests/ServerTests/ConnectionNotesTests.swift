@@ -11,14 +11,18 @@ import Testing
 
     @Test func myNoteAndTagsAreMineAloneAndFoundBySearch() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Björn Borg"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Björn Borg")
+            let cleo = try await server.user("Cleo")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("rust-meetup"))
             _ = try await bob.client.joinEvent("rust-meetup", code: event.joinCode)
             try await EventNetworkTests.connect(bob, ada, at: "rust-meetup")
             try await EventNetworkTests.connect(cleo, ada)
 
-            let noted = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(
-                note: "  Works on async runtimes;\r\nsend him the ÉCOLE paper ", tags: ["rust", "Hiring", "RUST", " follow-up "]))
+            let noted = try await ada.client.annotate(
+                bob.profile.id,
+                ConnectionNoteChanges(
+                    note: "  Works on async runtimes;\r\nsend him the ÉCOLE paper ", tags: ["rust", "Hiring", "RUST", " follow-up "]))
             #expect(noted.note == "Works on async runtimes;\nsend him the ÉCOLE paper")
             #expect(noted.tags == ["rust", "Hiring", "follow-up"], "trimmed, repeats (any case) dropped, first spelling kept")
             #expect(noted.eventId == event.event.id && noted.eventName == event.event.name)
@@ -63,7 +67,9 @@ import Testing
 
     @Test func badNotesAndStrangersAreRefusedAndChangeNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             try await EventNetworkTests.connect(bob, ada)
             _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "kept", tags: ["kept"]))
             let refusals: [(ConnectionNoteChanges, String)] = [
@@ -79,9 +85,15 @@ import Testing
                 await expectProblem(422, "validation_failed") { _ = try await ada.client.annotate(bob.profile.id, changes) }
             }
             // Not connected (Cleo), myself, another person's connection: all the same 404.
-            await expectProblem(404, "not_connected") { _ = try await ada.client.annotate(cleo.profile.id, ConnectionNoteChanges(note: "x")) }
-            await expectProblem(404, "not_connected") { _ = try await ada.client.annotate(ada.profile.id, ConnectionNoteChanges(note: "x")) }
-            await expectProblem(404, "not_connected") { _ = try await cleo.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "x")) }
+            await expectProblem(404, "not_connected") {
+                _ = try await ada.client.annotate(cleo.profile.id, ConnectionNoteChanges(note: "x"))
+            }
+            await expectProblem(404, "not_connected") {
+                _ = try await ada.client.annotate(ada.profile.id, ConnectionNoteChanges(note: "x"))
+            }
+            await expectProblem(404, "not_connected") {
+                _ = try await cleo.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "x"))
+            }
             let raw = try await server.client.authenticated(ada.client.apiKey!).send(.GET, "/v1/me/connections")
             let page = try JSONDecoder.constellation.decode(ConnectionPage.self, from: Data(raw.body))
             #expect(page.items.first?.note == "kept" && page.items.first?.tags == ["kept"])
@@ -92,7 +104,8 @@ import Testing
     /// The note belongs to the connection: when it goes, the note goes.
     @Test func aNoteGoesWithItsConnection() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             try await EventNetworkTests.connect(bob, ada)
             _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "met at the door"))
             _ = try await bob.client.annotate(ada.profile.id, ConnectionNoteChanges(note: "Ada's note is not mine"))

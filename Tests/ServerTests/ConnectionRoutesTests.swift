@@ -7,7 +7,8 @@ import Tokens
 @Suite struct ConnectionRoutesTests {
     @Test func redeemCreatesThenIsIdempotent() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let token = try await ada.client.issueToken().token
             let first = try await bob.client.send(.POST, "/v1/connections", body: RedeemRequest(token: token))
             #expect(first.status == 201)
@@ -26,14 +27,17 @@ import Tokens
 
     @Test func badTokensAreRefusedWithTheirOwnCodesAndChangeNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let good = try server.token(for: ada.profile)
             let parts = good.split(separator: ".").map(String.init)
             var body = try Base64URL.decode(parts[2])
             body[5] ^= 1
             let tampered = [parts[0], parts[1], Base64URL.encode(body), parts[3]].joined(separator: ".")
-            let foreign = try ConnectionTokens.issue(subject: ada.profile.id, lifetime: .seconds(60),
-                                                     keys: KeyRing(current: SigningKey.generate(), since: Date())).token
+            let foreign = try ConnectionTokens.issue(
+                subject: ada.profile.id, lifetime: .seconds(60),
+                keys: KeyRing(current: SigningKey.generate(), since: Date())
+            ).token
             let expired = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(-600), lifetime: .seconds(60))
             let future = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(600))
             let cases: [(String, Int, String)] = [
@@ -71,7 +75,8 @@ import Tokens
 
     @Test func offlineScansAreAcceptedWithinTheGraceWindowOnly() async throws {
         try await TestServer.run(configure: { $0.offlineGrace = .seconds(3600) }) { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             // Scanned 20 minutes ago while valid; expired 15 minutes ago; synced now, within the hour of grace.
             let scannedAt = Date().addingTimeInterval(-1200)
             let old = try server.token(for: ada.profile, issuedAt: scannedAt.addingTimeInterval(-60))
@@ -115,7 +120,9 @@ import Tokens
 
     @Test func networkHoldsMeMyPeersAndTheirLinks() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me"), a = try await server.user("A"), b = try await server.user("B")
+            let me = try await server.user("Me")
+            let a = try await server.user("A")
+            let b = try await server.user("B")
             _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
             _ = try await me.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
             _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
@@ -136,7 +143,9 @@ import Tokens
 
     @Test func depthTwoReachesFriendsOfFriendsAndGrowthKeepsThePicture() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me"), a = try await server.user("A"), b = try await server.user("B")
+            let me = try await server.user("Me")
+            let a = try await server.user("A")
+            let b = try await server.user("B")
             _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
             _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
             #expect(Set(try await me.client.network().nodes.map(\.label)) == ["Me", "A"])
@@ -149,8 +158,11 @@ import Tokens
             let grown = try await me.client.network(depth: 2)
             #expect(grown.meta.warmStart)
             #expect(grown.nodes.count == 4)
-            let xs = grown.nodes.map(\.x), ys = grown.nodes.map(\.y)
-            #expect(grown.meta.box == Box(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!), "meta.box bounds the nodes exactly")
+            let xs = grown.nodes.map(\.x)
+            let ys = grown.nodes.map(\.y)
+            #expect(
+                grown.meta.box == Box(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!),
+                "meta.box bounds the nodes exactly")
             #expect(grown.meta.box.values.allSatisfy { abs($0) <= 1 }, "a warm-started picture stays in [-1, 1]²")
             for node in wide.nodes {
                 let after = try #require(grown.nodes.first { $0.id == node.id })
@@ -162,7 +174,9 @@ import Tokens
 
     @Test func networkAsGEXFAndGraphMLAndItsStatistics() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me"), a = try await server.user("A"), b = try await server.user("B")
+            let me = try await server.user("Me")
+            let a = try await server.user("A")
+            let b = try await server.user("B")
             _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
             _ = try await me.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
             _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))

@@ -3,15 +3,18 @@ import ConstellationModel
 import Foundation
 import Server
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// The database never makes a request hang: a full pool is waited on for a bounded time, then
 /// 503 `database_busy` with `Retry-After`; a statement past `statement_timeout` is cancelled;
 /// `/health` needs no connection at all.
 @Suite struct DatabaseLimitsTests {
     @Test func aFullPoolAnswers503AfterTheWaitAndHealthStillAnswers() async throws {
-        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.databaseWait = .milliseconds(300) }) { server throws in
+        try await TestServer.run(configure: {
+            $0.databasePoolSize = 1
+            $0.databaseWait = .milliseconds(300)
+        }) { server throws in
             let database = server.services.database
             let (started, signal) = AsyncStream<Void>.makeStream()
             let holder = Task {
@@ -23,7 +26,9 @@ import TestSupport
             var iterator = started.makeAsyncIterator()
             await iterator.next()
             let began = ContinuousClock.now
-            let refused = try await RawHTTP.exchange(port: server.port, """
+            let refused = try await RawHTTP.exchange(
+                port: server.port,
+                """
                 POST /v1/profiles HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 21\r\n\r\n{"displayName":"Ada"}
                 """)
             let waited = ContinuousClock.now - began
@@ -42,7 +47,10 @@ import TestSupport
     @Test func aStatementPastTheTimeoutIsCancelledAndTheConnectionLivesOn() async throws {
         // A timeout of 5 s, not 1: on a loaded machine (the whole suite and its browsers on two cores), a
         // fresh clone's run saw an ordinary statement of this test take over 1 s.
-        try await TestServer.run(configure: { $0.databasePoolSize = 1; $0.statementTimeout = .seconds(5) }) { server throws in
+        try await TestServer.run(configure: {
+            $0.databasePoolSize = 1
+            $0.statementTimeout = .seconds(5)
+        }) { server throws in
             let database = server.services.database
             do {
                 try await database.withConnection { try $0.query("SELECT pg_sleep(30)") }
@@ -63,12 +71,14 @@ import TestSupport
     /// The read-heavy endpoints read only from the replica: `/ready` answers 503 `replica:
     /// unreachable` while it does not answer, and `replica: ok` once one does.
     @Test func readyChecksTheReadReplica() async throws {
-        let unreachable = Database(conninfo: "host=/nonexistent-replica dbname=none connect_timeout=2", maximumConnections: 1,
-                                   connectionWait: .seconds(10), logger: TestDatabase.logger)
+        let unreachable = Database(
+            conninfo: "host=/nonexistent-replica dbname=none connect_timeout=2", maximumConnections: 1,
+            connectionWait: .seconds(10), logger: TestDatabase.logger)
         try await TestServer.run(replica: unreachable) { server in
             let answer = try await RawHTTP.exchange(port: server.port, "GET /ready HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(answer.hasPrefix("HTTP/1.1 503") && answer.contains(#""replica":"unreachable""#) && answer.contains(#""database":"ok""#),
-                    "\(answer)")
+            #expect(
+                answer.hasPrefix("HTTP/1.1 503") && answer.contains(#""replica":"unreachable""#) && answer.contains(#""database":"ok""#),
+                "\(answer)")
         }
         await unreachable.shutdown()
         let (answering, _) = try await TestDatabase.createMigrated(maximumConnections: 1)

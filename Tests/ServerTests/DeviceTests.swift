@@ -30,16 +30,23 @@ import Testing
             #expect(status.state == .used && status.device?.id == laptop.device.id)
             // A link works once, by code or by token.
             let keys = try await server.count("api_keys")
-            await expectProblem(409, "device_link_used") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code)) }
-            await expectProblem(409, "device_link_used") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: link.token)) }
+            await expectProblem(409, "device_link_used") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code))
+            }
+            await expectProblem(409, "device_link_used") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: link.token))
+            }
             #expect(try await server.count("api_keys") == keys)
 
             // Both devices are listed; each knows which one it is.
             let seenByLaptop = try await second.devices()
             #expect(seenByLaptop.map(\.name) == ["Phone", "Laptop"])
             #expect(seenByLaptop.map(\.current) == [false, true])
-            #expect(seenByLaptop.allSatisfy { $0.lastUsedAt.map { Calendar(identifier: .gregorian).component(.minute, from: $0) == 0 } ?? true },
-                    "last used is to the hour")
+            #expect(
+                seenByLaptop.allSatisfy {
+                    $0.lastUsedAt.map { Calendar(identifier: .gregorian).component(.minute, from: $0) == 0 } ?? true
+                },
+                "last used is to the hour")
         }
     }
 
@@ -62,17 +69,27 @@ import Testing
             await expectProblem(400, "invalid_device_link") {
                 _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: expiring.token, code: expiring.code))
             }
-            await expectProblem(400, "invalid_device_link") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHI0")) }
-            await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+            await expectProblem(400, "invalid_device_link") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHI0"))
+            }
+            await expectProblem(404, "device_link_unknown") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK"))
+            }
             // A connection token is not a link, though the same key signs both.
             let connectionToken = try await ada.client.issueToken().token
-            await expectProblem(400, "invalid_device_link") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: connectionToken)) }
+            await expectProblem(400, "invalid_device_link") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: connectionToken))
+            }
             await expectProblem(422, "validation_failed") {
                 _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: expiring.code, deviceName: "Evil\u{202E}"))
             }
             try await Task.sleep(for: .milliseconds(2_100))
-            await expectProblem(410, "device_link_expired") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: expiring.code)) }
-            await expectProblem(410, "device_link_expired") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: expiring.token)) }
+            await expectProblem(410, "device_link_expired") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: expiring.code))
+            }
+            await expectProblem(410, "device_link_expired") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(token: expiring.token))
+            }
             #expect(try await ada.client.deviceLink(expiring.id).state == .expired)
             #expect(try await server.count("api_keys") == keys, "no refusal wrote a key")
             // Another person cannot follow Ada's link.
@@ -84,9 +101,13 @@ import Testing
     @Test func guessingCodesRunsIntoTheFailureLimit() async throws {
         try await TestServer.run(configure: { $0.rateLimits = RateLimits("auth_failure_address=5/h")! }) { server throws in
             for _ in 0..<5 {
-                await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+                await expectProblem(404, "device_link_unknown") {
+                    _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK"))
+                }
             }
-            await expectProblem(429, "rate_limited") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK")) }
+            await expectProblem(429, "rate_limited") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: "ABCDE-FGHJK"))
+            }
             await expectProblem(429, "rate_limited") {
                 _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: String(repeating: "A", count: 32)))
             }
@@ -118,7 +139,8 @@ import Testing
 
     @Test func aRevokedDeviceIsRefusedAtOnceAndTheLastOneOnlyOnPurpose() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let link = try await ada.client.createDeviceLink()
             let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code, deviceName: "Laptop"))
             let second = server.client.authenticated(laptop.apiKey)
@@ -209,7 +231,9 @@ import Testing
             let link = try await thief.createDeviceLink()
             let code = try await thief.createRecoveryCode()
             try await ada.client.revokeDevice(stolen.device.id)
-            await expectProblem(404, "device_link_unknown") { _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code)) }
+            await expectProblem(404, "device_link_unknown") {
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code))
+            }
             await expectProblem(404, "recovery_code_unknown") {
                 _ = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code.recoveryCode))
             }
@@ -221,7 +245,8 @@ import Testing
     @Test func makingALinkForgetsTheOnesThatExpiredOverADayAgo() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
-            let old = try await ada.client.createDeviceLink(), recent = try await ada.client.createDeviceLink()
+            let old = try await ada.client.createDeviceLink()
+            let recent = try await ada.client.createDeviceLink()
             try await server.services.database.withConnection { connection in
                 _ = try connection.query("UPDATE device_links SET expires_at = now() - interval '25 hours' WHERE id = \(old.id)")
                 _ = try connection.query("UPDATE device_links SET expires_at = now() - interval '23 hours' WHERE id = \(recent.id)")
@@ -238,7 +263,8 @@ import Testing
     @Test func expiredKeysAreSweptOutOncePerLifetime() async throws {
         let cache = CredentialCache(lifetime: .milliseconds(200))
         func credential() -> Credential {
-            Credential(profile: Profile(id: UUID(), displayName: "Ada", headline: nil, createdAt: Date()), deviceId: UUID(), tokensValidFrom: nil)
+            Credential(
+                profile: Profile(id: UUID(), displayName: "Ada", headline: nil, createdAt: Date()), deviceId: UUID(), tokensValidFrom: nil)
         }
         for key in 0..<100 { cache.remember(credential(), keyHash: [UInt8(key)], generation: cache.generation) }
         #expect(cache.count == 100, "within a lifetime, every key stays")

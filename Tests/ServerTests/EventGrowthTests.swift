@@ -31,13 +31,18 @@ import Testing
     /// Ada–Bob 09:02:10, Cleo–Dan 09:14:59.5, Dan–Eve 09:15:00, Bob–Cleo 09:47 (joining the two
     /// components), Finn–Ada 10:20. Gus joins and connects with no one.
     static func scene(_ server: TestServer) async throws -> Scene {
-        let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
-        let dan = try await server.user("Dan"), eve = try await server.user("Eve"), finn = try await server.user("Finn")
+        let ada = try await server.user("Ada")
+        let bob = try await server.user("Bob")
+        let cleo = try await server.user("Cleo")
+        let dan = try await server.user("Dan")
+        let eve = try await server.user("Eve")
+        let finn = try await server.user("Finn")
         let gus = try await server.user("Gus")
         let created = try await ada.client.createEvent(EventRoutesTests.newEvent("growth-fest", timeZone: "Asia/Kathmandu"))
         for user in [bob, cleo, dan, eve, finn, gus] { _ = try await user.client.joinEvent("growth-fest", code: created.joinCode) }
         let pairs: [(User, User, Date)] = [
-            (ada, bob, at(2, seconds: 10)), (cleo, dan, at(14, seconds: 59.5)), (dan, eve, at(15)), (bob, cleo, at(47)), (finn, ada, at(80)),
+            (ada, bob, at(2, seconds: 10)), (cleo, dan, at(14, seconds: 59.5)), (dan, eve, at(15)), (bob, cleo, at(47)),
+            (finn, ada, at(80)),
         ]
         for (owner, scanner, when) in pairs {
             let token = try await owner.client.issueToken(event: "growth-fest").token
@@ -50,11 +55,13 @@ import Testing
     /// Sets when the pair first connected at the event (one row must change).
     static func date(_ server: TestServer, event: UUID, _ a: UUID, _ b: UUID, at when: Date) async throws {
         let changed = try await server.services.database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 UPDATE event_connections SET first_at = \(when)
                 WHERE event_id = \(event) AND ((profile_a = \(a) AND profile_b = \(b)) OR (profile_a = \(b) AND profile_b = \(a)))
                 RETURNING 1 AS changed
-                """).count
+                """
+            ).count
         }
         #expect(changed == 1)
     }
@@ -69,13 +76,19 @@ import Testing
         }
         return starts.map { start in
             let end = start.addingTimeInterval(Double(size))
-            let before = rows.filter { $0.2 < end }, earlier = rows.filter { $0.2 < start }
+            let before = rows.filter { $0.2 < end }
+            let earlier = rows.filter { $0.2 < start }
             func people(_ pairs: [(UUID, UUID, Date)]) -> Set<UUID> { Set(pairs.flatMap { [$0.0, $0.1] }) }
             var adjacency: [UUID: [UUID]] = [:]
-            for (a, b, _) in before { adjacency[a, default: []].append(b); adjacency[b, default: []].append(a) }
-            var seen: Set<UUID> = [], largest = 0
+            for (a, b, _) in before {
+                adjacency[a, default: []].append(b)
+                adjacency[b, default: []].append(a)
+            }
+            var seen: Set<UUID> = []
+            var largest = 0
             for node in adjacency.keys where !seen.contains(node) {
-                var queue = [node], size = 0
+                var queue = [node]
+                var size = 0
                 seen.insert(node)
                 while let next = queue.popLast() {
                     size += 1
@@ -83,9 +96,10 @@ import Testing
                 }
                 largest = max(largest, size)
             }
-            return GrowthBucket(start: start, newConnections: before.count - earlier.count,
-                                newPeople: people(before).count - people(earlier).count, cumulativePeople: people(before).count,
-                                cumulativeConnections: before.count, largestComponent: largest)
+            return GrowthBucket(
+                start: start, newConnections: before.count - earlier.count,
+                newPeople: people(before).count - people(earlier).count, cumulativePeople: people(before).count,
+                cumulativeConnections: before.count, largestComponent: largest)
         }
     }
 
@@ -121,7 +135,10 @@ import Testing
             let object = try #require(try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])
             #expect(Set(object.keys) == ["buckets"])
             let first = try #require((object["buckets"] as? [[String: Any]])?.first)
-            #expect(Set(first.keys) == ["start", "newConnections", "newPeople", "cumulativePeople", "cumulativeConnections", "largestComponent"])
+            #expect(
+                Set(first.keys) == [
+                    "start", "newConnections", "newPeople", "cumulativePeople", "cumulativeConnections", "largestComponent",
+                ])
             #expect(first["start"] as? String == "2026-03-10T09:00:00Z")
         }
     }
@@ -133,7 +150,8 @@ import Testing
             let scene = try await Self.scene(server)
             func check(_ bucket: String, size: Int, _ comment: Comment) async throws -> [GrowthBucket] {
                 let buckets = try await scene.ada.client.eventGrowth("growth-fest", bucket: bucket).buckets
-                #expect(buckets == (try await Self.expected(server, event: scene.event.id, size: size, starts: buckets.map(\.start))), comment)
+                #expect(
+                    buckets == (try await Self.expected(server, event: scene.event.id, size: size, starts: buckets.map(\.start))), comment)
                 return buckets
             }
             #expect(try await check("1d", size: 86_400, "before").last?.cumulativeConnections == 5)
@@ -203,7 +221,9 @@ import Testing
                 }
             }
             await expectProblem(400, "invalid_range") { _ = try await client.eventGrowth("growth-fest", from: Self.at(60), to: Self.at(0)) }
-            await expectProblem(400, "invalid_range") { _ = try await client.eventGrowth("growth-fest", from: Self.at(60), to: Self.at(60)) }
+            await expectProblem(400, "invalid_range") {
+                _ = try await client.eventGrowth("growth-fest", from: Self.at(60), to: Self.at(60))
+            }
             await expectProblem(400, "too_many_buckets") {
                 _ = try await client.eventGrowth("growth-fest", bucket: "5m", from: Self.at(0), to: Self.at(50_000, seconds: 1))
             }
@@ -241,7 +261,8 @@ import Testing
             let scene = try await Self.scene(server)
             // Bob chose to be named; everyone else is pseudonymous (the default).
             try await server.services.database.withConnection { connection in
-                _ = try connection.query("""
+                _ = try connection.query(
+                    """
                     UPDATE event_members SET visibility = 'named' WHERE event_id = \(scene.event.id) AND profile_id = \(scene.bob.profile.id)
                     """)
             }

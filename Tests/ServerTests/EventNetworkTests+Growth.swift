@@ -26,24 +26,37 @@ extension EventNetworkTests {
             /// edges by time then ids. Everyone is named, so labels say who is who.
             func check(_ network: EventNetwork, sourceLocation: SourceLocation = #_sourceLocation) async throws {
                 let stored = try await server.services.database.withConnection { connection in
-                    try connection.query("""
+                    try connection.query(
+                        """
                         SELECT p.display_name AS a, q.display_name AS b, ec.first_at FROM event_connections ec
                         JOIN profiles p ON p.id = ec.profile_a JOIN profiles q ON q.id = ec.profile_b
                         WHERE ec.event_id = \(created.event.id)
-                        """).map { row in "\(Set([try row.string("a"), try row.string("b")]).sorted()) \(try row.date("first_at").timeIntervalSince1970.rounded(.down))" }
+                        """
+                    ).map { row in
+                        "\(Set([try row.string("a"), try row.string("b")]).sorted()) \(try row.date("first_at").timeIntervalSince1970.rounded(.down))"
+                    }
                 }
                 let label = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0.label) })
-                let shown = network.edges.map { "\(Set([label[$0.source] ?? "?", label[$0.target] ?? "?"]).sorted()) \($0.firstAt.timeIntervalSince1970)" }
+                let shown = network.edges.map {
+                    "\(Set([label[$0.source] ?? "?", label[$0.target] ?? "?"]).sorted()) \($0.firstAt.timeIntervalSince1970)"
+                }
                 #expect(shown.sorted() == stored.sorted(), sourceLocation: sourceLocation)
                 #expect(network.nodes.map(\.id) == network.nodes.map(\.id).sorted(), sourceLocation: sourceLocation)
-                #expect(network.edges.map { ($0.firstAt, $0.source, $0.target) }.elementsEqual(
-                    network.edges.map { ($0.firstAt, $0.source, $0.target) }.sorted(by: <)) { $0 == $1 }, sourceLocation: sourceLocation)
+                #expect(
+                    network.edges.map { ($0.firstAt, $0.source, $0.target) }.elementsEqual(
+                        network.edges.map { ($0.firstAt, $0.source, $0.target) }.sorted(by: <)
+                    ) { $0 == $1 }, sourceLocation: sourceLocation)
                 var degree: [String: Int] = [:]
-                for edge in network.edges { degree[edge.source, default: 0] += 1; degree[edge.target, default: 0] += 1 }
+                for edge in network.edges {
+                    degree[edge.source, default: 0] += 1
+                    degree[edge.target, default: 0] += 1
+                }
                 #expect(network.nodes.allSatisfy { $0.degree == degree[$0.id] && $0.community != nil }, sourceLocation: sourceLocation)
             }
 
-            for (owner, scanner) in [(0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 10), (0, 10), (3, 9)] {
+            for (owner, scanner) in [
+                (0, 1), (0, 2), (1, 2), (2, 3), (3, 4), (4, 5), (5, 6), (6, 7), (7, 8), (8, 9), (9, 10), (0, 10), (3, 9),
+            ] {
                 try await meet(owner, scanner)
             }
             _ = try await Self.names(Array(people.dropFirst()) + [ada], event: "busy-event", organizer: ada)
@@ -57,7 +70,9 @@ extension EventNetworkTests {
             try await check(grown)
             #expect(grown.nodes.count == 13 && grown.meta.warmStart)
             let before = Dictionary(uniqueKeysWithValues: first.nodes.map { ($0.id, ($0.x, $0.y)) })
-            #expect(grown.nodes.allSatisfy { node in before[node.id].map { $0 == (node.x, node.y) } ?? true }, "placed people stay where they were")
+            #expect(
+                grown.nodes.allSatisfy { node in before[node.id].map { $0 == (node.x, node.y) } ?? true },
+                "placed people stay where they were")
 
             // A removal (and an addition, which keeps the count): the event is read whole again.
             try await people[3].client.disconnect(from: people[9].profile.id)

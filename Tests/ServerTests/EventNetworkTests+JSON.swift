@@ -7,44 +7,71 @@ import Testing
 extension EventNetworkTests {
     @Test func theHandWrittenJSONIsTheEncodersByteForByte() throws {
         var random = SystemRandomNumberGenerator()
-        let awkward = ["", "Ada", "a/b \"quoted\" back\\slash", "tab\there\nnew line\r\u{8}\u{c}", "\u{0}\u{1}\u{1f}\u{7f}",
-                       "é ñ 漢字 😀 \u{2028}\u{2029}", "Attendee 7KQ2MZ"]
-        let doubles: [Double] = [0, -0.0, 1, -1, 0.1, 1e-5, 2.5e-7, 1e16, 1e20, 123456.789, -0.3333333333333333, 5e-324, .ulpOfOne,
-                                 0.9999999999999999, -1, 1]
+        let awkward = [
+            "", "Ada", "a/b \"quoted\" back\\slash", "tab\there\nnew line\r\u{8}\u{c}", "\u{0}\u{1}\u{1f}\u{7f}",
+            "é ñ 漢字 😀 \u{2028}\u{2029}", "Attendee 7KQ2MZ",
+        ]
+        let doubles: [Double] = [
+            0, -0.0, 1, -1, 0.1, 1e-5, 2.5e-7, 1e16, 1e20, 123456.789, -0.3333333333333333, 5e-324, .ulpOfOne,
+            0.9999999999999999, -1, 1,
+        ]
         let nodes = (0..<200).map { index in
-            EventNetwork.Node(id: "p\(index)", label: awkward[index % awkward.count], x: index < doubles.count ? doubles[index] : .random(in: -1...1, using: &random),
-                              y: .random(in: -1...1, using: &random), degree: index * 7, isMe: index == 3, community: index % 5 == 0 ? nil : index % 11)
+            EventNetwork.Node(
+                id: "p\(index)", label: awkward[index % awkward.count],
+                x: index < doubles.count ? doubles[index] : .random(in: -1...1, using: &random),
+                y: .random(in: -1...1, using: &random), degree: index * 7, isMe: index == 3, community: index % 5 == 0 ? nil : index % 11)
         }
-        let times: [Double] = [0, -1.5, 1_780_272_000.75, 1_780_272_000.999_999, 951_782_400, 4_102_444_799.5, -62_135_596_800, 253_402_300_799]
+        let times: [Double] = [
+            0, -1.5, 1_780_272_000.75, 1_780_272_000.999_999, 951_782_400, 4_102_444_799.5, -62_135_596_800, 253_402_300_799,
+        ]
         let edges = (0..<300).map { index in
-            EventNetwork.Edge(source: awkward[index % awkward.count], target: "p\(index)",
-                              firstAt: Date(timeIntervalSince1970: index < times.count ? times[index] : .random(in: 0...4_000_000_000, using: &random)))
+            EventNetwork.Edge(
+                source: awkward[index % awkward.count], target: "p\(index)",
+                firstAt: Date(timeIntervalSince1970: index < times.count ? times[index] : .random(in: 0...4_000_000_000, using: &random)))
         }
         for warmStart in [false, true] {
-            let network = EventNetwork(nodes: nodes, edges: edges, meta: .init(eventId: UUID(), box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation",
-                                                                               seed: .max, warmStart: warmStart))
+            let network = EventNetwork(
+                nodes: nodes, edges: edges,
+                meta: .init(
+                    eventId: UUID(), box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation",
+                    seed: .max, warmStart: warmStart))
             let encoded = Array(try JSONEncoder.constellation.encode(network))
             let written = try network.jsonBytes()
-            let first = zip(written, encoded).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, encoded.count)
-            #expect(written == encoded, """
+            let first =
+                zip(written, encoded).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, encoded.count)
+            #expect(
+                written == encoded,
+                """
                 they differ from byte \(first) on:
                 \(String(decoding: written.dropFirst(max(0, first - 40)).prefix(120), as: UTF8.self))
                 \(String(decoding: encoded.dropFirst(max(0, first - 40)).prefix(120), as: UTF8.self))
                 """)
-            #expect(try JSONDecoder.constellation.decode(EventNetwork.self, from: Data(written)) == EventNetwork(
-                nodes: network.nodes, edges: network.edges.map { .init(source: $0.source, target: $0.target, firstAt: Date(timeIntervalSince1970: $0.firstAt.timeIntervalSince1970.rounded(.down))) },
-                meta: network.meta))
+            #expect(
+                try JSONDecoder.constellation.decode(EventNetwork.self, from: Data(written))
+                    == EventNetwork(
+                        nodes: network.nodes,
+                        edges: network.edges.map {
+                            .init(
+                                source: $0.source, target: $0.target,
+                                firstAt: Date(timeIntervalSince1970: $0.firstAt.timeIntervalSince1970.rounded(.down)))
+                        },
+                        meta: network.meta))
         }
-        let empty = EventNetwork(nodes: [], edges: [], meta: .init(eventId: UUID(), box: Box(xs: [], ys: []), layout: "", seed: 0, warmStart: false))
+        let empty = EventNetwork(
+            nodes: [], edges: [], meta: .init(eventId: UUID(), box: Box(xs: [], ys: []), layout: "", seed: 0, warmStart: false))
         #expect(try empty.jsonBytes() == Array(try JSONEncoder.constellation.encode(empty)))
-        let broken = EventNetwork(nodes: [nodes[0]], edges: [], meta: .init(eventId: UUID(), box: Box(minX: .nan, minY: 0, maxX: 0, maxY: 0), layout: "", seed: 0, warmStart: false))
+        let broken = EventNetwork(
+            nodes: [nodes[0]], edges: [],
+            meta: .init(eventId: UUID(), box: Box(minX: .nan, minY: 0, maxX: 0, maxY: 0), layout: "", seed: 0, warmStart: false))
         #expect(throws: EncodingError.self) { try broken.jsonBytes() }
     }
 
     @Test func timesAreWrittenAsFoundationWritesThem() {
         var random = SystemRandomNumberGenerator()
-        let edges: [Double] = [-62_135_596_800, -12_219_292_800, -11_676_096_001, -11_676_096_000, 253_402_300_799, 253_402_300_800,
-                               -0.5, 0, 86_399.999, 86_400, 951_868_800]
+        let edges: [Double] = [
+            -62_135_596_800, -12_219_292_800, -11_676_096_001, -11_676_096_000, 253_402_300_799, 253_402_300_800,
+            -0.5, 0, 86_399.999, 86_400, 951_868_800,
+        ]
         for seconds in edges + (0..<2_000).map({ _ in Double.random(in: -70_000_000_000...260_000_000_000, using: &random) }) {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(ISO8601Seconds.string(date) == date.formatted(Date.ISO8601FormatStyle()), "\(seconds)")

@@ -16,9 +16,14 @@ import Testing
     /// Ada organizes `net-event`; at it Bob scanned Ada, Cleo scanned Bob and Ada, Dan scanned Cleo:
     /// a triangle and a pendant. Eve joined with the code and met no one. Bob and Dan are connected
     /// too, but not at the event.
-    static func smallEvent(_ server: TestServer) async throws -> (ada: User, bob: User, cleo: User, dan: User, eve: User, event: CreatedEvent) {
-        let ada = try await server.user("Ada Hidden"), bob = try await server.user("Bob Hidden"), cleo = try await server.user("Cleo Hidden")
-        let dan = try await server.user("Dan Hidden"), eve = try await server.user("Eve Hidden")
+    static func smallEvent(_ server: TestServer) async throws -> (
+        ada: User, bob: User, cleo: User, dan: User, eve: User, event: CreatedEvent
+    ) {
+        let ada = try await server.user("Ada Hidden")
+        let bob = try await server.user("Bob Hidden")
+        let cleo = try await server.user("Cleo Hidden")
+        let dan = try await server.user("Dan Hidden")
+        let eve = try await server.user("Eve Hidden")
         let event = try await ada.client.createEvent(EventRoutesTests.newEvent("net-event"))
         _ = try await eve.client.joinEvent("net-event", code: event.joinCode)
         try await connect(ada, bob, at: "net-event")
@@ -57,8 +62,11 @@ import Testing
             let names = try await Self.names([ada, cleo, dan, eve], event: "net-event", organizer: ada)
             #expect(Set(names.values) == ["Ada Hidden", "Bob Hidden", "Cleo Hidden", "Dan Hidden"])
             let edges = Set(network.edges.map { Self.pair(names[$0.source] ?? "?", names[$0.target] ?? "?") })
-            #expect(edges == [Self.pair("Ada Hidden", "Bob Hidden"), Self.pair("Bob Hidden", "Cleo Hidden"),
-                              Self.pair("Ada Hidden", "Cleo Hidden"), Self.pair("Cleo Hidden", "Dan Hidden")])
+            #expect(
+                edges == [
+                    Self.pair("Ada Hidden", "Bob Hidden"), Self.pair("Bob Hidden", "Cleo Hidden"),
+                    Self.pair("Ada Hidden", "Cleo Hidden"), Self.pair("Cleo Hidden", "Dan Hidden"),
+                ])
             #expect(network.nodes.first(where: \.isMe).map { names[$0.id] } == "Ada Hidden")
             let degrees = Dictionary(uniqueKeysWithValues: network.nodes.map { (names[$0.id] ?? "?", $0.degree) })
             #expect(degrees == ["Ada Hidden": 2, "Bob Hidden": 2, "Cleo Hidden": 3, "Dan Hidden": 1])
@@ -90,13 +98,15 @@ import Testing
 
     @Test func pseudonymsAreStableAcrossRequestsAndDifferAcrossEvents() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("first-event"))
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("second-event"))
             // The pair meets at both events: the one connection is in both graphs.
             try await Self.connect(ada, bob, at: "first-event")
             try await Self.connect(ada, bob, at: "second-event")
-            let first = try await ada.client.eventNetwork("first-event"), again = try await ada.client.eventNetwork("first-event")
+            let first = try await ada.client.eventNetwork("first-event")
+            let again = try await ada.client.eventNetwork("first-event")
             let second = try await ada.client.eventNetwork("second-event")
             #expect(first.edges.count == 1 && second.edges.count == 1)
             #expect(first.nodes.map(\.id) == again.nodes.map(\.id) && first.nodes.map(\.label) == again.nodes.map(\.label))
@@ -198,8 +208,10 @@ import Testing
         try await TestServer.run { server throws in
             let (ada, bob, _, _, _, event) = try await Self.smallEvent(server)
             let stranger = try await server.user("Stranger")
-            let paths = ["/v1/events/net-event/network", "/v1/events/\(event.event.id)/network?format=csv",
-                         "/v1/events/net-event/network?format=gexf", "/v1/events/net-event/network/stats"]
+            let paths = [
+                "/v1/events/net-event/network", "/v1/events/\(event.event.id)/network?format=csv",
+                "/v1/events/net-event/network?format=gexf", "/v1/events/net-event/network/stats",
+            ]
             for path in paths {
                 await expectProblem(401, "missing_credentials") { _ = try await server.client.send(.GET, path) }
                 await expectProblem(403, "not_an_organizer") { _ = try await stranger.client.send(.GET, path) }
@@ -207,7 +219,9 @@ import Testing
                 #expect(try await ada.client.send(.GET, path).status == 200, "\(path)")
             }
             await expectProblem(404, "not_found") { _ = try await ada.client.send(.GET, "/v1/events/no-such-event/network") }
-            await expectProblem(400, "unsupported_format") { _ = try await ada.client.send(.GET, "/v1/events/net-event/network?format=xlsx") }
+            await expectProblem(400, "unsupported_format") {
+                _ = try await ada.client.send(.GET, "/v1/events/net-event/network?format=xlsx")
+            }
             // A co-organizer reads it too.
             _ = try await ada.client.addOrganizer(bob.profile.id, to: "net-event")
             #expect(try await bob.client.eventNetwork("net-event").nodes.count == 4)
@@ -218,7 +232,9 @@ import Testing
         try await TestServer.run { server throws in
             let (ada, bob, _, _, eve, event) = try await Self.smallEvent(server)
             let stranger = try await server.user("Stranger")
-            #expect(try await ada.client.setEventVisibility(.named, at: "net-event") == EventPrivacy(eventId: event.event.id, role: .organizer, visibility: .named))
+            #expect(
+                try await ada.client.setEventVisibility(.named, at: "net-event")
+                    == EventPrivacy(eventId: event.event.id, role: .organizer, visibility: .named))
             #expect(try await eve.client.setEventVisibility(.named, at: event.event.id.uuidString).role == .attendee)
             await expectProblem(403, "not_a_member") { _ = try await stranger.client.setEventVisibility(.named, at: "net-event") }
             await expectProblem(401, "missing_credentials") {
@@ -229,7 +245,8 @@ import Testing
                 _ = try await bob.client.send(.PATCH, "/v1/events/net-event/me", body: EventVisibilityChange(visibility: "public"))
             }
             await expectProblem(400, "malformed_json") {
-                _ = try await bob.client.send(.PATCH, "/v1/events/net-event/me", rawBody: Array("{}".utf8), headers: [("Content-Type", "application/json")])
+                _ = try await bob.client.send(
+                    .PATCH, "/v1/events/net-event/me", rawBody: Array("{}".utf8), headers: [("Content-Type", "application/json")])
             }
             let stored = try await server.services.database.withConnection { connection in
                 try connection.query("SELECT count(*) AS n FROM event_members WHERE visibility = 'named'")[0].int("n")

@@ -8,8 +8,10 @@ import Tokens
 /// Events: creation, lookup by id or slug, members and roles, join codes, and who may do what.
 @Suite struct EventRoutesTests {
     /// An event from now (whole seconds, as ISO 8601 carries them) lasting `hours`.
-    static func newEvent(_ slug: String = "rustconf-2026", name: String = "RustConf", startsIn: TimeInterval = -3600,
-                         hours: Double = 8, timeZone: String = "Europe/Paris") -> NewEvent {
+    static func newEvent(
+        _ slug: String = "rustconf-2026", name: String = "RustConf", startsIn: TimeInterval = -3600,
+        hours: Double = 8, timeZone: String = "Europe/Paris"
+    ) -> NewEvent {
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + startsIn).rounded(.down))
         return NewEvent(name: name, slug: slug, startsAt: start, endsAt: start.addingTimeInterval(hours * 3600), timeZone: timeZone)
     }
@@ -65,7 +67,8 @@ import Tokens
 
     @Test func aTakenSlugIsAConflictAndChangesNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let first = try await ada.client.createEvent(Self.newEvent())
             await expectProblem(409, "slug_taken") { _ = try await bob.client.createEvent(Self.newEvent(name: "Other")) }
             #expect(try await server.count("events") == 1)
@@ -78,16 +81,20 @@ import Tokens
     @Test func badEventsAreRefusedAndChangeNothing() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
-            func body(slug: String = "rustconf-2026", name: String = "RustConf", startsAt: String = "2026-05-01T09:00:00Z",
-                      endsAt: String = "2026-05-01T18:00:00Z", timeZone: String = "Europe/Paris") -> String {
+            func body(
+                slug: String = "rustconf-2026", name: String = "RustConf", startsAt: String = "2026-05-01T09:00:00Z",
+                endsAt: String = "2026-05-01T18:00:00Z", timeZone: String = "Europe/Paris"
+            ) -> String {
                 let object = ["slug": slug, "name": name, "startsAt": startsAt, "endsAt": endsAt, "timeZone": timeZone]
                 return String(decoding: try! JSONSerialization.data(withJSONObject: object), as: UTF8.self)
             }
             let cases: [(String, Int, String, String)] = [
                 ("{\"slug\":", 400, "malformed_json", "truncated JSON"),
                 ("{}", 400, "malformed_json", "no fields"),
-                ("{\"slug\":\"ok-slug\",\"name\":\"N\",\"startsAt\":\"2026-05-01T09:00:00Z\",\"endsAt\":\"2026-05-01T18:00:00Z\"}", 400,
-                 "malformed_json", "no time zone"),
+                (
+                    "{\"slug\":\"ok-slug\",\"name\":\"N\",\"startsAt\":\"2026-05-01T09:00:00Z\",\"endsAt\":\"2026-05-01T18:00:00Z\"}", 400,
+                    "malformed_json", "no time zone"
+                ),
                 (body(startsAt: "tomorrow"), 400, "malformed_json", "a date that is not ISO 8601"),
                 (body(endsAt: "2026-05-01"), 400, "malformed_json", "a date without a time"),
                 (body(slug: "ab"), 422, "validation_failed", "a slug too short"),
@@ -113,7 +120,8 @@ import Tokens
             ]
             for (json, status, code, what) in cases {
                 do {
-                    _ = try await ada.client.send(.POST, "/v1/events", rawBody: Array(json.utf8), headers: [("Content-Type", "application/json")])
+                    _ = try await ada.client.send(
+                        .POST, "/v1/events", rawBody: Array(json.utf8), headers: [("Content-Type", "application/json")])
                     Issue.record("\(what): accepted")
                 } catch let ClientError.problem(problem) {
                     #expect(problem.status == status && problem.code == code, "\(what): \(problem)")
@@ -123,20 +131,27 @@ import Tokens
             #expect(try await server.count("event_members") == 0)
             // The rules let a good one through: 31 days is the longest, and an offset is a fine ISO 8601 date.
             let longest = body(startsAt: "2026-05-01T09:00:00+02:00", endsAt: "2026-06-01T09:00:00+02:00", timeZone: "UTC")
-            #expect(try await ada.client.send(.POST, "/v1/events", rawBody: Array(longest.utf8),
-                                              headers: [("Content-Type", "application/json")]).status == 201)
+            #expect(
+                try await ada.client.send(
+                    .POST, "/v1/events", rawBody: Array(longest.utf8),
+                    headers: [("Content-Type", "application/json")]
+                ).status == 201)
         }
     }
 
     @Test func organizersAddCoOrganizersAndMyEventsShowsRoles() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(Self.newEvent())
-            let added = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
+            let added = try await ada.client.send(
+                .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
             #expect(added.status == 201)
             let member = try JSONDecoder.constellation.decode(EventMember.self, from: Data(added.body))
             #expect(member.profileId == bob.profile.id && member.role == .organizer && member.eventId == created.event.id)
-            let again = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
+            let again = try await ada.client.send(
+                .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
             #expect(again.status == 200, "adding an organizer twice changes nothing")
             #expect(try await bob.client.myEvents().items.map(\.role) == [.organizer])
 
@@ -163,7 +178,9 @@ import Tokens
 
     @Test func joiningTakesTheCurrentCodeAndIsIdempotent() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(Self.newEvent())
             let code = created.joinCode
             let wrong = Self.otherCode(than: code)
@@ -203,7 +220,9 @@ import Tokens
     /// each refusal changes nothing.
     @Test func whoMayDoWhatOnEveryEventRoute() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), eve = try await server.user("Eve")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let eve = try await server.user("Eve")
             let created = try await ada.client.createEvent(Self.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let anonymous = server.client
@@ -222,7 +241,9 @@ import Tokens
             // A stranger (Eve) and an attendee (Bob) on organizer routes; Eve may not make herself one.
             for (who, client) in [("stranger", eve.client), ("attendee", bob.client)] {
                 await expectProblem(403, "not_an_organizer") { _ = try await client.addOrganizer(eve.profile.id, to: "rustconf-2026") }
-                await expectProblem(403, "not_an_organizer") { _ = try await client.addOrganizer(bob.profile.id, to: created.event.id.uuidString) }
+                await expectProblem(403, "not_an_organizer") {
+                    _ = try await client.addOrganizer(bob.profile.id, to: created.event.id.uuidString)
+                }
                 await expectProblem(403, "not_an_organizer") { _ = try await client.rotateJoinCode(of: "rustconf-2026") }
                 #expect(try await Self.codeHash(server) == hashBefore, "\(who): the code is unchanged")
             }

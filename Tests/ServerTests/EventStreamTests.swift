@@ -5,8 +5,8 @@ import Logging
 import NIOCore
 import Server
 import Store
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /v1/events/{event}/stream` on a real server and PostgreSQL: new pairs arrive as Server-Sent
 /// Events, as the organizers' network shows the people; `Last-Event-ID` replays what was missed;
@@ -33,7 +33,8 @@ import TestSupport
             let body = response.body
             iterator = AsyncThrowingStream { continuation in
                 let task = Task {
-                    var pending = "", current = Event()
+                    var pending = ""
+                    var current = Event()
                     do {
                         for try await chunk in body {
                             pending += String(buffer: chunk)
@@ -88,7 +89,9 @@ import TestSupport
 
     @Test func newPairsArriveAsTheOrganizersSeeThem() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-a")).event
             let stream = try await Stream(port: server.port, event: "stream-a", credential: ada.client.apiKey!)
             #expect(stream.status == 200)
@@ -142,7 +145,8 @@ import TestSupport
             #expect(labels.allSatisfy { $0.hasPrefix("Attendee ") }, "a wall shows no name: \(labels)")
 
             // Resuming after the second: only the third again.
-            let resumed = try await Stream(port: server.port, event: "stream-b", credential: ada.client.apiKey!, lastEventId: "\(replayed[1].seq)")
+            let resumed = try await Stream(
+                port: server.port, event: "stream-b", credential: ada.client.apiKey!, lastEventId: "\(replayed[1].seq)")
             #expect(try await resumed.next().name == "hello")
             #expect(try Self.connection(try await resumed.next()).seq == replayed[2].seq)
         }
@@ -150,21 +154,23 @@ import TestSupport
 
     @Test func onlyTheEventsReadersGetAStream() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-c"))
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-d"))
             _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-c").token))
             let otherEvent = try await ada.client.issueViewToken(for: "stream-d").token
             let cases: [(String, String, String?, Int)] = [
-                ("stream-c", bob.client.apiKey!, nil, 403),      // an attendee
-                ("stream-c", otherEvent, nil, 403),              // another event's view token
+                ("stream-c", bob.client.apiKey!, nil, 403),  // an attendee
+                ("stream-c", otherEvent, nil, 403),  // another event's view token
                 ("no-such-event", ada.client.apiKey!, nil, 404),
-                ("stream-c", ada.client.apiKey!, "yesterday", 400), // not an id this stream sent
+                ("stream-c", ada.client.apiKey!, "yesterday", 400),  // not an id this stream sent
                 ("stream-c", "cst_" + String(repeating: "A", count: 43), nil, 401),
             ]
             for (event, credential, lastEventId, status) in cases {
-                #expect(try await Stream(port: server.port, event: event, credential: credential, lastEventId: lastEventId).status == status,
-                        "\(event) \(lastEventId ?? "")")
+                #expect(
+                    try await Stream(port: server.port, event: event, credential: credential, lastEventId: lastEventId).status == status,
+                    "\(event) \(lastEventId ?? "")")
             }
         }
     }
@@ -175,8 +181,9 @@ import TestSupport
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-e")).event
-            let feeds = EventFeeds(events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
-                                   logger: Logger(label: "test"), interval: .milliseconds(20), bufferLimit: 3)
+            let feeds = EventFeeds(
+                events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
+                logger: Logger(label: "test"), interval: .milliseconds(20), bufferLimit: 3)
             let start = try #require(try await server.services.events.feedPosition(of: event.id))
             let (_, messages) = try feeds.watch(event.id, from: start, showingNames: true, credential: ada.profile.id)
             #expect(feeds.watcherCount(of: event.id) == 1)

@@ -10,7 +10,9 @@ import Tokens
 @Suite struct EventTokenTests {
     @Test func membersMintEventTokensByIdOrSlugAndStrangersDoNot() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), eve = try await server.user("Eve")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let eve = try await server.user("Eve")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             for (client, reference) in [(ada.client, "rustconf-2026"), (bob.client, created.event.id.uuidString)] {
@@ -24,7 +26,8 @@ import Tokens
             let personal = try await ada.client.issueToken()
             #expect(try ConnectionTokens.verify(personal.token, keys: server.services.keyRing.verificationKeys).eventId == nil)
             #expect(personal.eventId == nil)
-            let empty = try await ada.client.send(.POST, "/v1/tokens", rawBody: Array("{}".utf8), headers: [("Content-Type", "application/json")])
+            let empty = try await ada.client.send(
+                .POST, "/v1/tokens", rawBody: Array("{}".utf8), headers: [("Content-Type", "application/json")])
             #expect(try JSONDecoder.constellation.decode(IssuedToken.self, from: Data(empty.body)).eventId == nil)
 
             // The QR code holds an event token too.
@@ -47,7 +50,8 @@ import Tokens
 
     @Test func scanningAnEventTokenMakesTheScannerAnAttendeeAndRecordsThePair() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             // Cleo never joined with the code: she was there, she scanned Ada's event code.
             let token = try await ada.client.issueToken(event: "rustconf-2026").token
@@ -69,7 +73,9 @@ import Tokens
 
     @Test func aPairThatMeetsAtTwoEventsIsInBothWithOneConnection() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let first = try await ada.client.createEvent(EventRoutesTests.newEvent("first-event"))
             let second = try await bob.client.createEvent(EventRoutesTests.newEvent("second-event"))
             _ = try await ada.client.joinEvent("second-event", code: second.joinCode)
@@ -96,7 +102,8 @@ import Tokens
 
     @Test func tokensOfAnEndedEventAreRefusedAndChangeNothing() async throws {
         try await TestServer.run(configure: { $0.offlineGrace = .seconds(3600) }) { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             // Ended two hours ago: past its end plus the hour of grace.
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent("ended-event", startsIn: -10 * 3600, hours: 8))
             await expectProblem(410, "event_ended") { _ = try await ada.client.issueToken(event: "ended-event") }
@@ -119,7 +126,8 @@ import Tokens
 
     @Test func aTokenForAnEventThatDoesNotExistIsRefusedAndChangesNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let token = try server.token(for: ada.profile, event: UUID())
             await expectProblem(404, "unknown_event") { _ = try await bob.client.redeem(RedeemRequest(token: token)) }
             #expect(try await server.count("connections") == 0)
@@ -141,9 +149,11 @@ import Tokens
 
     static func eventConnections(_ server: TestServer) async throws -> [EventConnectionRow] {
         try await server.services.database.withConnection { connection in
-            try connection.query("SELECT event_id, profile_a, profile_b, connection_id FROM event_connections ORDER BY first_at").map { row in
-                EventConnectionRow(event: try row.uuid("event_id"), pair: [try row.uuid("profile_a"), try row.uuid("profile_b")],
-                                   connection: try row.int("connection_id"))
+            try connection.query("SELECT event_id, profile_a, profile_b, connection_id FROM event_connections ORDER BY first_at").map {
+                row in
+                EventConnectionRow(
+                    event: try row.uuid("event_id"), pair: [try row.uuid("profile_a"), try row.uuid("profile_b")],
+                    connection: try row.int("connection_id"))
             }
         }
     }

@@ -20,7 +20,8 @@ import Testing
             #expect(Self.problemCode(answer.text) == "request_timeout")
 
             let body = try RawHTTP(port: server.port)
-            body.send("POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"displayName\"")
+            body.send(
+                "POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"displayName\"")
             let bodyAnswer = try await body.readUntilClosed(timeout: 10)
             #expect(bodyAnswer.closed)
             #expect(bodyAnswer.text.httpStatus == 408)
@@ -64,12 +65,14 @@ import Testing
 
     @Test func wrongMethodsGet405WithAllowAndHeadWorksWhereGetDoes() async throws {
         try await TestServer.run { server throws in
-            let wrong = try await RawHTTP.exchange(port: server.port, "PUT /v1/me HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            let wrong = try await RawHTTP.exchange(
+                port: server.port, "PUT /v1/me HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             #expect(wrong.httpStatus == 405)
             #expect(wrong.httpHeader("Allow") == "DELETE, GET, HEAD, OPTIONS, PATCH")
             #expect(Self.problemCode(wrong) == "method_not_allowed")
 
-            let put = try await RawHTTP.exchange(port: server.port, "PUT /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            let put = try await RawHTTP.exchange(
+                port: server.port, "PUT /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             #expect(put.httpStatus == 405)
             #expect(put.httpHeader("Allow") == "OPTIONS, POST")
 
@@ -79,7 +82,8 @@ import Testing
             #expect(trace.httpHeader("Allow") == "DELETE, GET, HEAD, OPTIONS, PATCH")
             #expect(Self.problemCode(trace) == "method_not_allowed")
 
-            let options = try await RawHTTP.exchange(port: server.port, "OPTIONS /v1/connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let options = try await RawHTTP.exchange(
+                port: server.port, "OPTIONS /v1/connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(options.httpStatus == 204)
             #expect(options.httpHeader("Allow") == "OPTIONS, POST")
 
@@ -94,7 +98,9 @@ import Testing
 
     @Test func theResponseCarryingANewKeyIsNotStored() async throws {
         try await TestServer.run { server throws in
-            let response = try await RawHTTP.exchange(port: server.port, """
+            let response = try await RawHTTP.exchange(
+                port: server.port,
+                """
                 POST /v1/profiles HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 20\r\nConnection: close\r\n\r\n{"displayName":"Ada"}
                 """.replacingOccurrences(of: "Content-Length: 20", with: "Content-Length: 21"))
             #expect(response.httpStatus == 201)

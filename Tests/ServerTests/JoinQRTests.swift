@@ -31,7 +31,9 @@ import Testing
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             for query in ["?code=ABCD-EFGH", "?code=not%20a%20code", "?code=", "", "?code=" + String(repeating: "A", count: 100)]
             where query != "?code=\(created.joinCode)" {
-                await expectProblem(400, "invalid_join_code") { _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)") }
+                await expectProblem(400, "invalid_join_code") {
+                    _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)")
+                }
             }
             let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
             await expectProblem(400, "invalid_join_code") {
@@ -44,12 +46,14 @@ import Testing
 
     @Test func onlyOrganizersGetIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let path = "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)"
-            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.GET, path) } // an attendee
-            await expectProblem(403, "not_an_organizer") { _ = try await cleo.client.send(.GET, path) } // a stranger
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.GET, path) }  // an attendee
+            await expectProblem(403, "not_an_organizer") { _ = try await cleo.client.send(.GET, path) }  // a stranger
             await expectProblem(401, "missing_credentials") { _ = try await server.client.send(.GET, path) }
             await expectProblem(404, "not_found") {
                 _ = try await ada.client.send(.GET, "/v1/events/no-such-event/join-qr?code=\(created.joinCode)")

@@ -20,7 +20,9 @@ import Tokens
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try KeyRingStore(environment: [:], dataDirectory: directory)
         try await TestServer.run(keys: keys) { server in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             let before = try await ada.client.issueToken()
             let old = keys.current
             #expect(try ConnectionTokens.keyId(of: before.token) == old.signingKid)
@@ -50,14 +52,17 @@ import Tokens
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try KeyRingStore(environment: [:], dataDirectory: directory)
         try await TestServer.run(keys: keys) { server in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let old = keys.current
             // Retired ten minutes ago, trusted for one: expired nine minutes ago.
             _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: .seconds(60), now: Date().addingTimeInterval(-600))
             #expect(try keys.reloadIfChanged())
             // Signed before the retirement and not expired itself (an hour's lifetime): only the key's end refuses it.
-            let token = try ConnectionTokens.issue(subject: ada.profile.id, lifetime: .seconds(3_600),
-                                                   now: Date().addingTimeInterval(-660), keys: old).token
+            let token = try ConnectionTokens.issue(
+                subject: ada.profile.id, lifetime: .seconds(3_600),
+                now: Date().addingTimeInterval(-660), keys: old
+            ).token
             await expectProblem(401, "key_expired") { _ = try await bob.client.redeem(RedeemRequest(token: token)) }
             #expect(try await server.count("connections") == 0)
             // An expired key is not published; `keys list` shows it as expired.

@@ -47,10 +47,13 @@ import Testing
             #expect(cut.meta.truncated)
             #expect(cut.nodes.count == 3)
             #expect(cut.nodes.contains { $0.isMe }, "I am never cut")
-            #expect(cut.edges.allSatisfy { edge in cut.nodes.contains { $0.id == edge.source } && cut.nodes.contains { $0.id == edge.target } })
+            #expect(
+                cut.edges.allSatisfy { edge in cut.nodes.contains { $0.id == edge.source } && cut.nodes.contains { $0.id == edge.target } })
         }
         try await TestServer.run(configure: { $0.networkSizeLimit = 3 }) { server throws in
-            let me = try await server.user("Me"), peer = try await server.user("A"), other = try await server.user("B")
+            let me = try await server.user("Me")
+            let peer = try await server.user("A")
+            let other = try await server.user("B")
             _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
             _ = try await me.client.redeem(RedeemRequest(token: try await other.client.issueToken().token))
             let exact = try await me.client.network()

@@ -14,9 +14,10 @@ import Testing
         try await TestServer.run { server throws in
             let document = try await Self.document(port: server.port)
             let paths = try #require(document["paths"] as? [String: [String: Any]])
-            let documented = Set(paths.flatMap { path, item in
-                item.keys.filter(Self.methods.contains).map { "\($0.uppercased()) \(path)" }
-            })
+            let documented = Set(
+                paths.flatMap { path, item in
+                    item.keys.filter(Self.methods.contains).map { "\($0.uppercased()) \(path)" }
+                })
             let routed = Set(buildRouter(server.services).routes.map { "\($0.method.rawValue) \($0.path.description)" })
             #expect(routed.subtracting(documented).sorted() == [], "routes that openapi.json does not describe")
             #expect(documented.subtracting(routed).sorted() == [], "operations in openapi.json that no route serves")

@@ -43,18 +43,21 @@ import Testing
             #expect(registered.first?["level"] as? String == "info" && registered.first?["time"] is String)
 
             for odd in [String(repeating: "x", count: 129), "has space", "naïve"] {
-                let raw = try await RawHTTP.exchange(port: server.port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-ID: \(odd)\r\n\r\n")
+                let raw = try await RawHTTP.exchange(
+                    port: server.port, "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Request-ID: \(odd)\r\n\r\n")
                 let answered = try #require(raw.httpHeader("X-Request-ID"))
                 #expect(answered != odd && answered.count == 16, "an odd id is replaced: \(odd)")
             }
-            let missing = try await RawHTTP.exchange(port: server.port, "GET /no/such/route HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let missing = try await RawHTTP.exchange(
+                port: server.port, "GET /no/such/route HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(missing.httpStatus == 404 && missing.httpHeader("X-Request-ID")?.count == 16, "problems carry one too")
         }
     }
 
     @Test func metricsCountRequestsTokensGraphWorkCachesAndThePool() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
             _ = try await ada.client.network()
             _ = try await ada.client.network()  // the same graph: the layout is remembered

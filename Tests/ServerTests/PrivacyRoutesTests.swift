@@ -25,9 +25,11 @@ import Tokens
 
     @Test func disconnectRemovesTheConnectionAndTheRedemptionsThatMadeIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
             try await connect(bob.client, to: ada.client)
-            try await connect(ada.client, to: bob.client) // a second redemption of the same pair
+            try await connect(ada.client, to: bob.client)  // a second redemption of the same pair
             try await connect(carol.client, to: ada.client)
             #expect(try await server.count("redemptions") == 3)
 
@@ -61,7 +63,9 @@ import Tokens
 
     @Test func aBlockRemovesTheConnectionEverywhereAndNeitherCanConnectAgain() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent())
             try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "rustconf-2026").token))
             try await connect(carol.client, to: ada.client)
@@ -110,8 +114,10 @@ import Tokens
 
     @Test func qrResetRevokesEveryTokenShownBeforeAndOnlyThose() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
-            let carol = try await server.user("Carol"), dave = try await server.user("Dave")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
+            let dave = try await server.user("Dave")
             let shown = try await ada.client.issueToken().token
             let older = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(-120))
             #expect(try await bob.client.redeem(RedeemRequest(token: shown)).created)
@@ -143,7 +149,9 @@ import Tokens
     /// at S + 1 and redeems.
     @Test func theResetsOwnSecondIsDecidedByWhetherATokenCameBeforeOrAfterIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
             // The reset and the next issue must fall in the same second: start just after a second
             // begins, and try again until they do. On a loaded machine (the whole suite starts at
             // once) requests take seconds for a while: keep trying for up to two minutes.
@@ -181,7 +189,9 @@ import Tokens
 
     @Test func exportHoldsAllMyDataAndNothingSecretOrSomeoneElses() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
             _ = try await ada.client.updateMe(ProfileChanges(headline: "Analytical engines"))
             let adaToken = try await ada.client.issueToken()
             let scannedAt = Date().addingTimeInterval(-30)
@@ -231,17 +241,20 @@ import Tokens
     /// Every (table, column) of type uuid or text in the public schema whose value is one of `values`.
     func rowsNaming(_ values: [String], in server: TestServer) async throws -> [String] {
         let columns = try await server.services.database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT table_name, column_name FROM information_schema.columns
                 WHERE table_schema = 'public' AND data_type IN ('uuid', 'text') ORDER BY table_name, column_name
-                """).map { row throws(PostgresError) in (try row.string("table_name"), try row.string("column_name")) }
+                """
+            ).map { row throws(PostgresError) in (try row.string("table_name"), try row.string("column_name")) }
         }
         #expect(columns.count >= 8, "the query sees the tables")
         var found: [String] = []
         for (table, column) in columns {
             for value in values {
                 let n = try await server.services.database.withConnection { connection in
-                    try connection.query("""
+                    try connection.query(
+                        """
                         SELECT count(*) AS n FROM \(unsafeSQL: table) WHERE lower(\(unsafeSQL: column)::text) = lower(\(value))
                         """)[0].int("n")
                 }
@@ -253,7 +266,9 @@ import Tokens
 
     @Test func deleteMeNeedsAConfirmationThenErasesEverythingThatNamesMe() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), carol = try await server.user("Carol")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let carol = try await server.user("Carol")
             let adaToken = try await ada.client.issueToken()
             _ = try await bob.client.redeem(RedeemRequest(token: adaToken.token, clientNonce: "bob-scan"))
             let carolToken = try await carol.client.issueToken()
@@ -268,7 +283,9 @@ import Tokens
                 _ = try await ada.client.send(.DELETE, "/v1/me", body: DeletionConfirmation(confirm: "yes"))
             }
             await expectProblem(422, "confirmation_required") { _ = try await ada.client.send(.DELETE, "/v1/me?confirm=please") }
-            await expectProblem(400, "malformed_json") { _ = try await ada.client.send(.DELETE, "/v1/me", rawBody: Array("{\"confirm\":".utf8)) }
+            await expectProblem(400, "malformed_json") {
+                _ = try await ada.client.send(.DELETE, "/v1/me", rawBody: Array("{\"confirm\":".utf8))
+            }
             #expect(try await counts(server) == before)
             #expect(try await ada.client.me().id == ada.profile.id)
 
@@ -276,9 +293,10 @@ import Tokens
             await expectProblem(401, "invalid_credentials") { _ = try await ada.client.me() }
             await expectProblem(401, "invalid_credentials") { try await ada.client.deleteMe() }
             // Carol's token that Ada scanned keeps its use count (Carol's data), not who used it.
-            #expect(try await counts(server) == [
-                "profiles": 2, "api_keys": 2, "connections": 1, "redemptions": 1, "token_uses": 2,
-            ])
+            #expect(
+                try await counts(server) == [
+                    "profiles": 2, "api_keys": 2, "connections": 1, "redemptions": 1, "token_uses": 2,
+                ])
             let traces = [ada.profile.id.uuidString, adaToken.tokenId, "ada-scan", "Ada"]
             #expect(try await rowsNaming(traces, in: server) == [], "no row names Ada, her token, her scan or her name")
             #expect(try await rowsNaming(["bob-scan"], in: server) == [], "Bob's scan of Ada's token made the erased connection")
@@ -306,11 +324,14 @@ import Tokens
         defer { try? FileManager.default.removeItem(at: file) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
+        process.arguments = [
+            "python3", "-c",
+            """
             import csv, json, sys
             with open(sys.argv[1], newline="", encoding="utf-8") as f:
                 print(json.dumps(list(csv.reader(f, strict=True))))
-            """, file.path]
+            """, file.path,
+        ]
         let output = Pipe()
         process.standardOutput = output
         try process.run()
@@ -335,7 +356,8 @@ import Tokens
                 let redemption = try await connect(me.client, to: peer)
                 expected[registered.profile.id] = (
                     [registered.profile.id.uuidString.lowercased(), defused(name), defused(headline ?? ""), ""],
-                    redemption.connection.connectedAt)
+                    redemption.connection.connectedAt
+                )
             }
             // More than a default page (50): the export is whole.
             for index in 0..<50 { try await connect(me.client, to: try await server.user("Peer \(index)").client) }
@@ -413,7 +435,7 @@ import Tokens
             let peers: [(name: String, headline: String?)] = [
                 ("Backslash \\ Comma, Semi; Colon:", "a,b;c\\d"),
                 (String(repeating: "é", count: 80), String(repeating: "漢", count: 60) + String(repeating: "🌟", count: 40) + "x"),
-                (String(repeating: "a", count: 71) + "é", nil), // "FN:" and 71 octets: the é would straddle octet 75
+                (String(repeating: "a", count: 71) + "é", nil),  // "FN:" and 71 octets: the é would straddle octet 75
                 ("Plain", "Short"),
             ]
             var expected: [String: (name: String, headline: String?)] = [:]
@@ -450,7 +472,10 @@ import Tokens
             let text = String(decoding: body, as: UTF8.self)
             var cards: [[String: String]] = []
             for line in unfold(text) {
-                if line == "BEGIN:VCARD" { cards.append([:]); continue }
+                if line == "BEGIN:VCARD" {
+                    cards.append([:])
+                    continue
+                }
                 let parts = line.split(separator: ":", maxSplits: 1).map(String.init)
                 cards[cards.count - 1][parts[0]] = parts.count > 1 ? parts[1] : ""
             }
@@ -471,7 +496,7 @@ import Tokens
     @Test func vCardEscapesAndFoldsAtScalarBoundaries() {
         #expect(VCard.escape("a\nb\r\nc\rd") == "a\\nb\\nc\\nd")
         #expect(VCard.escape("x,y;z\\") == "x\\,y\\;z\\\\")
-        let line = "NOTE:" + String(repeating: "€", count: 30) // 5 + 90 octets
+        let line = "NOTE:" + String(repeating: "€", count: 30)  // 5 + 90 octets
         let folded = VCard.fold(line)
         let pieces = folded.components(separatedBy: "\r\n").dropLast()
         #expect(pieces.map(\.utf8.count) == [74, 22], "the 75th octet would split a 3-octet €")

@@ -39,7 +39,8 @@ import Tokens
                 ("{\"displayName\":\"Ok\",\"headline\":\"\(String(repeating: "y", count: 161))\"}", 422, "validation_failed"),
             ] {
                 await expectProblem(status, code) {
-                    _ = try await client.send(.POST, "/v1/profiles", rawBody: Array(body.utf8), headers: [("Content-Type", "application/json")])
+                    _ = try await client.send(
+                        .POST, "/v1/profiles", rawBody: Array(body.utf8), headers: [("Content-Type", "application/json")])
                 }
             }
             await expectProblem(413, "payload_too_large") {
@@ -72,7 +73,8 @@ import Tokens
 
     @Test func patchChangesMyProfileOnly() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let updated = try await ada.client.updateMe(ProfileChanges(displayName: "Ada L.", headline: "Analyst"))
             #expect(updated.displayName == "Ada L." && updated.headline == "Analyst")
             let cleared = try await ada.client.updateMe(ProfileChanges(headline: ""))
@@ -86,7 +88,8 @@ import Tokens
 
     @Test func profilesShowPublicFieldsOnly() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
             let seen = try await bob.client.send(.GET, "/v1/profiles/\(ada.profile.id)")
             let object = try JSONSerialization.jsonObject(with: Data(seen.body)) as? [String: Any]
             #expect(Set(object?.keys.map { $0 } ?? []) == ["id", "displayName", "createdAt"])

@@ -38,8 +38,10 @@ import Tokens
             let svg = String(decoding: try await ada.client.qr(format: "svg"), as: UTF8.self)
             let text = String(decoding: try await ada.client.qr(format: "txt"), as: UTF8.self)
             #expect(Self.columns(text) <= 80)
-            let decoded = [try QRDecoder.decode(imageFile: png), try QRDecoder.decode(Rendering.image(svg: svg)),
-                           try QRDecoder.decode(Rendering.image(terminalText: text))]
+            let decoded = [
+                try QRDecoder.decode(imageFile: png), try QRDecoder.decode(Rendering.image(svg: svg)),
+                try QRDecoder.decode(Rendering.image(terminalText: text)),
+            ]
             for texts in decoded {
                 let link = try #require(texts.first)
                 #expect(link.hasPrefix(Self.publicURL + "/c#v4.public."))
@@ -52,8 +54,10 @@ import Tokens
     @Test func anEventCodeWithTheLinkFitsTheTerminalToo() async throws {
         try await TestServer.run(configure: { $0.publicURL = Self.publicURL }) { server throws in
             let ada = try await server.user("Ada")
-            let event = try await ada.client.createEvent(NewEvent(
-                name: "Links", slug: "links-2026", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC")).event
+            let event = try await ada.client.createEvent(
+                NewEvent(
+                    name: "Links", slug: "links-2026", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC")
+            ).event
             let issued = try await ada.client.issueToken(event: event.slug)
             #expect(issued.link == Self.publicURL + "/c#" + issued.token)
             let text = String(decoding: try await ada.client.qr(format: "txt", event: event.slug), as: UTF8.self)
@@ -76,9 +80,12 @@ import Tokens
     /// A token of the long form (issued before the compact claims) still redeems, event and all.
     @Test func aLongFormTokenStillRedeems() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob")
-            let event = try await ada.client.createEvent(NewEvent(
-                name: "Old tokens", slug: "old-tokens", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC")).event
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let event = try await ada.client.createEvent(
+                NewEvent(
+                    name: "Old tokens", slug: "old-tokens", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC")
+            ).event
             let now = Date()
             let payload = """
                 {"evt":"\(event.id.uuidString.lowercased())","exp":"\(now.addingTimeInterval(300).formatted(.iso8601))",\
@@ -97,8 +104,10 @@ import Tokens
     }
 
     @Test func aBadPublicURLIsAConfigurationError() throws {
-        for bad in ["connect.example.org", "ftp://connect.example.org", "https://connect.example.org/?a=1",
-                    "https://connect.example.org/#x", "https://", "https://user:pw@connect.example.org", "https://connect example.org"] {
+        for bad in [
+            "connect.example.org", "ftp://connect.example.org", "https://connect.example.org/?a=1",
+            "https://connect.example.org/#x", "https://", "https://user:pw@connect.example.org", "https://connect example.org",
+        ] {
             let error = #expect(throws: ConfigurationError.self, "\(bad)") {
                 try ServerConfiguration(environment: ["CONSTELLATION_PUBLIC_URL": bad])
             }
@@ -119,7 +128,9 @@ enum Rendering {
         let side = try #require(svg.firstMatch(of: /viewBox="0 0 (\d+) \d+"/).flatMap { Int($0.output.1) })
         var dark = Set<Int>()
         for run in svg.matches(of: /M(\d+) (\d+)h(\d+)v1/) {
-            let x = Int(run.output.1)!, y = Int(run.output.2)!, length = Int(run.output.3)!
+            let x = Int(run.output.1)!
+            let y = Int(run.output.2)!
+            let length = Int(run.output.3)!
             for i in 0..<length { dark.insert(y * side + x + i) }
         }
         return image(side: side, height: side) { x, y in dark.contains(y * side + x) }

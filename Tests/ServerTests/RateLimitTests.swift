@@ -12,7 +12,9 @@ import Testing
 
     @Test func scansPastTheLimitGet429WithRetryAfterAndChangeNothing() async throws {
         try await TestServer.run(configure: { $0.rateLimits = Self.limits("redeem=3/min") }) { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             var tokens: [String] = []
             for _ in 0..<5 { tokens.append(try await ada.client.issueToken().token) }
             let firstScan = ContinuousClock.now
@@ -31,8 +33,12 @@ import Testing
             #expect(problem.status == 429 && problem.code == "rate_limited")
             // One scan comes back every 20 s, counted from the first (a busy machine takes a while over the three).
             let elapsed = Int((ContinuousClock.now - firstScan).components.seconds)
-            #expect((19 - elapsed...20).contains(problem.retryAfter ?? 0), "retryAfter \(String(describing: problem.retryAfter)) after \(elapsed) s")
-            let raw = try await RawHTTP.exchange(port: server.port, """
+            #expect(
+                (19 - elapsed...20).contains(problem.retryAfter ?? 0),
+                "retryAfter \(String(describing: problem.retryAfter)) after \(elapsed) s")
+            let raw = try await RawHTTP.exchange(
+                port: server.port,
+                """
                 POST /v1/connections HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(bob.client.apiKey ?? "")\r\n\
                 Content-Type: application/json\r\nContent-Length: \(tokens[4].utf8.count + 12)\r\n\r\n{"token":"\(tokens[4])"}
                 """)
@@ -46,7 +52,8 @@ import Testing
 
     @Test func aBucketRefillsAtItsRate() throws {
         let limiter = RateLimiter(limits: RateLimits(perCredential: [.mint: RateRule(2, per: .seconds(4))], perAddress: [:]))
-        let ada = UUID(), start = ContinuousClock.now
+        let ada = UUID()
+        let start = ContinuousClock.now
         try limiter.admit(.mint, credential: ada, address: nil, at: start)
         try limiter.admit(.mint, credential: ada, address: nil, at: start)
         do {
@@ -73,10 +80,13 @@ import Testing
 
     @Test func registrationsCountByAddressAndForwardedForOnlyFromATrustedProxy() async throws {
         @Sendable func register(_ server: TestServer, from forwarded: String) async throws -> Int? {
-            try await RawHTTP.exchange(port: server.port, """
+            try await RawHTTP.exchange(
+                port: server.port,
+                """
                 POST /v1/profiles HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Forwarded-For: 203.0.113.9, \(forwarded)\r\n\
                 Content-Type: application/json\r\nContent-Length: 21\r\n\r\n{"displayName":"Ada"}
-                """).httpStatus
+                """
+            ).httpStatus
         }
         try await TestServer.run(configure: {
             $0.rateLimits = Self.limits("register_address=2/min")

@@ -17,7 +17,10 @@ final class RawHTTP: Sendable {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(socket); throw RawHTTPError(message: "cannot connect to port \(port)") }
+        guard connected == 0 else {
+            close(socket)
+            throw RawHTTPError(message: "cannot connect to port \(port)")
+        }
     }
 
     deinit { close(socket) }

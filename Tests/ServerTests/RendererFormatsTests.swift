@@ -18,7 +18,8 @@ import Testing
         let graph = try object(bytes)
         #expect(graph["attributes"] is JSON)
         let options = try #require(graph["options"] as? JSON)
-        #expect(options["type"] as? String == "undirected" && options["multi"] as? Bool == false && options["allowSelfLoops"] as? Bool == false)
+        #expect(
+            options["type"] as? String == "undirected" && options["multi"] as? Bool == false && options["allowSelfLoops"] as? Bool == false)
         let nodeList = try #require(graph["nodes"] as? [JSON])
         let edgeList = try #require(graph["edges"] as? [JSON])
         #expect(nodeList.count == nodes && edgeList.count == edges)
@@ -55,7 +56,8 @@ import Testing
             ids.append(try #require(data["id"] as? String))
             #expect(data["label"] is String)
             let position = try #require(node["position"] as? JSON)
-            #expect((position["x"] as? NSNumber)?.doubleValue.isFinite == true && (position["y"] as? NSNumber)?.doubleValue.isFinite == true)
+            #expect(
+                (position["x"] as? NSNumber)?.doubleValue.isFinite == true && (position["y"] as? NSNumber)?.doubleValue.isFinite == true)
         }
         let nodeIds = Set(ids)
         for edge in edgeList {
@@ -69,7 +71,9 @@ import Testing
 
     @Test func myNetworkInBothFormats() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada"), bob = try await server.user("Bob"), cleo = try await server.user("Cleo")
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            let cleo = try await server.user("Cleo")
             try await EventNetworkTests.connect(ada, bob)
             try await EventNetworkTests.connect(ada, cleo)
             try await EventNetworkTests.connect(bob, cleo)
@@ -82,7 +86,9 @@ import Testing
             _ = try Self.checkCytoscape(cytoscape.body, nodes: 3, edges: 3)
             await expectProblem(400, "unsupported_format") { _ = try await ada.client.send(.GET, "/v1/me/network?format=dot") }
             let refusal = await #expect(throws: ClientError.self) { _ = try await ada.client.send(.GET, "/v1/me/network?format=dot") }
-            #expect(refusal?.description.contains("cytoscape, gexf, graphml, graphology, json") == true, "the formats are listed: \(String(describing: refusal))")
+            #expect(
+                refusal?.description.contains("cytoscape, gexf, graphml, graphology, json") == true,
+                "the formats are listed: \(String(describing: refusal))")
         }
     }
 

@@ -6,6 +6,7 @@ import Logging
 import Server
 import Store
 import TestSupport
+import Testing
 import Tokens
 
 /// A real server on a loopback port of its own, with its own database, for one test.
@@ -31,8 +32,9 @@ struct TestServer {
         let (database, _) = try await TestDatabase.createMigrated(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout)
-        let services = AppServices(configuration: configuration, database: database, replica: replica,
-                                   keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())), logger: logger)
+        let services = AppServices(
+            configuration: configuration, database: database, replica: replica,
+            keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
         let app = buildApplication(services, logger: logger) { continuation.yield($0) }
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -64,8 +66,10 @@ struct TestServer {
     /// A token signed by this server's key for `owner`, issued at `issuedAt`, for `event` if given
     /// (whether or not the server would mint it).
     func token(for owner: Profile, event: UUID? = nil, issuedAt: Date = Date(), lifetime: Duration = .seconds(300)) throws -> String {
-        try ConnectionTokens.issue(subject: owner.id, eventId: event,
-                                   lifetime: lifetime, now: issuedAt, keys: services.keyRing).token
+        try ConnectionTokens.issue(
+            subject: owner.id, eventId: event,
+            lifetime: lifetime, now: issuedAt, keys: services.keyRing
+        ).token
     }
 }
 
@@ -87,5 +91,3 @@ func expectProblem(
         Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
     }
 }
-
-import Testing

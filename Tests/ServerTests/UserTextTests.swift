@@ -20,7 +20,9 @@ import Testing
             let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}\u{200D}\u{1F466}"
             let joined = try await Self.register(String(repeating: family, count: 11), on: server)
             #expect(joined.displayName.unicodeScalars.count == 77, "joiners are allowed: emoji need them")
-            for name in [String(repeating: family, count: 80), "e" + String(repeating: "\u{301}", count: 500), String(repeating: "x", count: 81)] {
+            for name in [
+                String(repeating: family, count: 80), "e" + String(repeating: "\u{301}", count: 500), String(repeating: "x", count: 81),
+            ] {
                 await expectProblem(422, "validation_failed") { _ = try await Self.register(name, on: server) }
             }
             await expectProblem(422, "validation_failed") {
@@ -36,7 +38,9 @@ import Testing
             let codes: [UInt32] = [0x202E, 0x202A, 0x2066, 0xFEFF, 0x2028, 0x2029, 0x200B, 0xFFFF, 0xFDD0, 0xE000, 0x0]
             for scalar in codes.compactMap(Unicode.Scalar.init).map(String.init) {
                 await expectProblem(422, "validation_failed") { _ = try await Self.register("Ada\(scalar)evil", on: server) }
-                await expectProblem(422, "validation_failed") { _ = try await me.client.updateMe(ProfileChanges(headline: "Eng\(scalar)ines")) }
+                await expectProblem(422, "validation_failed") {
+                    _ = try await me.client.updateMe(ProfileChanges(headline: "Eng\(scalar)ines"))
+                }
             }
             #expect(try await server.count("profiles") == 1)
             #expect(try await me.client.me().headline == nil)
@@ -47,7 +51,8 @@ import Testing
 
     @Test func clientNoncesAreVisibleTextCountedInCodePoints() async throws {
         try await TestServer.run { server throws in
-            let owner = try await server.user("Owner"), scanner = try await server.user("Scanner")
+            let owner = try await server.user("Owner")
+            let scanner = try await server.user("Scanner")
             for nonce in ["a\u{0}b", "a\u{7}b", "\u{202E}x", String(repeating: "\u{E9}", count: 65), ""] {
                 let token = try await owner.client.issueToken().token
                 await expectProblem(422, "validation_failed") {
@@ -56,7 +61,8 @@ import Testing
             }
             #expect(try await server.count("redemptions") == 0)
             let nonce = String(repeating: "\u{E9}", count: 64)
-            let redemption = try await scanner.client.redeem(RedeemRequest(token: try await owner.client.issueToken().token, clientNonce: nonce))
+            let redemption = try await scanner.client.redeem(
+                RedeemRequest(token: try await owner.client.issueToken().token, clientNonce: nonce))
             #expect(redemption.clientNonce == nonce, "64 code points (128 bytes) fit the limit of 64 characters")
         }
     }
@@ -66,7 +72,8 @@ import Testing
             // Straight to the database, past the checks: its CHECK constraint answers (SQLSTATE 23514).
             let refused: any Error
             do {
-                _ = try await server.services.profiles.create(displayName: String(repeating: "x", count: 81), headline: nil, apiKeyHash: Array(repeating: 1, count: 32))
+                _ = try await server.services.profiles.create(
+                    displayName: String(repeating: "x", count: 81), headline: nil, apiKeyHash: Array(repeating: 1, count: 32))
                 Issue.record("the database accepted an 81-character name")
                 return
             } catch {

@@ -14,8 +14,10 @@ import Tokens
 
     /// The routes a view token reads, for `event`.
     static func readRoutes(_ event: String) -> [String] {
-        ["/v1/events/\(event)", "/v1/events/\(event)/network", "/v1/events/\(event)/network/stats",
-         "/v1/events/\(event)/growth", "/v1/events/\(event)/summary"]
+        [
+            "/v1/events/\(event)", "/v1/events/\(event)/network", "/v1/events/\(event)/network/stats",
+            "/v1/events/\(event)/growth", "/v1/events/\(event)/summary",
+        ]
     }
 
     /// The status of `method path` and its problem's code, if it failed with one.
@@ -106,9 +108,11 @@ import Tokens
 
     /// Found in the router itself: every route behind a key but the event reader's refuses a view token.
     @Test func everyOtherAuthenticatedRouteRefusesAViewToken() async throws {
-        let readers: Set<String> = ["GET /v1/events/{event}/network", "GET /v1/events/{event}/network/stats",
-                                    "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
-                                    "GET /v1/events/{event}/stream", "GET /v1/events/{event}/join-qr"]
+        let readers: Set<String> = [
+            "GET /v1/events/{event}/network", "GET /v1/events/{event}/network/stats",
+            "GET /v1/events/{event}/growth", "GET /v1/events/{event}/summary",
+            "GET /v1/events/{event}/stream", "GET /v1/events/{event}/join-qr",
+        ]
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("router-walk")).event
@@ -118,7 +122,9 @@ import Tokens
             for (method, pattern) in routes where !AuthenticationTests.publicRoutes.contains("\(method) \(pattern)") {
                 let path = pattern.replacing("{event}", with: event.id.uuidString).replacing(/\{[A-Za-z]+\}/, with: UUID().uuidString)
                 let body = ["POST", "PATCH"].contains(method) ? "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}" : "\r\n"
-                let response = try await RawHTTP.exchange(port: server.port, """
+                let response = try await RawHTTP.exchange(
+                    port: server.port,
+                    """
                     \(method) \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \(token)\r\n\(body)
                     """)
                 if response.httpStatus == 405 || response.httpStatus == 204 { continue }  // a method the path does not have
@@ -127,7 +133,8 @@ import Tokens
                     read.insert("\(method) \(pattern)")
                     continue
                 }
-                #expect(response.httpStatus == 403 && response.httpBody.contains("\"code\":\"view_token_read_only\""), "\(method) \(pattern)")
+                #expect(
+                    response.httpStatus == 403 && response.httpBody.contains("\"code\":\"view_token_read_only\""), "\(method) \(pattern)")
             }
             #expect(read == readers)
         }
@@ -139,7 +146,8 @@ import Tokens
             _ = try await bob.client.setEventVisibility(.named, at: "net-event")
             let wall = server.client.authenticated(try await ada.client.issueViewToken(for: "net-event", wall: true).token)
             let network = try await wall.eventNetwork("net-event")
-            #expect(network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.hasPrefix("Attendee ") }, "\(network.nodes.map(\.label))")
+            #expect(
+                network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.hasPrefix("Attendee ") }, "\(network.nodes.map(\.label))")
             let summary = String(decoding: try await wall.send(.GET, "/v1/events/net-event/summary").body, as: UTF8.self)
             #expect(summary.contains("Attendee ") && !summary.contains("Bob Hidden"))
             let graphology = String(decoding: try await wall.exportEventNetwork("net-event", format: "graphology"), as: UTF8.self)
@@ -152,8 +160,10 @@ import Tokens
             let (ada, bob, _, _, _, event) = try await EventNetworkTests.smallEvent(server)
             let ring = server.services.keyRing
             let network = "/v1/events/net-event/network"
-            let expired = try ViewTokens.issue(eventId: event.event.id, showsNames: true, lifetime: .seconds(60),
-                                               now: Date().addingTimeInterval(-120), keys: ring).token
+            let expired = try ViewTokens.issue(
+                eventId: event.event.id, showsNames: true, lifetime: .seconds(60),
+                now: Date().addingTimeInterval(-120), keys: ring
+            ).token
             #expect(try await Self.status(server.client.authenticated(expired), network) == (401, "view_token_expired"))
 
             let genuine = try await ada.client.issueViewToken(for: "net-event").token
@@ -193,9 +203,12 @@ import Tokens
             let old = keys.current
             _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: .seconds(60), now: Date().addingTimeInterval(-600))
             #expect(try keys.reloadIfChanged())
-            let stale = try ViewTokens.issue(eventId: event.event.id, showsNames: true, lifetime: .seconds(3_600),
-                                             now: Date().addingTimeInterval(-660), keys: old).token
-            #expect(try await Self.status(server.client.authenticated(stale), "/v1/events/net-event/summary") == (401, "view_token_expired"))
+            let stale = try ViewTokens.issue(
+                eventId: event.event.id, showsNames: true, lifetime: .seconds(3_600),
+                now: Date().addingTimeInterval(-660), keys: old
+            ).token
+            #expect(
+                try await Self.status(server.client.authenticated(stale), "/v1/events/net-event/summary") == (401, "view_token_expired"))
         }
     }
 }

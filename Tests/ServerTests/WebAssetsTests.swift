@@ -6,7 +6,8 @@ import Testing
 @Suite struct WebAssetsTests {
     @Test func pagesCarryTheirPolicyAndRevalidateWithTheirETag() async throws {
         try await TestServer.run { server throws in
-            let page = try await RawHTTP.exchange(port: server.port, "GET /assets/style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let page = try await RawHTTP.exchange(
+                port: server.port, "GET /assets/style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(page.httpStatus == 200)
             #expect(page.httpHeader("Content-Type") == "text/css; charset=utf-8")
             #expect(page.httpHeader("Cache-Control") == "no-cache")
@@ -15,11 +16,13 @@ import Testing
             #expect(page.httpHeader("Content-Length") == String(page.httpBody.utf8.count))
             let etag = try #require(page.httpHeader("ETag"))
             let again = try await RawHTTP.exchange(
-                port: server.port, "GET /assets/style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\nIf-None-Match: \"0\", \(etag)\r\n\r\n")
+                port: server.port, "GET /assets/style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\nIf-None-Match: \"0\", \(etag)\r\n\r\n"
+            )
             #expect(again.httpStatus == 304)
             #expect(again.httpHeader("ETag") == etag)
             #expect(again.httpHeader("Content-Type") == nil)
-            let missing = try await RawHTTP.exchange(port: server.port, "GET /assets/nothing.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let missing = try await RawHTTP.exchange(
+                port: server.port, "GET /assets/nothing.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(missing.httpStatus == 404)
         }
     }
@@ -41,7 +44,9 @@ import Testing
             }
             #expect(loaded.keys.contains("/assets/style.css") && loaded.keys.contains { $0.hasSuffix(".js") })
             if page == "/events/any/live" {
-                #expect(loaded.keys.contains("/assets/edge-raster-worker.js"), "the live page's worker was not followed: \(loaded.keys.sorted())")
+                #expect(
+                    loaded.keys.contains("/assets/edge-raster-worker.js"),
+                    "the live page's worker was not followed: \(loaded.keys.sorted())")
             }
             let total = loaded.values.reduce(0, +)
             #expect(total < 150_000, "\(page) loads \(total) bytes: \(loaded.sorted { $0.key < $1.key })")

@@ -7,7 +7,8 @@ import Testing
     @Test func aBlockRemovesTheConnectionAndRefusesBothDirectionsWithoutWriting() async throws {
         let store = try await StoreFixture.make()
         let blocks = BlockRepository(database: store.database)
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
         let (block, created) = try await blocks.block(bob.id, by: ada.id)
         #expect(created && block.profile == bob)
@@ -35,7 +36,8 @@ import Testing
         let blocks = BlockRepository(database: store.database)
         var outcomes: [String: Int] = [:]
         for round in 0..<20 {
-            let ada = try await store.profile("Ada \(round)"), bob = try await store.profile("Bob \(round)")
+            let ada = try await store.profile("Ada \(round)")
+            let bob = try await store.profile("Bob \(round)")
             async let redeemed: String = {
                 do {
                     _ = try await store.connections.redeem(store.request(token: "race-\(round)", owner: ada, scanner: bob))
@@ -49,7 +51,8 @@ import Testing
             #expect(try await blocked.created)
             outcomes[outcome, default: 0] += 1
             let left = try await store.database.withConnection { connection in
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT count(*) AS n FROM connections WHERE profile_a = LEAST(\(ada.id), \(bob.id)) AND profile_b = GREATEST(\(ada.id), \(bob.id))
                     """)[0].int("n")
             }

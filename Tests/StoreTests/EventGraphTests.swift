@@ -15,17 +15,22 @@ import Testing
 
     @Test func aGraphReadSinceAnEarlierOneIsTheGraphAsItNowIs() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob"), cleo = try await store.profile("Cleo")
-        let dan = try await store.profile("Dan"), eve = try await store.profile("Eve")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        let cleo = try await store.profile("Cleo")
+        let dan = try await store.profile("Dan")
+        let eve = try await store.profile("Eve")
         let event = try await EventRepositoryTests.create(store, organizer: ada)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down) + 0.25)
         func meet(_ owner: Profile, _ scanner: Profile, at scannedAt: Date = now) async throws {
-            _ = try await store.connections.redeem(RedemptionRequest(
-                tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
-                expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
+            _ = try await store.connections.redeem(
+                RedemptionRequest(
+                    tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
+                    expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
         }
         /// Read since `known`, and check it against a fresh read.
-        func read(since known: EventGraph?, limit: Int = 100, sourceLocation: SourceLocation = #_sourceLocation) async throws -> EventGraph? {
+        func read(since known: EventGraph?, limit: Int = 100, sourceLocation: SourceLocation = #_sourceLocation) async throws -> EventGraph?
+        {
             let again = try await store.events.graph(of: event.id, limit: limit, since: known)
             let fresh = try await store.events.graph(of: event.id, limit: limit)
             #expect(Self.text(again) == Self.text(fresh), sourceLocation: sourceLocation)

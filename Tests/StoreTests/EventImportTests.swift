@@ -19,26 +19,32 @@ import Testing
     @Test func peoplePairsAndTheOrganizerGoInTogether() async throws {
         let store = try await StoreFixture.make(maximumConnections: 1)
         let keyHash = [UInt8](repeating: 2, count: 32)
-        let pairs = [ContactImport.Pair(a: 0, b: 1, firstAt: Self.start.addingTimeInterval(0.5)),
-                     ContactImport.Pair(a: 2, b: 1, firstAt: Self.start.addingTimeInterval(60)),
-                     ContactImport.Pair(a: 0, b: 2, firstAt: Self.start.addingTimeInterval(120))]
+        let pairs = [
+            ContactImport.Pair(a: 0, b: 1, firstAt: Self.start.addingTimeInterval(0.5)),
+            ContactImport.Pair(a: 2, b: 1, firstAt: Self.start.addingTimeInterval(60)),
+            ContactImport.Pair(a: 0, b: 2, firstAt: Self.start.addingTimeInterval(120)),
+        ]
         let (event, organizer) = try await store.events.importContacts(
-            Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: keyHash)) { _, _ in }
+            Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: keyHash)
+        ) { _, _ in }
 
         #expect(try await store.profiles.authenticate(apiKeyHash: keyHash)?.profile.id == organizer.id)
         #expect(try await store.events.event(.slug("tiny"), viewer: organizer.id)?.role == .organizer)
         let members = try await store.events.members(of: event.id)
-        #expect(members.map(\.role) == [.organizer, .attendee, .attendee, .attendee, .attendee], "a person without a pair is an attendee too")
+        #expect(
+            members.map(\.role) == [.organizer, .attendee, .attendee, .attendee, .attendee], "a person without a pair is an attendee too")
         let stored = try await store.events.graph(of: event.id).pairs
         #expect(stored.map(\.firstAt) == pairs.map(\.firstAt) && stored.allSatisfy { $0.profileA < $0.profileB })
         let rows = try await store.database.withConnection { connection in
-            try connection.query("""
+            try connection.query(
+                """
                 SELECT c.token_id, c.event_id, c.created_at = e.first_at AS same, p.display_name
                 FROM connections c JOIN event_connections e ON e.connection_id = c.id JOIN profiles p ON p.id = c.profile_a
                 ORDER BY c.id
-                """).map { row throws(PostgresError) in
-                    (try row.string("token_id"), try row.uuid("event_id"), try row.bool("same"), try row.string("display_name"))
-                }
+                """
+            ).map { row throws(PostgresError) in
+                (try row.string("token_id"), try row.uuid("event_id"), try row.bool("same"), try row.string("display_name"))
+            }
         }
         #expect(rows.count == 3 && rows.allSatisfy { $0.0 == "import:\(event.id.uuidString.lowercased())" && $0.1 == event.id && $0.2 })
         #expect(rows.allSatisfy { $0.3.hasPrefix("Person ") })
@@ -47,7 +53,8 @@ import Testing
         let before = try await Self.counts(store)
         await #expect(throws: StoreError.slugTaken) {
             _ = try await store.events.importContacts(
-                Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: [UInt8](repeating: 3, count: 32))) { _, _ in }
+                Self.contacts(slug: "tiny", people: 4, pairs: pairs, keyHash: [UInt8](repeating: 3, count: 32))
+            ) { _, _ in }
         }
         #expect(try await Self.counts(store) == before)
     }
@@ -73,7 +80,8 @@ import Testing
             #expect(try await store.events.graph(of: event.id).pairs.count == 12_000)
             // Rows go in in the order of the pair index, batch after batch, whatever the file's order.
             let inOrder = try await store.database.withConnection { connection in
-                try connection.query("""
+                try connection.query(
+                    """
                     SELECT bool_and(ordered) AS ordered FROM (
                         SELECT (profile_a, profile_b) > lag((profile_a, profile_b)) OVER (ORDER BY id) AS ordered
                         FROM connections WHERE event_id = \(event.id)) rows

@@ -6,8 +6,10 @@ import Testing
 @Suite struct EventRepositoryTests {
     static let hash = [UInt8](repeating: 7, count: 32)
 
-    static func create(_ store: StoreFixture, slug: String = "rustconf-2026", organizer: Profile,
-                       endsAt: Date = Date().addingTimeInterval(3600)) async throws -> Event {
+    static func create(
+        _ store: StoreFixture, slug: String = "rustconf-2026", organizer: Profile,
+        endsAt: Date = Date().addingTimeInterval(3600)
+    ) async throws -> Event {
         try await store.events.create(
             id: UUID(), slug: slug, name: "RustConf", startsAt: endsAt.addingTimeInterval(-8 * 3600), endsAt: endsAt,
             timeZone: "Europe/Paris", joinCodeHash: hash, organizer: organizer.id)
@@ -38,12 +40,14 @@ import Testing
         for (slug, name, endsAt) in [
             ("Rust-Conf", "N", start.addingTimeInterval(60)), ("ab", "N", start.addingTimeInterval(60)),
             ("caf\u{E9}", "N", start.addingTimeInterval(60)), (UUID().uuidString.lowercased(), "N", start.addingTimeInterval(60)),
-            ("good-slug", "", start.addingTimeInterval(60)), ("good-slug", String(repeating: "n", count: 121), start.addingTimeInterval(60)),
+            ("good-slug", "", start.addingTimeInterval(60)),
+            ("good-slug", String(repeating: "n", count: 121), start.addingTimeInterval(60)),
             ("good-slug", "N", start), ("good-slug", "N", start.addingTimeInterval(-60)),
         ] {
             await #expect(throws: PostgresError.self, "\(slug) \(name.count) \(endsAt)") {
-                _ = try await store.events.create(id: UUID(), slug: slug, name: name, startsAt: start, endsAt: endsAt,
-                                                  timeZone: "UTC", joinCodeHash: Self.hash, organizer: ada.id)
+                _ = try await store.events.create(
+                    id: UUID(), slug: slug, name: name, startsAt: start, endsAt: endsAt,
+                    timeZone: "UTC", joinCodeHash: Self.hash, organizer: ada.id)
             }
         }
         #expect(try await store.count("events") == 0)
@@ -51,7 +55,8 @@ import Testing
 
     @Test func joiningNeedsTheCodesHashAndKeepsARole() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
         await #expect(throws: StoreError.invalidJoinCode) {
             _ = try await store.events.join(event.id, profile: bob.id, codeHash: [UInt8](repeating: 8, count: 32))
@@ -67,17 +72,21 @@ import Testing
         }
         try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: ada.id)
         let cleo = try await store.profile("Cleo")
-        await #expect(throws: StoreError.invalidJoinCode) { _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash) }
+        await #expect(throws: StoreError.invalidJoinCode) {
+            _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash)
+        }
         #expect(try await store.events.members(of: event.id).map(\.profileId) == [ada.id, bob.id])
     }
 
     @Test func anOfflineScanSyncedLateMovesTheFirstMeetingEarlier() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
         func scan(_ token: String, owner: Profile, scanner: Profile, at scannedAt: Date) -> RedemptionRequest {
-            RedemptionRequest(tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
-                              expiresAt: scannedAt.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10)
+            RedemptionRequest(
+                tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
+                expiresAt: scannedAt.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10)
         }
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         _ = try await store.connections.redeem(scan("live", owner: ada, scanner: bob, at: now))
@@ -95,36 +104,54 @@ import Testing
     /// additions (just those are read), or a removal or re-dating (everything is read again).
     @Test func pairsSinceAVersionTellAdditionsFromRemovalsAndRedating() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
-        let cleo = try await store.profile("Cleo"), dan = try await store.profile("Dan")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        let cleo = try await store.profile("Cleo")
+        let dan = try await store.profile("Dan")
         let event = try await Self.create(store, organizer: ada)
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         func meet(_ owner: Profile, _ scanner: Profile, at scannedAt: Date = now) async throws {
-            _ = try await store.connections.redeem(RedemptionRequest(
-                tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
-                expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
+            _ = try await store.connections.redeem(
+                RedemptionRequest(
+                    tokenId: UUID().uuidString, ownerId: owner.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
+                    expiresAt: now.addingTimeInterval(300), scannedAt: scannedAt, clientNonce: nil, maximumUses: 10))
         }
         try await meet(ada, bob)
-        guard case .all(let first, let v1) = try await store.events.pairs(of: event.id, since: nil) else { Issue.record("no version: all"); return }
+        guard case .all(let first, let v1) = try await store.events.pairs(of: event.id, since: nil) else {
+            Issue.record("no version: all")
+            return
+        }
         #expect(first.count == 1)
-        guard case .unchanged = try await store.events.pairs(of: event.id, since: v1) else { Issue.record("nothing changed"); return }
+        guard case .unchanged = try await store.events.pairs(of: event.id, since: v1) else {
+            Issue.record("nothing changed")
+            return
+        }
 
         // Cleo meets Ada (new pair), and Dan meets Cleo elsewhere first, then here: both are additions.
         try await meet(ada, cleo)
         try await store.connections.redeem(store.request(token: "personal", owner: dan, scanner: cleo))
         try await meet(dan, cleo)
-        guard case .appended(let added, let v2) = try await store.events.pairs(of: event.id, since: v1) else { Issue.record("additions"); return }
+        guard case .appended(let added, let v2) = try await store.events.pairs(of: event.id, since: v1) else {
+            Issue.record("additions")
+            return
+        }
         #expect(Set(added.map { Set([$0.profileA, $0.profileB]) }) == [Set([ada.id, cleo.id]), Set([cleo.id, dan.id])])
 
         // A late offline scan re-dates Ada–Bob: the same count, yet not an addition.
         try await meet(bob, ada, at: now.addingTimeInterval(-900))
-        guard case .all(let redated, let v3) = try await store.events.pairs(of: event.id, since: v2) else { Issue.record("re-dated"); return }
+        guard case .all(let redated, let v3) = try await store.events.pairs(of: event.id, since: v2) else {
+            Issue.record("re-dated")
+            return
+        }
         #expect(redated.count == 3 && redated.first?.firstAt == now.addingTimeInterval(-900))
 
         // A removal and an addition together keep the count, yet are seen.
         _ = try await store.connections.remove(between: ada.id, and: cleo.id)
         try await meet(bob, dan)
-        guard case .all(let after, _) = try await store.events.pairs(of: event.id, since: v3) else { Issue.record("removal"); return }
+        guard case .all(let after, _) = try await store.events.pairs(of: event.id, since: v3) else {
+            Issue.record("removal")
+            return
+        }
         #expect(after.count == 3)
         #expect(!after.contains { Set([$0.profileA, $0.profileB]) == Set([ada.id, cleo.id]) })
     }
@@ -133,15 +160,18 @@ import Testing
     /// below the highest one that version saw) is still an addition, and read alone.
     @Test func aPairThatCommitsLateIsAnAdditionSinceTheVersionBeforeIt() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
-        let cleo = try await store.profile("Cleo"), dan = try await store.profile("Dan")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        let cleo = try await store.profile("Cleo")
+        let dan = try await store.profile("Dan")
         let event = try await Self.create(store, organizer: ada)
         let (inserted, signal) = AsyncStream<Void>.makeStream()
         let release = DispatchSemaphore(value: 0)
         let late = Task {
             try await store.database.withConnection { connection in
                 try connection.transaction { connection in
-                    _ = try connection.query("""
+                    _ = try connection.query(
+                        """
                         WITH pair AS (
                             INSERT INTO connections (profile_a, profile_b, token_id, event_id)
                             VALUES (least(\(ada.id), \(cleo.id)), greatest(\(ada.id), \(cleo.id)), 'late', \(event.id))
@@ -155,23 +185,33 @@ import Testing
             }
         }
         for await _ in inserted { break }
-        _ = try await store.connections.redeem(RedemptionRequest(
-            tokenId: UUID().uuidString, ownerId: bob.id, scannerId: dan.id, eventId: event.id, issuedAt: Date(),
-            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10))
-        guard case .all(let before, let version) = try await store.events.pairs(of: event.id, since: nil) else { Issue.record("all"); return }
+        _ = try await store.connections.redeem(
+            RedemptionRequest(
+                tokenId: UUID().uuidString, ownerId: bob.id, scannerId: dan.id, eventId: event.id, issuedAt: Date(),
+                expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10))
+        guard case .all(let before, let version) = try await store.events.pairs(of: event.id, since: nil) else {
+            Issue.record("all")
+            return
+        }
         #expect(before.map { Set([$0.profileA, $0.profileB]) } == [Set([bob.id, dan.id])], "the late pair is not committed yet")
 
         release.signal()
         try await late.value
         let order = try await store.database.withConnection { connection in
-            try connection.query("SELECT profile_a, profile_b FROM event_connections ORDER BY seq").map { Set([try $0.uuid("profile_a"), try $0.uuid("profile_b")]) }
+            try connection.query("SELECT profile_a, profile_b FROM event_connections ORDER BY seq").map {
+                Set([try $0.uuid("profile_a"), try $0.uuid("profile_b")])
+            }
         }
         #expect(order == [Set([ada.id, cleo.id]), Set([bob.id, dan.id])], "the late pair has the lower sequence number")
         guard case .appended(let added, let next) = try await store.events.pairs(of: event.id, since: version) else {
-            Issue.record("the late pair is an addition"); return
+            Issue.record("the late pair is an addition")
+            return
         }
         #expect(added.map { Set([$0.profileA, $0.profileB]) } == [Set([ada.id, cleo.id])])
-        guard case .unchanged = try await store.events.pairs(of: event.id, since: next) else { Issue.record("nothing since"); return }
+        guard case .unchanged = try await store.events.pairs(of: event.id, since: next) else {
+            Issue.record("nothing since")
+            return
+        }
     }
 
     /// Many people scan one organizer's event code at once: each becomes an attendee once, each pair one row.
@@ -185,9 +225,10 @@ import Testing
             for scanner in scanners {
                 for _ in 0..<2 {
                     group.addTask {
-                        _ = try await store.connections.redeem(RedemptionRequest(
-                            tokenId: "shared", ownerId: host.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
-                            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 100))
+                        _ = try await store.connections.redeem(
+                            RedemptionRequest(
+                                tokenId: "shared", ownerId: host.id, scannerId: scanner.id, eventId: event.id, issuedAt: Date(),
+                                expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 100))
                     }
                 }
             }
@@ -201,11 +242,14 @@ import Testing
 
     @Test func deletingAnEventKeepsThePersonalEdge() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
-        _ = try await store.connections.redeem(RedemptionRequest(
-            tokenId: "t", ownerId: ada.id, scannerId: bob.id, eventId: event.id, issuedAt: Date(), expiresAt: Date().addingTimeInterval(300),
-            scannedAt: Date(), clientNonce: nil, maximumUses: 10))
+        _ = try await store.connections.redeem(
+            RedemptionRequest(
+                tokenId: "t", ownerId: ada.id, scannerId: bob.id, eventId: event.id, issuedAt: Date(),
+                expiresAt: Date().addingTimeInterval(300),
+                scannedAt: Date(), clientNonce: nil, maximumUses: 10))
         try await store.database.withConnection { try $0.query("DELETE FROM events WHERE id = \(event.id)") }
         #expect(try await store.count("connections") == 1)
         #expect(try await store.count("event_connections") == 0)

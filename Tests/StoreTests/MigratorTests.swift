@@ -1,7 +1,7 @@
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct MigratorTests {
     @Test func migratingTwiceAppliesNothingTheSecondTime() async throws {
@@ -12,7 +12,9 @@ import TestSupport
         #expect(try await migrator.migrate(database) == all)
         #expect(try await migrator.migrate(database) == [])
         let tables = try await database.withConnection { connection in
-            try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").map { try $0.string("tablename") }
+            try connection.query("SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY 1").map {
+                try $0.string("tablename")
+            }
         }
         #expect(tables.contains("profiles") && tables.contains("connections") && tables.contains("schema_migrations"))
         await database.shutdown()

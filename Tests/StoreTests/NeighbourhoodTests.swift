@@ -1,8 +1,8 @@
 import ConstellationModel
 import Foundation
 import Store
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct NeighbourhoodTests {
     /// Me, two rings around me and a pair of strangers; connections made in the order listed.

@@ -6,7 +6,8 @@ import Testing
 @Suite struct RedemptionTests {
     @Test func firstScanCreatesAndRescanIsIdempotent() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let first = try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
         #expect(first.created)
         #expect(first.connection.peer == ada)
@@ -19,7 +20,8 @@ import Testing
 
     @Test func aPairIsStoredOnceWhicheverWayItIsScanned() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let one = try await store.connections.redeem(store.request(token: "ada-token", owner: ada, scanner: bob))
         let other = try await store.connections.redeem(store.request(token: "bob-token", owner: bob, scanner: ada))
         #expect(one.created && !other.created)
@@ -30,7 +32,8 @@ import Testing
         await #expect(throws: PostgresError.self) {
             try await store.database.withConnection { connection in
                 try connection.query(
-                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST(\(ada.id), \(bob.id)), LEAST(\(ada.id), \(bob.id)), 'x')")
+                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST(\(ada.id), \(bob.id)), LEAST(\(ada.id), \(bob.id)), 'x')"
+                )
             }
         }
     }
@@ -65,7 +68,9 @@ import Testing
             for scanner in scanners {
                 group.addTask {
                     do {
-                        return try await store.connections.redeem(store.request(token: "shared", owner: owner, scanner: scanner, maximumUses: 10)).created
+                        return try await store.connections.redeem(
+                            store.request(token: "shared", owner: owner, scanner: scanner, maximumUses: 10)
+                        ).created
                     } catch StoreError.tokenUsedUp {
                         return false
                     } catch {
@@ -86,7 +91,8 @@ import Testing
     /// One person's phone sends the same scan 20 times at once: one connection, one redemption, one use.
     @Test func concurrentRescansByOneScannerLeaveOneRow() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
         let results = try await withThrowingTaskGroup(of: Redemption.self) { group in
             for _ in 0..<20 { group.addTask { try await store.connections.redeem(store.request(token: "t", owner: ada, scanner: bob)) } }
             return try await group.reduce(into: [Redemption]()) { $0.append($1) }
@@ -123,22 +129,27 @@ extension RedemptionTests {
     /// nothing is written.
     @Test func aTokenIssuedBeforeItsOwnersResetIsRefusedInsideTheRedemption() async throws {
         let store = try await StoreFixture.make()
-        let ada = try await store.profile("Ada"), bob = try await store.profile("Bob"), cleo = try await store.profile("Cleo")
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        let cleo = try await store.profile("Cleo")
         let issued = Date().addingTimeInterval(-60)
         func scan(by scanner: Profile, issuedAt: Date = issued) -> RedemptionRequest {
-            RedemptionRequest(tokenId: "shown", ownerId: ada.id, scannerId: scanner.id, eventId: nil, issuedAt: issuedAt,
-                              expiresAt: Date().addingTimeInterval(240), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
+            RedemptionRequest(
+                tokenId: "shown", ownerId: ada.id, scannerId: scanner.id, eventId: nil, issuedAt: issuedAt,
+                expiresAt: Date().addingTimeInterval(240), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
         }
         #expect(try await store.connections.redeem(scan(by: bob)).created)
         let validFrom = try #require(try await store.profiles.resetTokens(of: ada.id, at: Date()))
-        let uses = try await store.count("token_uses"), redemptions = try await store.count("redemptions")
+        let uses = try await store.count("token_uses")
+        let redemptions = try await store.count("redemptions")
         await #expect(throws: StoreError.tokenRevoked) { try await store.connections.redeem(scan(by: cleo)) }
         await #expect(throws: StoreError.tokenRevoked) { try await store.connections.redeem(scan(by: bob)) }
         #expect(try await store.count("token_uses") == uses)
         #expect(try await store.count("redemptions") == redemptions)
         #expect(try await store.count("connections") == 1, "Bob's connection stays")
-        let fresh = RedemptionRequest(tokenId: "fresh", ownerId: ada.id, scannerId: cleo.id, eventId: nil, issuedAt: validFrom,
-                                      expiresAt: validFrom.addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
+        let fresh = RedemptionRequest(
+            tokenId: "fresh", ownerId: ada.id, scannerId: cleo.id, eventId: nil, issuedAt: validFrom,
+            expiresAt: validFrom.addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10)
         #expect(try await store.connections.redeem(fresh).created, "a token issued from the reset on redeems")
     }
 }

@@ -16,8 +16,12 @@ import Testing
     private static func folder(lock: pid_t?, owner: pid_t?) throws -> URL {
         let url = URL(fileURLWithPath: "/tmp/\(SocketDirectory.prefix)test\(UInt32.random(in: 0...UInt32.max))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        if let lock { try "\(lock)\n/data\n".write(to: url.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8) }
-        if let owner { try "\(owner)\n".write(to: url.appendingPathComponent(SocketDirectory.ownerFile), atomically: true, encoding: .utf8) }
+        if let lock {
+            try "\(lock)\n/data\n".write(to: url.appendingPathComponent(".s.PGSQL.5432.lock"), atomically: true, encoding: .utf8)
+        }
+        if let owner {
+            try "\(owner)\n".write(to: url.appendingPathComponent(SocketDirectory.ownerFile), atomically: true, encoding: .utf8)
+        }
         return url
     }
 
@@ -26,8 +30,8 @@ import Testing
         let abandoned = try Self.folder(lock: dead, owner: dead)
         let restarting = try Self.folder(lock: dead, owner: getpid())  // PostgreSQL died; its server is restarting it
         let serving = try Self.folder(lock: getpid(), owner: nil)
-        let starting = try Self.folder(lock: nil, owner: nil)           // created a moment ago, no lock yet
-        defer { [restarting, serving, starting].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let starting = try Self.folder(lock: nil, owner: nil)  // created a moment ago, no lock yet
+        defer { for folder in [restarting, serving, starting] { try? FileManager.default.removeItem(at: folder) } }
 
         let removed = SocketDirectory.sweepStale().map(\.path)
         // Gone (a server starting in a parallel test may have swept it first).

@@ -63,6 +63,7 @@ public enum TestDatabase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-test-\(getpid())")
         let server = EmbeddedPostgres(dataDirectory: directory, logger: logger)
         // Started from a thread that lives as long as the process: the server dies with its starting thread.
-        return try await NIOThreadPool.singleton.runIfActive { try server.start() }.replacingOccurrences(of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
+        return try await NIOThreadPool.singleton.runIfActive { try server.start() }.replacingOccurrences(
+            of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
     }
 }

@@ -149,18 +149,23 @@ import Tokens
     /// Before a rotation `old` signs; after it, `ring`'s key signs and `old` is retired, trusted until `until`.
     func rotation(trustedUntil until: Date) throws -> (old: KeyRing, new: KeyRing) {
         let old = try KeyRing(current: SigningKey(seed: [UInt8](repeating: 1, count: 32)), since: Date(timeIntervalSince1970: 0))
-        let retired = VerificationKey(kid: old.signingKid, publicKey: old.signingKey.publicKey, notBefore: Date(timeIntervalSince1970: 0),
-                                      notAfter: until)
+        let retired = VerificationKey(
+            kid: old.signingKid, publicKey: old.signingKey.publicKey, notBefore: Date(timeIntervalSince1970: 0),
+            notAfter: until)
         return (old, try KeyRing(current: ring.signingKey, since: now, retired: [retired], eventPseudonyms: old.eventPseudonyms))
     }
 
     @Test func aTokenSignedBeforeARotationVerifiesAfterItUntilTheOldKeyExpires() throws {
         let keys = try rotation(trustedUntil: now.addingTimeInterval(300 + 7_200))
-        let token = try ConnectionTokens.issue(subject: Self.owner, lifetime: .seconds(300), now: now.addingTimeInterval(-1), keys: keys.old).token
+        let token = try ConnectionTokens.issue(
+            subject: Self.owner, lifetime: .seconds(300), now: now.addingTimeInterval(-1), keys: keys.old
+        ).token
         #expect(try ConnectionTokens.keyId(of: token) == keys.old.signingKid)
         #expect(try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now).subject == Self.owner)
         // Scanned offline while valid, synced at the last moment the old key is trusted: still good.
-        #expect(try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(7_500)).subject == Self.owner)
+        #expect(
+            try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(7_500)).subject
+                == Self.owner)
         // A second later the key is expired, whatever the scan time.
         #expect(throws: TokenError.keyExpired(keys.old.signingKid)) {
             try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now.addingTimeInterval(7_501))
@@ -174,7 +179,9 @@ import Tokens
     @Test func aRetiredKeyPastItsTrustRefusesEvenAStillValidToken() throws {
         let keys = try rotation(trustedUntil: now.addingTimeInterval(-60))
         // Signed before the key's end and not expired (a long lifetime): only the key's expiry can refuse it.
-        let token = try ConnectionTokens.issue(subject: Self.owner, lifetime: .seconds(3_600), now: now.addingTimeInterval(-120), keys: keys.old).token
+        let token = try ConnectionTokens.issue(
+            subject: Self.owner, lifetime: .seconds(3_600), now: now.addingTimeInterval(-120), keys: keys.old
+        ).token
         #expect(throws: TokenError.keyExpired(keys.old.signingKid)) {
             try ConnectionTokens.verify(token, keys: keys.new.verificationKeys, at: now, now: now)
         }

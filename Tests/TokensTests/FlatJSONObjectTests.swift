@@ -5,7 +5,9 @@ import Tokens
 /// back exactly, and everything else is refused, never half-read.
 @Suite struct FlatJSONObjectTests {
     @Test func flatObjectsReadBackExactly() throws {
-        let object = try #require(FlatJSONObject(Array(#" { "s" : "x" , "i":-0,"max":9223372036854775807,"min":-9223372036854775808,"t":true,"f":false,"n":null } "#.utf8)))
+        let object = try #require(
+            FlatJSONObject(
+                Array(#" { "s" : "x" , "i":-0,"max":9223372036854775807,"min":-9223372036854775808,"t":true,"f":false,"n":null } "#.utf8)))
         #expect(object.string("s") == "x" && object.integer("i") == 0)
         #expect(object.integer("max") == .max && object.integer("min") == .min)
         #expect(object.bool("t") == true && object.bool("f") == false)

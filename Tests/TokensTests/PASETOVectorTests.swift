@@ -17,7 +17,9 @@ import Tokens
             let implicitAssertion: String
             enum CodingKeys: String, CodingKey {
                 case name, key, token, payload, footer
-                case expectFail = "expect-fail", publicKey = "public-key", secretKeySeed = "secret-key-seed"
+                case expectFail = "expect-fail"
+                case publicKey = "public-key"
+                case secretKeySeed = "secret-key-seed"
                 case implicitAssertion = "implicit-assertion"
             }
         }
@@ -33,7 +35,8 @@ import Tokens
             let paserk: String?
             enum CodingKeys: String, CodingKey {
                 case name, key, paserk
-                case expectFail = "expect-fail", secretKeySeed = "secret-key-seed"
+                case expectFail = "expect-fail"
+                case secretKeySeed = "secret-key-seed"
             }
         }
         let tests: [Vector]
@@ -66,7 +69,7 @@ import Tokens
     static let refusals: [String: TokenError] = {
         var refusals = Dictionary(uniqueKeysWithValues: (1...9).map { ("4-E-\($0)", TokenError.unsupportedVersion("v4.local")) })
         refusals["4-F-1"] = .unsupportedVersion("v4.local")  // a local token given a public key
-        refusals["4-F-2"] = .invalidSignature                // a public token checked against a local key
+        refusals["4-F-2"] = .invalidSignature  // a public token checked against a local key
         refusals["4-F-3"] = .unsupportedVersion("v3.local")  // another version
         refusals["4-F-4"] = .unsupportedVersion("v4.local")
         refusals["4-F-5"] = .unsupportedVersion("v4.local")

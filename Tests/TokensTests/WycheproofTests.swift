@@ -6,7 +6,12 @@ import Tokens
     struct File: Decodable {
         struct Group: Decodable {
             struct Key: Decodable { let pk: String }
-            struct Case: Decodable { let tcId: Int; let msg: String; let sig: String; let result: String }
+            struct Case: Decodable {
+                let tcId: Int
+                let msg: String
+                let sig: String
+                let result: String
+            }
             let publicKey: Key
             let tests: [Case]
         }

@@ -76,7 +76,8 @@ public enum EdgeListParser {
     private static func parse(utf8 bytes: [UInt8], format: EdgeListFormat) throws(EdgeListError) -> ParsedGraph {
         var index: [ArraySlice<UInt8>: Int32] = [:]
         var ids: [String] = []
-        var sources: [Int32] = [], targets: [Int32] = []
+        var sources: [Int32] = []
+        var targets: [Int32] = []
         var firstContacts: [FirstContact] = []
         var contactSlot: [UInt64: Int] = [:]
         var times: ClosedRange<Int>?
@@ -90,14 +91,17 @@ public enum EdgeListParser {
         }
         // A tij file's people are whole numbers, most of them small: a small one is looked up by
         // place in an array (a file names each person thousands of times), any other by hash.
-        var smallPeople: [Int32] = [], people: [Int: Int32] = [:]
+        var smallPeople: [Int32] = []
+        var people: [Int: Int32] = [:]
         func intern(person: Int) -> Int32 {
             let small = (0..<Self.smallPersonLimit).contains(person)
             if small, person < smallPeople.count, smallPeople[person] >= 0 { return smallPeople[person] }
             if !small, let existing = people[person] { return existing }
             let next = Int32(ids.count)
             if small {
-                if person >= smallPeople.count { smallPeople += repeatElement(-1, count: max(person + 1, 2 * smallPeople.count) - smallPeople.count) }
+                if person >= smallPeople.count {
+                    smallPeople += repeatElement(-1, count: max(person + 1, 2 * smallPeople.count) - smallPeople.count)
+                }
                 smallPeople[person] = next
             } else {
                 people[person] = next
@@ -106,7 +110,8 @@ public enum EdgeListParser {
             return next
         }
         func excerpt(_ line: Range<Int>) -> Substring { String(decoding: bytes[line], as: UTF8.self).prefix(80) }
-        var lineNumber = 0, dataLines = 0
+        var lineNumber = 0
+        var dataLines = 0
         var sawHeader = format != .csv
         var fields: [Range<Int>] = []
         var lineStart = 0
@@ -141,12 +146,15 @@ public enum EdgeListParser {
                 targets.append(intern(fields[1]))
             case .tij:
                 guard fields.count >= 3, let time = Self.wholeNumber(bytes, fields[0]), let i = Self.wholeNumber(bytes, fields[1]),
-                      let j = Self.wholeNumber(bytes, fields[2]) else {
+                    let j = Self.wholeNumber(bytes, fields[2])
+                else {
                     throw EdgeListError(
-                        line: lineNumber, reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(excerpt(line))'")
+                        line: lineNumber,
+                        reason: "expected 't i j' (a time in seconds and two person ids, whole numbers), found '\(excerpt(line))'")
                 }
                 times = times.map { min($0.lowerBound, time)...max($0.upperBound, time) } ?? time...time
-                let u = intern(person: i), v = intern(person: j)
+                let u = intern(person: i)
+                let v = intern(person: j)
                 sources.append(u)
                 targets.append(v)
                 guard u != v else { continue }
@@ -160,8 +168,9 @@ public enum EdgeListParser {
                 }
             }
         }
-        return ParsedGraph(graph: Graph(ids: ids, sources: sources, targets: targets),
-                           firstContacts: format == .tij ? firstContacts : nil, times: times, lines: dataLines)
+        return ParsedGraph(
+            graph: Graph(ids: ids, sources: sources, targets: targets),
+            firstContacts: format == .tij ? firstContacts : nil, times: times, lines: dataLines)
     }
 
     /// Person numbers below this are interned through an array (4 bytes per number up to the largest).

@@ -61,7 +61,9 @@ public struct ConstellationLayout: Sendable {
         // ideal length, and the repulsion would then reach across whole communities.
         var lengths: [Double] = []
         for (u, v) in graph.edgeList {
-            if let a = previous[u], let b = previous[v] { lengths.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot()) }
+            if let a = previous[u], let b = previous[v] {
+                lengths.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+            }
         }
         lengths.sort()
         let median = lengths.isEmpty ? 0 : lengths[lengths.count / 2]
@@ -73,8 +75,9 @@ public struct ConstellationLayout: Sendable {
             for v in 0..<graph.nodeCount where points[v].x.isNaN {
                 let known = graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }
                 guard !known.isEmpty else { continue }
-                points[v] = Point(x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
-                                  y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
+                points[v] = Point(
+                    x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
+                    y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
             }
         }
         // … or, with none, just right of the picture.
@@ -131,9 +134,13 @@ extension Graph {
         }
         var local = [Int32](repeating: -1, count: nodeCount)
         for (i, v) in nodes.enumerated() { local[v] = Int32(i) }
-        var sources: [Int32] = [], targets: [Int32] = []
+        var sources: [Int32] = []
+        var targets: [Int32] = []
         for (i, v) in nodes.enumerated() {
-            for u in neighbours(of: v) where local[Int(u)] > Int32(i) { sources.append(Int32(i)); targets.append(local[Int(u)]) }
+            for u in neighbours(of: v) where local[Int(u)] > Int32(i) {
+                sources.append(Int32(i))
+                targets.append(local[Int(u)])
+            }
         }
         return Graph<Int>(ids: Array(0..<nodes.count), sources: sources, targets: targets)
     }

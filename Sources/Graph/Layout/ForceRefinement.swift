@@ -42,7 +42,8 @@ struct ForceRefinement {
             }
             let chunks = parallelChunks(order?.count ?? n, minimumChunk: 512) { range -> [(Int32, Point)] in
                 if let order {
-                    Self.forces(for: order[range], graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+                    Self.forces(
+                        for: order[range], graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
                 } else {
                     Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
                 }
@@ -75,11 +76,13 @@ struct ForceRefinement {
 
     /// The net force on the nodes at `indices` of the grid's cell order.
     private static func forces(
-        for indices: some Collection<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid, reach: Double, k: Double
+        for indices: some Collection<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid,
+        reach: Double, k: Double
     ) -> [(Int32, Point)] {
         var result: [(Int32, Point)] = []
         result.reserveCapacity(indices.count)
-        let reach2 = reach * reach, k2 = k * k
+        let reach2 = reach * reach
+        let k2 = k * k
         var slots: [Int] = []
         slots.reserveCapacity(9)
         cells.x.withUnsafeBufferPointer { xs in
@@ -96,11 +99,13 @@ struct ForceRefinement {
                         let inverseMass = 1 / mass[v]
                         for e in graph.offsets[v]..<graph.offsets[v + 1] {
                             let q = positions[Int(graph.targets[e])]
-                            let dx = p.x - q.x, dy = p.y - q.y
+                            let dx = p.x - q.x
+                            let dy = p.y - q.y
                             let d = (dx * dx + dy * dy).squareRoot()
                             guard d > 1e-12 else { continue }
                             let force = graph.weights[e] * inverseMass / d
-                            fx -= dx * force; fy -= dy * force
+                            fx -= dx * force
+                            fy -= dy * force
                         }
                         result.append((v32, Point(x: fx, y: fy)))
                     }
@@ -127,7 +132,9 @@ private struct Repulsion {
     }
 
     @inline(__always)
-    mutating func add(_ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>) {
+    mutating func add(
+        _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>
+    ) {
         var i = range.lowerBound
         while i + 4 <= range.upperBound {
             let qx = SIMD4(xs[i], xs[i + 1], xs[i + 2], xs[i + 3])
@@ -138,15 +145,22 @@ private struct Repulsion {
         }
         if i < range.upperBound {
             // The last one to three, padded with massless candidates.
-            var qx = x, qy = y, m = SIMD4<Double>()
-            for lane in 0..<(range.upperBound - i) { qx[lane] = xs[i + lane]; qy[lane] = ys[i + lane]; m[lane] = masses[i + lane] }
+            var qx = x
+            var qy = y
+            var m = SIMD4<Double>()
+            for lane in 0..<(range.upperBound - i) {
+                qx[lane] = xs[i + lane]
+                qy[lane] = ys[i + lane]
+                m[lane] = masses[i + lane]
+            }
             accumulate(qx, qy, m)
         }
     }
 
     @inline(__always)
     private mutating func accumulate(_ qx: SIMD4<Double>, _ qy: SIMD4<Double>, _ m: SIMD4<Double>) {
-        let dx = x - qx, dy = y - qy
+        let dx = x - qx
+        let dy = y - qy
         var d2 = dx * dx + dy * dy
         d2.replace(with: 1e-12, where: d2 .< 1e-12)
         let force = (k2 * m / d2).replacing(with: 0, where: d2 .>= reach2)
@@ -188,7 +202,10 @@ struct Grid: Sendable {
         for slot in 0..<capacity { count[slot + 1] += count[slot] }
         var fill = count
         var members = [Int32](repeating: 0, count: points.count)
-        for i in points.indices { members[fill[Int(slotOf[i])]] = Int32(i); fill[Int(slotOf[i])] += 1 }
+        for i in points.indices {
+            members[fill[Int(slotOf[i])]] = Int32(i)
+            fill[Int(slotOf[i])] += 1
+        }
         self.keys = keys
         start = count
         self.members = members
@@ -202,14 +219,18 @@ struct Grid: Sendable {
 
     /// Replaces `slots` with the slots of the occupied cells among the 3 × 3 around `p`.
     func neighbourSlots(of p: Point, into slots: inout [Int]) {
-        let cx = Int(floor(p.x / cellSize)), cy = Int(floor(p.y / cellSize))
+        let cx = Int(floor(p.x / cellSize))
+        let cy = Int(floor(p.y / cellSize))
         slots.removeAll(keepingCapacity: true)
         for dy in -1...1 {
             for dx in -1...1 {
                 let key = Self.key(cx + dx, cy + dy)
                 var slot = Self.hash(key) & mask
                 while keys[slot] != Self.empty {
-                    if keys[slot] == key { slots.append(slot); break }
+                    if keys[slot] == key {
+                        slots.append(slot)
+                        break
+                    }
                     slot = (slot + 1) & mask
                 }
             }

@@ -19,7 +19,7 @@ struct LayoutHierarchy {
         var aggregations: [Leiden.Aggregation] = []
         // One run is enough for a picture; the statistics search harder.
         communities = Communities.detect(graph, seed: seed, runs: 1, levels: &aggregations).membership
-        var random = SplitMix64(seed: seed ^ 0x5DEECE66D)
+        var random = SplitMix64(seed: seed ^ 0x5_DEEC_E66D)
         let leiden = Leiden(resolution: 1)
         var levels = [Level(graph: graph, mass: [Double](repeating: 1, count: graph.nodeCount), parent: [])]
         // The last aggregation's `parent` is the community partition of the top graph: not a level.
@@ -34,17 +34,28 @@ struct LayoutHierarchy {
             levels.append(Level(graph: next, mass: mass, parent: []))
         }
         // Too many nodes to place by stress majorization: keep coarsening, never across communities.
-        while let last = levels.last, last.graph.nodeCount > largestTop, last.graph.totalWeight > 0, communityOfTop.count == last.graph.nodeCount {
+        while let last = levels.last, last.graph.nodeCount > largestTop, last.graph.totalWeight > 0,
+            communityOfTop.count == last.graph.nodeCount
+        {
             var (partition, _) = leiden.coarsen(last.graph, random: &random)
             var split: [Int64: Int32] = [:]
             for v in partition.indices {
                 let key = Int64(partition[v]) << 32 | Int64(communityOfTop[v])
-                if let id = split[key] { partition[v] = id } else { let id = Int32(split.count); split[key] = id; partition[v] = id }
+                if let id = split[key] {
+                    partition[v] = id
+                } else {
+                    let id = Int32(split.count)
+                    split[key] = id
+                    partition[v] = id
+                }
             }
             guard split.count < last.graph.nodeCount * 9 / 10 else { break }
             var mass = [Double](repeating: 0, count: split.count)
             var next = [Int32](repeating: 0, count: split.count)
-            for v in 0..<last.graph.nodeCount { mass[Int(partition[v])] += last.mass[v]; next[Int(partition[v])] = communityOfTop[v] }
+            for v in 0..<last.graph.nodeCount {
+                mass[Int(partition[v])] += last.mass[v]
+                next[Int(partition[v])] = communityOfTop[v]
+            }
             levels[levels.count - 1].parent = partition
             levels.append(Level(graph: last.graph.aggregated(by: partition, parts: split.count), mass: mass, parent: []))
             communityOfTop = next

@@ -16,20 +16,27 @@ public enum LayoutQuality {
         // Per chunk: Σ r, Σ r², Σ(r·… ) where r = e/d; stress needs Σ r, Σ r², count.
         let sums = parallelChunks(sources.count, minimumChunk: 4) { range -> (Double, Double, Int) in
             var search = BreadthFirstSearch(nodeCount: n)
-            var sum = 0.0, squares = 0.0, pairs = 0
+            var sum = 0.0
+            var squares = 0.0
+            var pairs = 0
             for index in range {
                 let s = sources[index]
                 search.run(graph, from: s)
                 for k in 1..<max(1, search.reached) {
                     let v = Int(search.order[k])
-                    let dx = positions[s].x - positions[v].x, dy = positions[s].y - positions[v].y
+                    let dx = positions[s].x - positions[v].x
+                    let dy = positions[s].y - positions[v].y
                     let r = (dx * dx + dy * dy).squareRoot() / Double(search.distance[v])
-                    sum += r; squares += r * r; pairs += 1
+                    sum += r
+                    squares += r * r
+                    pairs += 1
                 }
             }
             return (sum, squares, pairs)
         }
-        let sum = sums.reduce(0) { $0 + $1.0 }, squares = sums.reduce(0) { $0 + $1.1 }, pairs = sums.reduce(0) { $0 + $1.2 }
+        let sum = sums.reduce(0) { $0 + $1.0 }
+        let squares = sums.reduce(0) { $0 + $1.1 }
+        let pairs = sums.reduce(0) { $0 + $1.2 }
         guard pairs > 0, squares > 0 else { return 0 }
         let alpha = sum / squares
         // (1/|P|) Σ (α r − 1)² = (α² Σr² − 2α Σr + |P|) / |P|
@@ -91,10 +98,12 @@ struct NearestNeighbours: Sendable {
 
     init(_ points: [Point]) {
         self.points = points
-        let xs = points.map(\.x), ys = points.map(\.y)
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
         minX = xs.min() ?? 0
         minY = ys.min() ?? 0
-        let width = max((xs.max() ?? 0) - minX, 1e-9), height = max((ys.max() ?? 0) - minY, 1e-9)
+        let width = max((xs.max() ?? 0) - minX, 1e-9)
+        let height = max((ys.max() ?? 0) - minY, 1e-9)
         // About two points per cell.
         let side = max(1, Int((Double(points.count) / 2).squareRoot()))
         cellSize = max(width, height) / Double(side)
@@ -116,7 +125,8 @@ struct NearestNeighbours: Sendable {
         let want = min(count, points.count - 1)
         guard want > 0 else { return [] }
         let p = points[v]
-        let cx = Self.cell(p.x, minX, cellSize, columns), cy = Self.cell(p.y, minY, cellSize, rows)
+        let cx = Self.cell(p.x, minX, cellSize, columns)
+        let cy = Self.cell(p.y, minY, cellSize, rows)
         var found: [(Double, Int)] = []
         var ring = 0
         while true {
@@ -138,7 +148,10 @@ struct NearestNeighbours: Sendable {
                 }
             }
             ring += 1
-            if ring > max(columns, rows) + 1 { found.sort { $0.0 < $1.0 }; return found.prefix(want).map(\.1) }
+            if ring > max(columns, rows) + 1 {
+                found.sort { $0.0 < $1.0 }
+                return found.prefix(want).map(\.1)
+            }
         }
     }
 }

@@ -6,7 +6,9 @@ enum StressMajorization {
     /// The best of `starts` runs from random positions (stress has local minima; the graph is
     /// small): by default 20 up to 100 nodes, fewer above, at least 5. The final picture's stress
     /// depends mostly on this placement, so more starts make it steadier from seed to seed.
-    static func layout(_ graph: WeightedGraph, mass: [Double], random: inout SplitMix64, iterations: Int = 200, starts: Int? = nil) -> [Point] {
+    static func layout(_ graph: WeightedGraph, mass: [Double], random: inout SplitMix64, iterations: Int = 200, starts: Int? = nil)
+        -> [Point]
+    {
         let n = graph.nodeCount
         guard n > 1 else { return Array(repeating: Point(x: 0, y: 0), count: n) }
         let starts = starts ?? min(20, max(5, 200_000 / (n * n)))
@@ -19,7 +21,10 @@ enum StressMajorization {
             for i in 0..<n {
                 for j in (i + 1)..<n {
                     let d = distance[i * n + j]
-                    let e = ((points[i].x - points[j].x) * (points[i].x - points[j].x) + (points[i].y - points[j].y) * (points[i].y - points[j].y)).squareRoot()
+                    let e =
+                        ((points[i].x - points[j].x) * (points[i].x - points[j].x) + (points[i].y - points[j].y)
+                            * (points[i].y - points[j].y))
+                        .squareRoot()
                     stress += (e - d) * (e - d) / (d * d)
                 }
             }
@@ -36,17 +41,22 @@ enum StressMajorization {
         for _ in 0..<iterations {
             var change = 0.0
             for i in 0..<n {
-                var nx = 0.0, ny = 0.0
+                var nx = 0.0
+                var ny = 0.0
                 for j in 0..<n where j != i {
-                    let d = distance[i * n + j], w = 1 / (d * d)
-                    let dx = x[i] - x[j], dy = y[i] - y[j]
+                    let d = distance[i * n + j]
+                    let w = 1 / (d * d)
+                    let dx = x[i] - x[j]
+                    let dy = y[i] - y[j]
                     let e = max((dx * dx + dy * dy).squareRoot(), 1e-9)
                     nx += w * (x[j] + d * dx / e)
                     ny += w * (y[j] + d * dy / e)
                 }
-                nx /= weightSum[i]; ny /= weightSum[i]
+                nx /= weightSum[i]
+                ny /= weightSum[i]
                 change += abs(nx - x[i]) + abs(ny - y[i])
-                x[i] = nx; y[i] = ny
+                x[i] = nx
+                y[i] = ny
             }
             if change / Double(n) < 1e-4 { break }
         }
@@ -62,19 +72,27 @@ enum StressMajorization {
             func push(_ item: (Double, Int)) {
                 heap.append(item)
                 var i = heap.count - 1
-                while i > 0 { let p = (i - 1) / 2; if heap[p].0 <= heap[i].0 { break }; heap.swapAt(p, i); i = p }
+                while i > 0 {
+                    let p = (i - 1) / 2
+                    if heap[p].0 <= heap[i].0 { break }
+                    heap.swapAt(p, i)
+                    i = p
+                }
             }
             func pop() -> (Double, Int) {
                 let top = heap[0]
-                heap[0] = heap[heap.count - 1]; heap.removeLast()
+                heap[0] = heap[heap.count - 1]
+                heap.removeLast()
                 var i = 0
                 while true {
-                    let l = 2 * i + 1, r = l + 1
+                    let l = 2 * i + 1
+                    let r = l + 1
                     var m = i
                     if l < heap.count && heap[l].0 < heap[m].0 { m = l }
                     if r < heap.count && heap[r].0 < heap[m].0 { m = r }
                     if m == i { break }
-                    heap.swapAt(i, m); i = m
+                    heap.swapAt(i, m)
+                    i = m
                 }
                 return top
             }
@@ -86,7 +104,10 @@ enum StressMajorization {
                 for k in graph.offsets[u]..<graph.offsets[u + 1] {
                     let v = Int(graph.targets[k])
                     let candidate = d + max(1, radius[u] + radius[v])
-                    if candidate < distance[source * n + v] { distance[source * n + v] = candidate; push((candidate, v)) }
+                    if candidate < distance[source * n + v] {
+                        distance[source * n + v] = candidate
+                        push((candidate, v))
+                    }
                 }
             }
         }

@@ -21,7 +21,8 @@ public enum Betweenness {
     public static func compute<ID>(_ graph: Graph<ID>, seed: UInt64 = 1) -> Result {
         let n = graph.nodeCount
         guard n > 2 else {
-            return Result(values: Array(repeating: 0, count: n), method: "exact", errorBound: 0, confidence: 1, sample: nil, sourceDistances: [])
+            return Result(
+                values: Array(repeating: 0, count: n), method: "exact", errorBound: 0, confidence: 1, sample: nil, sourceDistances: [])
         }
         let sample = SourceSample(nodeCount: n, seed: seed)
         let sources = sample.sources
@@ -41,8 +42,9 @@ public enum Betweenness {
         // (δ ≤ n − 2); Hoeffding with a union bound over the n nodes, at 95%.
         let range = Double(n) / Double(n - 1)
         let bound = range * (log(2 * Double(n) / 0.05) / (2 * Double(sources.count))).squareRoot()
-        return Result(values: values, method: "Brandes–Pich: \(sources.count) sampled sources (seed \(seed)); Hoeffding bound, union over nodes",
-                      errorBound: bound, confidence: 0.95, sample: sample, sourceDistances: distances)
+        return Result(
+            values: values, method: "Brandes–Pich: \(sources.count) sampled sources (seed \(seed)); Hoeffding bound, union over nodes",
+            errorBound: bound, confidence: 0.95, sample: sample, sourceDistances: distances)
     }
 
     /// Brandes' dependency accumulation from each of `sources`: one BFS that counts shortest
@@ -68,13 +70,19 @@ public enum Betweenness {
                                         distance[source] = 0
                                         paths[source] = 1
                                         queue[0] = Int32(source)
-                                        var head = 0, tail = 1
+                                        var head = 0
+                                        var tail = 1
                                         while head < tail {
-                                            let u = Int(queue[head]); head += 1
+                                            let u = Int(queue[head])
+                                            head += 1
                                             let next = distance[u] + 1
                                             for k in offsets[u]..<offsets[u + 1] {
                                                 let v = Int(adjacency[k])
-                                                if distance[v] < 0 { distance[v] = next; queue[tail] = Int32(v); tail += 1 }
+                                                if distance[v] < 0 {
+                                                    distance[v] = next
+                                                    queue[tail] = Int32(v)
+                                                    tail += 1
+                                                }
                                                 if distance[v] == next { paths[v] += paths[u] }
                                             }
                                         }
@@ -92,7 +100,9 @@ public enum Betweenness {
                                         for k in 0..<tail {
                                             let v = Int(queue[k])
                                             search.sum += Int(distance[v])
-                                            distance[v] = -1; paths[v] = 0; dependency[v] = 0
+                                            distance[v] = -1
+                                            paths[v] = 0
+                                            dependency[v] = 0
                                         }
                                         found.append(search)
                                     }

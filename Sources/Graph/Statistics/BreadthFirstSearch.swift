@@ -14,15 +14,21 @@ struct BreadthFirstSearch {
         for k in 0..<reached { distance[Int(order[k])] = -1 }
         distance[source] = 0
         order[0] = Int32(source)
-        var head = 0, tail = 1
+        var head = 0
+        var tail = 1
         graph.neighbours.withUnsafeBufferPointer { adjacency in
             graph.offsets.withUnsafeBufferPointer { offsets in
                 while head < tail {
-                    let u = Int(order[head]); head += 1
+                    let u = Int(order[head])
+                    head += 1
                     let next = distance[u] + 1
                     for k in offsets[u]..<offsets[u + 1] {
                         let v = Int(adjacency[k])
-                        if distance[v] < 0 { distance[v] = next; order[tail] = Int32(v); tail += 1 }
+                        if distance[v] < 0 {
+                            distance[v] = next
+                            order[tail] = Int32(v)
+                            tail += 1
+                        }
                     }
                 }
             }

@@ -21,24 +21,36 @@ public struct Communities: Sendable {
     /// improve modularity. After a small growth that is a pass or two, not a search from scratch,
     /// and the communities stay those the picture had, give or take what the growth changed.
     /// Numbered from 0 by decreasing size, as always.
-    public static func detect<ID>(_ graph: Graph<ID>, seed: UInt64 = 1, resolution: Double = 1, startingFrom previous: [Int?]) -> Communities {
+    public static func detect<ID>(_ graph: Graph<ID>, seed: UInt64 = 1, resolution: Double = 1, startingFrom previous: [Int?])
+        -> Communities
+    {
         precondition(previous.count == graph.nodeCount, "one previous community (or nil) per node")
         let base = WeightedGraph(graph)
         guard base.totalWeight > 0 else {
-            return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
+            return Communities(
+                membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
         }
         // Dense numbers from 0, as the moves expect: the previous communities first, then one per new node.
         var number: [Int: Int32] = [:]
         var initial = [Int32](repeating: 0, count: base.nodeCount)
         for (v, community) in previous.enumerated() {
             guard let community else { continue }
-            if let known = number[community] { initial[v] = known } else { initial[v] = Int32(number.count); number[community] = initial[v] }
+            if let known = number[community] {
+                initial[v] = known
+            } else {
+                initial[v] = Int32(number.count)
+                number[community] = initial[v]
+            }
         }
         var next = Int32(number.count)
-        for v in previous.indices where previous[v] == nil { initial[v] = next; next += 1 }
+        for v in previous.indices where previous[v] == nil {
+            initial[v] = next
+            next += 1
+        }
         var random = SplitMix64(seed: seed)
         let start = Candidate(membership: initial, modularity: -.infinity, levels: [])
-        let best = improve(start, base, Leiden(resolution: resolution), passes: effort(edges: base.targets.count / 2).passes, random: &random)
+        let best = improve(
+            start, base, Leiden(resolution: resolution), passes: effort(edges: base.targets.count / 2).passes, random: &random)
         return Communities(ordered: best.membership, graph: base, resolution: resolution)
     }
 
@@ -64,7 +76,8 @@ public struct Communities: Sendable {
         _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, runs: Int? = nil, levels: inout [Leiden.Aggregation]
     ) -> Communities {
         guard base.totalWeight > 0 else {
-            return Communities(membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
+            return Communities(
+                membership: (0..<base.nodeCount).map { Int32($0) }, sizes: Array(repeating: 1, count: base.nodeCount), modularity: 0)
         }
         let (defaultRuns, passes) = effort(edges: base.targets.count / 2)
         let leiden = Leiden(resolution: resolution)
@@ -119,7 +132,8 @@ public struct Communities: Sendable {
     /// Q = Σ_c [ L_c / m − γ (D_c / 2m)² ].
     static func modularity(_ graph: WeightedGraph, _ membership: [Int32], resolution: Double) -> Double {
         let parts = Int(membership.max() ?? 0) + 1
-        var inside = [Double](repeating: 0, count: parts), degree = [Double](repeating: 0, count: parts)
+        var inside = [Double](repeating: 0, count: parts)
+        var degree = [Double](repeating: 0, count: parts)
         for v in 0..<graph.nodeCount {
             let c = Int(membership[v])
             degree[c] += graph.strength[v]

@@ -14,12 +14,15 @@ public struct Components: Sendable {
             let component = Int32(sizes.count)
             label[start] = component
             queue[0] = Int32(start)
-            var head = 0, tail = 1
+            var head = 0
+            var tail = 1
             while head < tail {
-                let u = Int(queue[head]); head += 1
+                let u = Int(queue[head])
+                head += 1
                 for v in graph.neighbours(of: u) where label[Int(v)] < 0 {
                     label[Int(v)] = component
-                    queue[tail] = v; tail += 1
+                    queue[tail] = v
+                    tail += 1
                 }
             }
             sizes.append(tail)

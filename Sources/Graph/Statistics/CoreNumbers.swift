@@ -11,17 +11,25 @@ public enum CoreNumbers {
         var position = [Int](repeating: 0, count: n)
         var ordered = [Int](repeating: 0, count: n)
         var next = binStart
-        for v in 0..<n { position[v] = next[degree[v]]; ordered[position[v]] = v; next[degree[v]] += 1 }
+        for v in 0..<n {
+            position[v] = next[degree[v]]
+            ordered[position[v]] = v
+            next[degree[v]] += 1
+        }
         for i in 0..<n {
             let v = ordered[i]
             for w32 in graph.neighbours(of: v) {
                 let w = Int(w32)
                 guard degree[w] > degree[v] else { continue }
                 // Move w to the front of its bin, then shrink its degree by one.
-                let dw = degree[w], front = binStart[dw], u = ordered[front]
+                let dw = degree[w]
+                let front = binStart[dw]
+                let u = ordered[front]
                 if u != w {
-                    ordered[position[w]] = u; position[u] = position[w]
-                    ordered[front] = w; position[w] = front
+                    ordered[position[w]] = u
+                    position[u] = position[w]
+                    ordered[front] = w
+                    position[w] = front
                 }
                 binStart[dw] += 1
                 degree[w] -= 1

@@ -49,13 +49,17 @@ public enum Distances {
         let bound = Double(max(1, upperDiameter - 1)) * (log(2 / 0.05) / (2 * Double(sources.count))).squareRoot()
         let lower = Double(largestEccentricity)
         return Result(
-            averageShortestPath: Estimate(value: mean, method: "BFS from \(sources.count) sampled sources (seed \(seed)); Hoeffding bound",
-                                          errorBound: bound, confidence: 0.95),
+            averageShortestPath: Estimate(
+                value: mean, method: "BFS from \(sources.count) sampled sources (seed \(seed)); Hoeffding bound",
+                errorBound: bound, confidence: 0.95),
             diameter: diameter.map {
                 Estimate(value: Double($0.value), method: "exact (iFUB, \($0.searches) BFS)", errorBound: 0, confidence: 1)
-            } ?? Estimate(value: (lower + Double(upperDiameter)) / 2,
-                          method: "largest sampled eccentricity \(Int(lower)) ≤ diameter ≤ \(upperDiameter) (twice the smallest eccentricity in the largest component)",
-                          errorBound: (Double(upperDiameter) - lower) / 2, confidence: 1)
+            }
+                ?? Estimate(
+                    value: (lower + Double(upperDiameter)) / 2,
+                    method:
+                        "largest sampled eccentricity \(Int(lower)) ≤ diameter ≤ \(upperDiameter) (twice the smallest eccentricity in the largest component)",
+                    errorBound: (Double(upperDiameter) - lower) / 2, confidence: 1)
         )
     }
 
@@ -74,7 +78,8 @@ public enum Distances {
             let c = Int(components.label[v])
             if start[c] < 0 || graph.degree(of: v) > graph.degree(of: start[c]) { start[c] = v }
         }
-        var lower = known, searches = 0
+        var lower = known
+        var searches = 0
         var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
         for c in components.sizes.indices.sorted(by: { components.sizes[$0] > components.sizes[$1] }) {
             guard components.sizes[c] - 1 > lower else { break }  // a component's diameter is below its size
@@ -99,10 +104,14 @@ public enum Distances {
                 while begin > 0 && fromStart[Int(byDistance[begin - 1])] == level { begin -= 1 }
                 let fringe = Array(byDistance[begin..<end])
                 guard searches + fringe.count <= diameterBudget else { return nil }
-                let farthest = parallelChunks(fringe.count, minimumChunk: 4) { range -> Int in
-                    var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
-                    return range.map { search.run(graph, from: Int(fringe[$0])); return search.eccentricity }.max() ?? 0
-                }.max() ?? 0
+                let farthest =
+                    parallelChunks(fringe.count, minimumChunk: 4) { range -> Int in
+                        var search = BreadthFirstSearch(nodeCount: graph.nodeCount)
+                        return range.map {
+                            search.run(graph, from: Int(fringe[$0]))
+                            return search.eccentricity
+                        }.max() ?? 0
+                    }.max() ?? 0
                 searches += fringe.count
                 lower = max(lower, farthest)
                 if lower > 2 * (level - 1) { break }

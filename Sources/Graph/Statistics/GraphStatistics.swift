@@ -68,7 +68,8 @@ public struct GraphStatistics: Codable, Sendable {
             seconds[name] = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
             return value
         }
-        let n = graph.nodeCount, m = graph.edgeCount
+        let n = graph.nodeCount
+        let m = graph.edgeCount
         nodes = n
         edges = m
         density = n < 2 ? 0 : 2 * Double(m) / (Double(n) * Double(n - 1))
@@ -94,13 +95,16 @@ public struct GraphStatistics: Codable, Sendable {
             (0..<n).sorted { (values[$0], $1) > (values[$1], $0) }.prefix(top).map { Ranked(id: "\(graph.ids[$0])", value: values[$0]) }
         }
         topDegree = ranked(degrees.map(Double.init))
-        betweenness = BetweennessSummary(top: ranked(between.values), method: between.method, errorBound: between.errorBound,
-                                         confidence: between.confidence)
+        betweenness = BetweennessSummary(
+            top: ranked(between.values), method: between.method, errorBound: between.errorBound,
+            confidence: between.confidence)
         let detected = timed("communities") { Communities.detect(graph, seed: seed) }
-        communities = CommunitySummary(count: detected.count, modularity: detected.modularity, sizes: detected.sizes,
-                                       method: "Leiden (modularity, resolution 1, seed \(seed))")
-        meta = Meta(droppedSelfLoops: graph.droppedSelfLoops, droppedDuplicates: graph.droppedDuplicates, seed: seed,
-                    averageClusteringConvention: "mean over all nodes; nodes of degree < 2 count as 0 (as networkx)",
-                    seconds: seconds)
+        communities = CommunitySummary(
+            count: detected.count, modularity: detected.modularity, sizes: detected.sizes,
+            method: "Leiden (modularity, resolution 1, seed \(seed))")
+        meta = Meta(
+            droppedSelfLoops: graph.droppedSelfLoops, droppedDuplicates: graph.droppedDuplicates, seed: seed,
+            averageClusteringConvention: "mean over all nodes; nodes of degree < 2 count as 0 (as networkx)",
+            seconds: seconds)
     }
 }

@@ -60,7 +60,10 @@ struct Leiden: Sendable {
         var next: Int32 = 0
         for i in partition.indices {
             let old = Int(partition[i])
-            if map[old] < 0 { map[old] = next; next += 1 }
+            if map[old] < 0 {
+                map[old] = next
+                next += 1
+            }
             partition[i] = map[old]
         }
         return Int(next)
@@ -69,18 +72,23 @@ struct Leiden: Sendable {
     /// Fast local moving: visit nodes from a queue, move each to the neighbouring (or an empty)
     /// community with the best modularity gain, and queue the neighbours it left behind.
     private func moveNodes(_ graph: WeightedGraph, _ membership: inout [Int32], random: inout SplitMix64) {
-        let n = graph.nodeCount, scale = resolution / (2 * graph.totalWeight)
+        let n = graph.nodeCount
+        let scale = resolution / (2 * graph.totalWeight)
         let partition = Scratch(membership)
         let total = Scratch<Double>(repeating: 0, count: n)
         let size = Scratch<Int32>(repeating: 0, count: n)
-        for v in 0..<n { total[Int(partition[v])] += graph.strength[v]; size[Int(partition[v])] += 1 }
+        for v in 0..<n {
+            total[Int(partition[v])] += graph.strength[v]
+            size[Int(partition[v])] += 1
+        }
         var empty = (0..<n).filter { size[$0] == 0 }.map { Int32($0) }
         // The queue is a ring of n slots: a node waits in it at most once.
         var order = (0..<n).map { Int32($0) }
         order.shuffle(using: &random)
         let queue = Scratch(order)
         let inQueue = Scratch<Bool>(repeating: true, count: n)
-        var head = 0, waiting = n
+        var head = 0
+        var waiting = n
         let weightTo = Scratch<Double>(repeating: 0, count: n)
         let touched = Scratch<Int32>(repeating: 0, count: n + 1)  // one spare: every slot is written before it counts
         while waiting > 0 {
@@ -88,8 +96,10 @@ struct Leiden: Sendable {
             head = head + 1 == n ? 0 : head + 1
             waiting -= 1
             inQueue[v] = false
-            let current = partition[v], strength = graph.strength[v]
-            let start = graph.offsets[v], end = graph.offsets[v + 1]
+            let current = partition[v]
+            let strength = graph.strength[v]
+            let start = graph.offsets[v]
+            let end = graph.offsets[v + 1]
             // Branch-free on purpose: which neighbour comes next is unpredictable.
             var touchedCount = 0
             for k in start..<end {
@@ -106,7 +116,10 @@ struct Leiden: Sendable {
             for t in 0..<touchedCount {
                 let c = touched[t]
                 let gain = weightTo[Int(c)] - strength * total[Int(c)] * scale
-                if gain > bestGain + 1e-12 { best = c; bestGain = gain }
+                if gain > bestGain + 1e-12 {
+                    best = c
+                    bestGain = gain
+                }
                 weightTo[Int(c)] = 0
             }
             if bestGain < -1e-12, let alone = empty.last { best = alone }
@@ -132,7 +145,8 @@ struct Leiden: Sendable {
     /// Within each community, starts from singletons and merges well-connected nodes into
     /// well-connected sub-communities (greedily, never lowering modularity); the result refines `partition`.
     private func refine(_ graph: WeightedGraph, _ membership: [Int32], parts: Int, random: inout SplitMix64) -> [Int32] {
-        let n = graph.nodeCount, scale = resolution / (2 * graph.totalWeight)
+        let n = graph.nodeCount
+        let scale = resolution / (2 * graph.totalWeight)
         let partition = Scratch(membership)
         var communityTotal = [Double](repeating: 0, count: parts)
         for v in 0..<n { communityTotal[Int(partition[v])] += graph.strength[v] }
@@ -157,7 +171,8 @@ struct Leiden: Sendable {
         for v32 in order {
             let v = Int(v32)
             guard refinedSize[Int(refined[v])] == 1 else { continue }
-            let community = partition[v], strength = graph.strength[v]
+            let community = partition[v]
+            let strength = graph.strength[v]
             let whole = communityTotal[Int(community)]
             guard nodeExternal[v] >= strength * (whole - strength) * scale else { continue }
             // Branch-free on purpose, as in `moveNodes`.
@@ -171,7 +186,8 @@ struct Leiden: Sendable {
                 weightTo[s] += inside ? graph.weights[k] : 0
             }
             let own = refined[v]
-            var best = own, bestGain = 0.0
+            var best = own
+            var bestGain = 0.0
             for t in 0..<touchedCount {
                 let s = Int(touched[t])
                 let sTotal = refinedTotal[s]

@@ -11,7 +11,10 @@ struct SourceSample: Sendable {
 
     init(nodeCount n: Int, seed: UInt64) {
         isExhaustive = n <= Self.exactThreshold
-        guard !isExhaustive else { sources = Array(0..<n); return }
+        guard !isExhaustive else {
+            sources = Array(0..<n)
+            return
+        }
         var random = SplitMix64(seed: seed)
         var all = Array(0..<n)
         all.shuffle(using: &random)

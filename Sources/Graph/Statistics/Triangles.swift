@@ -8,14 +8,16 @@ public struct Triangles: Sendable {
     public let total: Int
 
     public init<ID>(_ graph: Graph<ID>) {
-        let n = graph.nodeCount, words = (n + 63) / 64
+        let n = graph.nodeCount
+        let words = (n + 63) / 64
         perNode = n <= 16_384 && words * n < 2 * graph.edgeCount ? Self.byBitRows(graph) : Self.forward(graph)
         total = perNode.reduce(0, +) / 3
     }
 
     /// t(v) = ½ Σ_{u ∈ N(v)} |N(u) ∩ N(v)|, each intersection a popcount over two bit rows.
     private static func byBitRows<ID>(_ graph: Graph<ID>) -> [Int] {
-        let n = graph.nodeCount, words = (n + 63) / 64
+        let n = graph.nodeCount
+        let words = (n + 63) / 64
         var bits = [UInt64](repeating: 0, count: n * words)
         for v in 0..<n {
             for u in graph.neighbours(of: v) { bits[v * words + Int(u) / 64] |= 1 << UInt64(u % 64) }
@@ -26,7 +28,8 @@ public struct Triangles: Sendable {
                 range.map { v in
                     var shared = 0
                     for u in graph.neighbours(of: v) {
-                        let a = v * words, b = Int(u) * words
+                        let a = v * words
+                        let b = Int(u) * words
                         for w in 0..<words { shared &+= (rows[a + w] & rows[b + w]).nonzeroBitCount }
                     }
                     return shared / 2
@@ -49,20 +52,28 @@ public struct Triangles: Sendable {
         var forward = [Int32](repeating: 0, count: forwardOffsets[n])
         for u in 0..<n {
             var k = forwardOffsets[u]
-            for v in graph.neighbours(of: u) where rank[Int(v)] > rank[u] { forward[k] = v; k += 1 }
+            for v in graph.neighbours(of: u) where rank[Int(v)] > rank[u] {
+                forward[k] = v
+                k += 1
+            }
         }
         let (offsets, targets) = (forwardOffsets, forward)
         let counts = parallelChunks(n, minimumChunk: 512) { range -> [Int] in
             var local = [Int](repeating: 0, count: n)
             var mark = [Int32](repeating: -1, count: n)
             for u in range {
-                let uStart = offsets[u], uEnd = offsets[u + 1]
+                let uStart = offsets[u]
+                let uEnd = offsets[u + 1]
                 for k in uStart..<uEnd { mark[Int(targets[k])] = Int32(u) }
                 for k in uStart..<uEnd {
                     let v = Int(targets[k])
                     for j in offsets[v]..<offsets[v + 1] {
                         let w = Int(targets[j])
-                        if mark[w] == Int32(u) { local[u] += 1; local[v] += 1; local[w] += 1 }
+                        if mark[w] == Int32(u) {
+                            local[u] += 1
+                            local[v] += 1
+                            local[w] += 1
+                        }
                     }
                 }
             }
@@ -76,7 +87,10 @@ public struct Triangles: Sendable {
     /// 3 × triangles / connected triples (the global clustering coefficient).
     public func transitivity<ID>(_ graph: Graph<ID>) -> Double {
         var triples = 0
-        for v in 0..<graph.nodeCount { let d = graph.degree(of: v); triples += d * (d - 1) / 2 }
+        for v in 0..<graph.nodeCount {
+            let d = graph.degree(of: v)
+            triples += d * (d - 1) / 2
+        }
         return triples == 0 ? 0 : Double(3 * total) / Double(triples)
     }
 

@@ -24,9 +24,10 @@ struct WeightedGraph: Sendable {
     }
 
     init<ID>(_ graph: Graph<ID>) {
-        self.init(offsets: graph.offsets, targets: graph.neighbours,
-                  weights: [Double](repeating: 1, count: graph.neighbours.count),
-                  selfLoops: [Double](repeating: 0, count: graph.nodeCount))
+        self.init(
+            offsets: graph.offsets, targets: graph.neighbours,
+            weights: [Double](repeating: 1, count: graph.neighbours.count),
+            selfLoops: [Double](repeating: 0, count: graph.nodeCount))
     }
 
     /// One node per part of `partition` (numbered 0..<parts), edges summed, internal edges as self-loops.
@@ -37,10 +38,14 @@ struct WeightedGraph: Sendable {
         for part in 0..<parts { first[part + 1] += first[part] }
         var members = [Int32](repeating: 0, count: nodeCount)
         var fill = first
-        for v in 0..<nodeCount { members[fill[Int(partition[v])]] = Int32(v); fill[Int(partition[v])] += 1 }
+        for v in 0..<nodeCount {
+            members[fill[Int(partition[v])]] = Int32(v)
+            fill[Int(partition[v])] += 1
+        }
 
         var offsets = [Int](repeating: 0, count: parts + 1)
-        var targets: [Int32] = [], weights: [Double] = []
+        var targets: [Int32] = []
+        var weights: [Double] = []
         targets.reserveCapacity(min(self.targets.count, parts * parts))
         weights.reserveCapacity(targets.capacity)
         var selfLoops = [Double](repeating: 0, count: parts)

@@ -46,8 +46,9 @@ public struct AppServices: Sendable {
         configuration: ServerConfiguration, database: Database, replica: Database? = nil, keyRing: KeyRing, schemaVersion: String? = nil,
         logger: Logger
     ) {
-        self.init(configuration: configuration, database: database, replica: replica, keys: KeyRingStore(keyRing),
-                  schemaVersion: schemaVersion, logger: logger)
+        self.init(
+            configuration: configuration, database: database, replica: replica, keys: KeyRingStore(keyRing),
+            schemaVersion: schemaVersion, logger: logger)
     }
 
     /// - Parameter replica: a read-only streaming replica of `database` for the read-heavy endpoints.

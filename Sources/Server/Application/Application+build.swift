@@ -23,8 +23,9 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addPublicRoutes(to: v1)
     DeviceController(services: services).addPublicRoutes(to: v1)
 
-    let authenticated = v1.group().add(middleware: AuthenticationMiddleware(
-        profiles: services.profiles, credentials: services.credentials, limiter: services.limiter, keyRing: services.keys))
+    let authenticated = v1.group().add(
+        middleware: AuthenticationMiddleware(
+            profiles: services.profiles, credentials: services.credentials, limiter: services.limiter, keyRing: services.keys))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
@@ -32,16 +33,22 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     let graphs = services.graphWork
-    PrivacyController(services: services, layouts: graphs.layouts, statistics: graphs.statistics, growth: graphs.growth,
-                      eventGraphs: graphs.eventGraphs)
-        .addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(
+        services: services, layouts: graphs.layouts, statistics: graphs.statistics, growth: graphs.growth,
+        eventGraphs: graphs.eventGraphs
+    )
+    .addAuthenticatedRoutes(to: authenticated)
     let reads = authenticated.group().add(middleware: ReplicaLagMiddleware(lag: services.replicaLag))
-    NetworkController(services: services, layouts: graphs.layouts, statistics: graphs.statistics, compute: graphs.compute,
-                      quota: graphs.quota)
-        .addAuthenticatedRoutes(to: reads)
-    EventNetworkController(services: services, layouts: graphs.layouts, graphs: graphs.eventGraphs, statistics: graphs.statistics,
-                           compute: graphs.compute, quota: graphs.quota)
-        .addAuthenticatedRoutes(to: reads)
+    NetworkController(
+        services: services, layouts: graphs.layouts, statistics: graphs.statistics, compute: graphs.compute,
+        quota: graphs.quota
+    )
+    .addAuthenticatedRoutes(to: reads)
+    EventNetworkController(
+        services: services, layouts: graphs.layouts, graphs: graphs.eventGraphs, statistics: graphs.statistics,
+        compute: graphs.compute, quota: graphs.quota
+    )
+    .addAuthenticatedRoutes(to: reads)
     EventInsightsController(services: services, compute: graphs.compute, growthCache: graphs.growth, quota: graphs.quota)
         .addAuthenticatedRoutes(to: reads)
     EventStreamController(services: services, feeds: services.feeds).addAuthenticatedRoutes(to: authenticated)
@@ -59,11 +66,13 @@ public func buildApplication(
     return Application(
         router: router,
         server: HTTPServerBuilder { responder in
-            GuardedHTTP1Channel(responder: responder, requestTimeout: .init(configuration.requestTimeout),
-                                idleTimeout: configuration.idleTimeout)
+            GuardedHTTP1Channel(
+                responder: responder, requestTimeout: .init(configuration.requestTimeout),
+                idleTimeout: configuration.idleTimeout)
         },
-        configuration: .init(address: .hostname(services.configuration.host, port: services.configuration.port),
-                             serverName: "constellation"),
+        configuration: .init(
+            address: .hostname(services.configuration.host, port: services.configuration.port),
+            serverName: "constellation"),
         services: services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)],
         onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
         logger: logger

@@ -69,7 +69,9 @@ public struct ServerConfiguration: Sendable {
     public init(environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
             guard let text = environment[name] else { return nil }
-            guard let value = Int(text), range.contains(value) else { throw ConfigurationError(variable: name, value: text, expected: "an integer in \(range)") }
+            guard let value = Int(text), range.contains(value) else {
+                throw ConfigurationError(variable: name, value: text, expected: "an integer in \(range)")
+            }
             return value
         }
         if let host = environment["CONSTELLATION_HOST"] { self.host = host }
@@ -86,18 +88,22 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
         if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }
-        if let milliseconds = try integer("CONSTELLATION_STATEMENT_TIMEOUT_MS", in: 1...3_600_000) { statementTimeout = .milliseconds(milliseconds) }
+        if let milliseconds = try integer("CONSTELLATION_STATEMENT_TIMEOUT_MS", in: 1...3_600_000) {
+            statementTimeout = .milliseconds(milliseconds)
+        }
         if let text = environment["CONSTELLATION_RATE_LIMITS"] {
             guard let limits = RateLimits(text) else {
-                throw ConfigurationError(variable: "CONSTELLATION_RATE_LIMITS", value: text,
-                                         expected: "off, or action=N/s|min|h entries such as redeem=120/min,register_address=200/min")
+                throw ConfigurationError(
+                    variable: "CONSTELLATION_RATE_LIMITS", value: text,
+                    expected: "off, or action=N/s|min|h entries such as redeem=120/min,register_address=200/min")
             }
             rateLimits = limits
         }
         if let text = environment["CONSTELLATION_PUBLIC_URL"] {
             guard let url = Self.publicURL(text) else {
-                throw ConfigurationError(variable: "CONSTELLATION_PUBLIC_URL", value: text,
-                                         expected: "an absolute http or https URL without query or fragment, e.g. https://connect.example.org")
+                throw ConfigurationError(
+                    variable: "CONSTELLATION_PUBLIC_URL", value: text,
+                    expected: "an absolute http or https URL without query or fragment, e.g. https://connect.example.org")
             }
             publicURL = url
         }
@@ -108,7 +114,8 @@ public struct ServerConfiguration: Sendable {
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
             guard let proxies = TrustedProxies(text) else {
-                throw ConfigurationError(variable: "CONSTELLATION_TRUSTED_PROXIES", value: text, expected: "IP addresses and CIDR ranges, comma separated")
+                throw ConfigurationError(
+                    variable: "CONSTELLATION_TRUSTED_PROXIES", value: text, expected: "IP addresses and CIDR ranges, comma separated")
             }
             trustedProxies = proxies
         }
@@ -120,9 +127,9 @@ extension ServerConfiguration {
     /// https URL with a host and without user, query or fragment.
     static func publicURL(_ text: String) -> String? {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
-              components.user == nil, components.password == nil, components.query == nil, components.fragment == nil,
-              !text.contains(where: \.isWhitespace)
+            scheme == "http" || scheme == "https", let host = components.host, !host.isEmpty,
+            components.user == nil, components.password == nil, components.query == nil, components.fragment == nil,
+            !text.contains(where: \.isWhitespace)
         else { return nil }
         var url = text
         while url.hasSuffix("/") { url.removeLast() }

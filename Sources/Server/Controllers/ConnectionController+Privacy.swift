@@ -7,11 +7,12 @@ extension ConnectionController {
     /// `GET /v1/me/connections?format=csv|vcard`: every connection, newest first, as a file.
     func exportConnections(format: String, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let (contentType, fileName, render): (String, String, @Sendable ([Connection]) -> String) = switch format {
-        case "csv": ("text/csv; charset=utf-8", "connections.csv", ConnectionsCSV.document)
-        case "vcard": ("text/vcard; charset=utf-8", "connections.vcf", VCard.document)
-        default: throw Problem.badRequest("unsupported_format", "format must be json, csv or vcard")
-        }
+        let (contentType, fileName, render): (String, String, @Sendable ([Connection]) -> String) =
+            switch format {
+            case "csv": ("text/csv; charset=utf-8", "connections.csv", ConnectionsCSV.document)
+            case "vcard": ("text/vcard; charset=utf-8", "connections.vcf", VCard.document)
+            default: throw Problem.badRequest("unsupported_format", "format must be json, csv or vcard")
+            }
         let connections = try await services.connections.allConnections(of: me.id)
         var response = Response.fresh(Array(render(connections).utf8), contentType: contentType)
         response.headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""

@@ -35,18 +35,22 @@ struct ConnectionController {
         // … and an offline scan must arrive within the grace window after the token expired.
         let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
         guard now <= claims.expiresAt.addingTimeInterval(grace) else {
-            throw Problem(status: 401, code: "offline_grace_expired",
-                          title: "This offline scan arrived too late", detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
+            throw Problem(
+                status: 401, code: "offline_grace_expired",
+                title: "This offline scan arrived too late", detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
         }
-        let redemption = try await services.connections.redeem(RedemptionRequest(
-            tokenId: claims.tokenId, ownerId: claims.subject, scannerId: scanner.id, eventId: claims.eventId, issuedAt: claims.issuedAt,
-            expiresAt: claims.expiresAt,
-            scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
-            eventGrace: grace))
+        let redemption = try await services.connections.redeem(
+            RedemptionRequest(
+                tokenId: claims.tokenId, ownerId: claims.subject, scannerId: scanner.id, eventId: claims.eventId, issuedAt: claims.issuedAt,
+                expiresAt: claims.expiresAt,
+                scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
+                eventGrace: grace))
         services.metrics.tokenRedeemed(created: redemption.created)
-        context.logger.info("token redeemed", metadata: [
-            "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
-        ])
+        context.logger.info(
+            "token redeemed",
+            metadata: [
+                "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
+            ])
         return try .json(redemption, status: redemption.created ? .created : .ok)
     }
 
@@ -60,14 +64,17 @@ struct ConnectionController {
         if let format = query.get("format"), format != "json" {
             return try await exportConnections(format: format, context: context)
         }
-        let limit = try query.get("limit").map { text in
-            guard let value = Int(text), (1...200).contains(value) else {
-                throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")
-            }
-            return value
-        } ?? 50
+        let limit =
+            try query.get("limit").map { text in
+                guard let value = Int(text), (1...200).contains(value) else {
+                    throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")
+                }
+                return value
+            } ?? 50
         let cursor = try query.get("cursor").map { text in
-            guard let value = Int64(text), value > 0 else { throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave") }
+            guard let value = Int64(text), value > 0 else {
+                throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave")
+            }
             return value
         }
         var filter = ConnectionFilter()
@@ -91,7 +98,7 @@ struct ConnectionController {
         let note: String?? = try changes.note.map(NoteFields.note)
         let tags = try changes.tags.map(NoteFields.tags)
         guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),
-              let connection = try await services.connections.annotate(connectionWith: peer, by: me.id, note: note, tags: tags)
+            let connection = try await services.connections.annotate(connectionWith: peer, by: me.id, note: note, tags: tags)
         else { throw PrivacyController.notConnected }
         return try .json(connection)
     }

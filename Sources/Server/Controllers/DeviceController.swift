@@ -31,10 +31,12 @@ struct DeviceController {
 
     static let nameText = UserText(field: "name", minimum: 1, maximum: Device.nameLimit)
     static let deviceNameText = UserText(field: "deviceName", minimum: 1, maximum: Device.nameLimit)
-    static let invalidLink = Problem(status: 400, code: "invalid_device_link", title: "This is not a device link of this server",
-                                     detail: "Give the link's token (or the address holding it) or its code, XXXXX-XXXXX.")
-    static let invalidRecoveryCode = Problem(status: 400, code: "invalid_recovery_code", title: "This is not a recovery code",
-                                             detail: "A recovery code has 32 letters and digits in groups of four.")
+    static let invalidLink = Problem(
+        status: 400, code: "invalid_device_link", title: "This is not a device link of this server",
+        detail: "Give the link's token (or the address holding it) or its code, XXXXX-XXXXX.")
+    static let invalidRecoveryCode = Problem(
+        status: 400, code: "invalid_recovery_code", title: "This is not a recovery code",
+        detail: "A recovery code has 32 letters and digits in groups of four.")
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
@@ -46,7 +48,7 @@ struct DeviceController {
         let changes = try await request.decode(as: DeviceChanges.self, context: context)
         let name = try Self.nameText.check(changes.name)
         guard let id = context.parameters.get("device").flatMap(UUID.init(uuidString:)),
-              let device = try await services.devices.rename(id, of: me.id, to: name, current: context.deviceId ?? UUID())
+            let device = try await services.devices.rename(id, of: me.id, to: name, current: context.deviceId ?? UUID())
         else { throw Problem.deviceNotFound }
         return try .json(device)
     }
@@ -71,7 +73,8 @@ struct DeviceController {
         guard qr == nil || qr == "svg" else { throw Problem.badRequest("unsupported_format", "qr must be svg") }
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         let (code, hash) = try DeviceLinks.generateCode()
-        let expiresAt = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
+        let expiresAt = Date(
+            timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
         let id = try await services.devices.createLink(for: me.id, by: try context.requireDevice(), codeHash: hash, expiresAt: expiresAt)
         let token = try DeviceLinks.issue(code: code, expiresAt: expiresAt, keys: services.keyRing)
         let address = services.configuration.deviceLink(to: token)
@@ -85,7 +88,7 @@ struct DeviceController {
     @Sendable func showLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)),
-              let status = try await services.devices.link(id, of: me.id)
+            let status = try await services.devices.link(id, of: me.id)
         else { throw StoreError.unknownDeviceLink }
         var response = try Response.json(status)
         response.headers[.cacheControl] = "no-store"

@@ -93,16 +93,19 @@ struct EventController {
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let input = body.readableBytes == 0
+        let input =
+            body.readableBytes == 0
             ? ViewTokenRequest() : try JSONDecoder.constellation.decode(ViewTokenRequest.self, from: Data(body.readableBytesView))
         let wall = input.wall ?? false
         let (token, claims) = try ViewTokens.issue(
             eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)
         let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
-        context.logger.info("view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
-        var response = try Response.json(IssuedViewToken(
-            token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, path: path,
-            url: services.configuration.publicURL.map { $0 + path }), status: .created)
+        context.logger.info(
+            "view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
+        var response = try Response.json(
+            IssuedViewToken(
+                token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, path: path,
+                url: services.configuration.publicURL.map { $0 + path }), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -110,7 +113,7 @@ struct EventController {
     /// The event the path names (`{event}`: id or slug) and `viewer`'s role there; 404 if none.
     private func event(_ context: AppRequestContext, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?) {
         guard let text = context.parameters.get("event"),
-              let found = try await services.events.event(EventReference(text), viewer: viewer)
+            let found = try await services.events.event(EventReference(text), viewer: viewer)
         else { throw Problem.noSuchEvent }
         return found
     }

@@ -24,7 +24,9 @@ struct EventInsightsController {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
         let series = try await quota.run(for: reader.quotaKey) { try await growthCache.series(of: reader.event.id) }
-        guard let window = try series.window(size: query.size, from: query.from, to: query.to) else { return try .json(EventGrowth(buckets: [])) }
+        guard let window = try series.window(size: query.size, from: query.from, to: query.to) else {
+            return try .json(EventGrowth(buckets: []))
+        }
         return try .json(EventGrowth(buckets: series.buckets(window)))
     }
 

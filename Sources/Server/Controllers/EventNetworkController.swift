@@ -21,8 +21,9 @@ struct EventNetworkController {
     let compute: GraphComputation
     let quota: GraphWorkQuota
 
-    static let tooLarge = Problem(status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
-                                  detail: "More people connected at it than the server's event network limit.")
+    static let tooLarge = Problem(
+        status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
+        detail: "More people connected at it than the server's event network limit.")
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/network", use: network)
@@ -40,8 +41,9 @@ struct EventNetworkController {
             let identity = EventIdentity(keyRing: services.keyRing)
             return try await compute.run("export") { () -> Result<(bytes: [UInt8], type: String), any Error> in
                 Result {
-                    let view = EventNetworkView(event: event, viewer: reader.organizer, graph: graph, picture: picture,
-                                                faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
+                    let view = EventNetworkView(
+                        event: event, viewer: reader.organizer, graph: graph, picture: picture,
+                        faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
                     return try view.render(format)
                 }
             }.get()
@@ -76,7 +78,7 @@ struct EventNetworkController {
     @Sendable func setVisibility(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"),
-              let found = try await services.events.event(EventReference(text), viewer: me.id)
+            let found = try await services.events.event(EventReference(text), viewer: me.id)
         else { throw Problem.noSuchEvent }
         guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
@@ -86,8 +88,12 @@ struct EventNetworkController {
         guard let privacy = try await services.events.setVisibility(visibility, of: me.id, at: found.event.id) else {
             throw Problem.notAMember
         }
-        context.logger.info("event visibility set", metadata: ["event.id": "\(found.event.id)", "profile.id": "\(me.id)",
-                                                               "event.visibility": "\(visibility.rawValue)"])
+        context.logger.info(
+            "event visibility set",
+            metadata: [
+                "event.id": "\(found.event.id)", "profile.id": "\(me.id)",
+                "event.visibility": "\(visibility.rawValue)",
+            ])
         return try .json(privacy)
     }
 

@@ -33,24 +33,27 @@ struct EventStreamController {
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store",
             .init("X-Accel-Buffering")!: "no",
         ]
-        return Response(status: .ok, headers: headers, body: ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: "retry: 2000\n\nevent: hello\ndata: {\"seq\":\(position.seq)}\n\n"))
-            if let resumeAfter, resumeAfter < position.seq {
-                let missed = try await events.pairs(of: event, after: resumeAfter, through: position.seq, limit: replayLimit + 1)
-                if missed.count > replayLimit {
-                    try await writer.write(EventFeeds.changed.bytes)
-                } else {
-                    let faces = try EventIdentity(keyRing: services.keyRing).faces(of: missed, at: event, showingNames: reader.showsNames)
-                    for pair in missed {
-                        try await writer.write(try EventFeeds.connection(pair, faces: faces, lastId: pair.seq).bytes)
+        return Response(
+            status: .ok, headers: headers,
+            body: ResponseBody { writer in
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\nevent: hello\ndata: {\"seq\":\(position.seq)}\n\n"))
+                if let resumeAfter, resumeAfter < position.seq {
+                    let missed = try await events.pairs(of: event, after: resumeAfter, through: position.seq, limit: replayLimit + 1)
+                    if missed.count > replayLimit {
+                        try await writer.write(EventFeeds.changed.bytes)
+                    } else {
+                        let faces = try EventIdentity(keyRing: services.keyRing).faces(
+                            of: missed, at: event, showingNames: reader.showsNames)
+                        for pair in missed {
+                            try await writer.write(try EventFeeds.connection(pair, faces: faces, lastId: pair.seq).bytes)
+                        }
                     }
                 }
-            }
-            for await message in messages.cancelOnGracefulShutdown() {
-                try await writer.write(message.bytes)
-            }
-            try await writer.finish(nil)
-        })
+                for await message in messages.cancelOnGracefulShutdown() {
+                    try await writer.write(message.bytes)
+                }
+                try await writer.finish(nil)
+            })
     }
 
     /// The `Last-Event-ID` header as a pair number; 400 `invalid_last_event_id` if it is not one.

@@ -43,11 +43,12 @@ struct HealthController {
             context.logger.warning("readiness check: the database does not answer", metadata: ["error": "\(error)"])
             schema = nil
         }
-        let migrations = switch (schema, services.schemaVersion) {
-        case (nil, _): "unknown"
-        case (.some(let found), .some(let needed)) where found < needed: "behind"
-        default: "current"
-        }
+        let migrations =
+            switch (schema, services.schemaVersion) {
+            case (nil, _): "unknown"
+            case (.some(let found), .some(let needed)) where found < needed: "behind"
+            default: "current"
+            }
         let signingKey = services.keyRing.verificationKeys.isEmpty ? "missing" : "loaded"
         var replica: String?
         if let database = services.replica {
@@ -61,8 +62,9 @@ struct HealthController {
         }
         let isReady = schema != nil && migrations == "current" && signingKey == "loaded" && replica != "unreachable"
         var response = try Response.json(
-            Readiness(status: isReady ? "ready" : "unavailable", database: schema == nil ? "unreachable" : "ok",
-                      migrations: migrations, signingKey: signingKey, replica: replica),
+            Readiness(
+                status: isReady ? "ready" : "unavailable", database: schema == nil ? "unreachable" : "ok",
+                migrations: migrations, signingKey: signingKey, replica: replica),
             status: isReady ? .ok : .serviceUnavailable)
         response.headers[.cacheControl] = "no-store"
         if !isReady { response.headers[.retryAfter] = "2" }
@@ -73,8 +75,9 @@ struct HealthController {
     /// set, only for `Authorization: Bearer` that token (401 otherwise).
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let token = services.configuration.metricsToken, request.headers[.authorization] != "Bearer \(token)" {
-            throw Problem(status: 401, code: "invalid_credentials", title: "The metrics need their token",
-                          detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
+            throw Problem(
+                status: 401, code: "invalid_credentials", title: "The metrics need their token",
+                detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
         }
         let text = services.metrics.exposition(pool: await services.database.poolStatistics())
         var response = Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")

@@ -20,8 +20,8 @@ struct JoinQRController {
     @Sendable func joinQR(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await services.requireEventReader(context).event
         guard let code = JoinCode.normalize(request.uri.queryParameters.get("code") ?? ""),
-              let hash = try JoinCode.hash(code, eventId: event.id),
-              try await services.events.joinCodeMatches(event.id, codeHash: hash)
+            let hash = try JoinCode.hash(code, eventId: event.id),
+            try await services.events.joinCodeMatches(event.id, codeHash: hash)
         else { throw Self.invalidCode }
         let shown = "\(code.prefix(4))-\(code.dropFirst(4))"
         let link = "\(base(of: request))/#join=\(event.slug)&code=\(shown)"

@@ -24,8 +24,10 @@ struct NetworkController {
         let depth = try Self.depth(request)
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .graphology, .cytoscape])
         let network = try await quota.run(for: me.id) {
-            let hood = try await services.connectionReads.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
-            let picture = try await layouts.picture(of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
+            let hood = try await services.connectionReads.neighbourhood(
+                of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let picture = try await layouts.picture(
+                of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
             return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         }
         guard format != .json else { return try .json(network) }
@@ -37,8 +39,10 @@ struct NetworkController {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
         return try await quota.run(for: me.id) {
-            let hood = try await services.connectionReads.neighbourhood(of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
-            let nodes = hood.profiles.map(\.id), edges = hood.edges
+            let hood = try await services.connectionReads.neighbourhood(
+                of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
+            let nodes = hood.profiles.map(\.id)
+            let edges = hood.edges
             let version = SubgraphLayouts.version(nodes: nodes, edges: edges)
             let statistics = try await statistics.value(for: .network(of: me.id, depth: depth), version: version) { [compute] _ in
                 let graph = Graph(nodes: nodes.map(\.uuidString), edges: edges.map { ($0.0.uuidString, $0.1.uuidString) })
@@ -59,18 +63,24 @@ struct NetworkController {
         me: UUID, depth: Int, hood: (profiles: [Profile], edges: [(UUID, UUID)], truncated: Bool), picture: SubgraphLayouts.Picture
     ) -> Network {
         var degree: [UUID: Int] = [:]
-        for (a, b) in hood.edges { degree[a, default: 0] += 1; degree[b, default: 0] += 1 }
+        for (a, b) in hood.edges {
+            degree[a, default: 0] += 1
+            degree[b, default: 0] += 1
+        }
         let nodes = hood.profiles.enumerated().map { index, profile in
             let place = picture.place(at: index, of: profile.id)
-            return Network.Node(id: profile.id.uuidString, label: profile.displayName, x: place?.point.x ?? 0, y: place?.point.y ?? 0,
-                                degree: degree[profile.id] ?? 0, isMe: profile.id == me, community: place?.community)
+            return Network.Node(
+                id: profile.id.uuidString, label: profile.displayName, x: place?.point.x ?? 0, y: place?.point.y ?? 0,
+                degree: degree[profile.id] ?? 0, isMe: profile.id == me, community: place?.community)
         }
-        let xs = nodes.map(\.x), ys = nodes.map(\.y)
+        let xs = nodes.map(\.x)
+        let ys = nodes.map(\.y)
         return Network(
             nodes: nodes,
             edges: hood.edges.map { Network.Edge(source: $0.0.uuidString, target: $0.1.uuidString) },
-            meta: .init(box: Box(xs: xs, ys: ys), layout: "constellation",
-                        seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
+            meta: .init(
+                box: Box(xs: xs, ys: ys), layout: "constellation",
+                seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
     }
 
 }

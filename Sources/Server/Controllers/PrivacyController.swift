@@ -53,7 +53,8 @@ struct PrivacyController {
     @Sendable func unblock(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),
-              try await services.blocks.unblock(peer, by: me.id) else { throw Self.notBlocked }
+            try await services.blocks.unblock(peer, by: me.id)
+        else { throw Self.notBlocked }
         return Response(status: .noContent)
     }
 
@@ -96,8 +97,9 @@ struct PrivacyController {
             }
         }
         guard confirmation == DeletionConfirmation.phrase else {
-            throw Problem(status: 422, code: "confirmation_required", title: "Deleting your profile needs a confirmation",
-                          detail: "Send {\"confirm\":\"delete\"} as the body, or ?confirm=delete.")
+            throw Problem(
+                status: 422, code: "confirmation_required", title: "Deleting your profile needs a confirmation",
+                detail: "Send {\"confirm\":\"delete\"} as the body, or ?confirm=delete.")
         }
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
         services.credentials.forget(profile: me.id)

@@ -32,10 +32,12 @@ struct TokenController {
     /// No body (or `{}`): a personal token; `{"eventId": id or slug}`: a token for that event.
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
         let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let input = body.readableBytes == 0
+        let input =
+            body.readableBytes == 0
             ? TokenRequest() : try JSONDecoder.constellation.decode(TokenRequest.self, from: Data(body.readableBytesView))
         let me = try context.requireProfile()
-        var response = Response.json(bytes: try await freshToken(for: me, event: input.eventId, context: context).jsonBytes(), status: .created)
+        var response = Response.json(
+            bytes: try await freshToken(for: me, event: input.eventId, context: context).jsonBytes(), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
     }
@@ -82,7 +84,8 @@ struct TokenController {
             subject: profile.id, eventId: eventId,
             lifetime: services.configuration.tokenLifetime, now: max(now, validFrom ?? now), keys: services.keyRing)
         services.metrics.tokenMinted()
-        return IssuedToken(token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId,
-                           link: services.configuration.link(to: token))
+        return IssuedToken(
+            token: token, tokenId: claims.tokenId, issuedAt: claims.issuedAt, expiresAt: claims.expiresAt, eventId: eventId,
+            link: services.configuration.link(to: token))
     }
 }

@@ -30,9 +30,11 @@ struct WebController {
             throw Problem(status: 503, code: "web_client_missing", title: "The web client is not installed", detail: loadError)
         }
         guard let asset = assets[path] else { throw Problem(status: 404, code: "not_found", title: "No such page") }
-        return asset.response(to: request, headers: [
-            .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
-            .init("Referrer-Policy")!: "no-referrer", .init("Cross-Origin-Opener-Policy")!: "same-origin",
-        ])
+        return asset.response(
+            to: request,
+            headers: [
+                .contentSecurityPolicy: Self.contentSecurityPolicy, .xContentTypeOptions: "nosniff",
+                .init("Referrer-Policy")!: "no-referrer", .init("Cross-Origin-Opener-Policy")!: "same-origin",
+            ])
     }
 }

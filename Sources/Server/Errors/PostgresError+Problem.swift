@@ -8,19 +8,22 @@ extension PostgresError: ProblemConvertible {
     package var problem: Problem {
         switch kind {
         case .connectionFailed, .shutdown:
-            return Problem(status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly", retryAfter: 2)
+            return Problem(
+                status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly", retryAfter: 2)
         case .poolExhausted:
             return Problem(status: 503, code: "database_busy", title: "Every database connection is busy; try again shortly", retryAfter: 1)
         default:
             break
         }
         if isQueryCanceled {
-            return Problem(status: 503, code: "database_timeout", title: "The database took too long to answer; try again shortly",
-                           retryAfter: 2)
+            return Problem(
+                status: 503, code: "database_timeout", title: "The database took too long to answer; try again shortly",
+                retryAfter: 2)
         }
         if isDataException || isIntegrityViolation {
-            return Problem(status: isUniqueViolation ? 409 : 422, code: isUniqueViolation ? "conflict" : "validation_failed",
-                           title: "The database refused a value of this request", detail: "SQLSTATE \(sqlState ?? "")")
+            return Problem(
+                status: isUniqueViolation ? 409 : 422, code: isUniqueViolation ? "conflict" : "validation_failed",
+                title: "The database refused a value of this request", detail: "SQLSTATE \(sqlState ?? "")")
         }
         return .internalError
     }

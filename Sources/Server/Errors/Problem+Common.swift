@@ -2,8 +2,9 @@ import ConstellationModel
 
 /// Problems that more than one route answers.
 extension Problem {
-    static let missingCredentials = Problem(status: 401, code: "missing_credentials", title: "An API key is required",
-                                            detail: "Send it as: Authorization: Bearer <key>")
+    static let missingCredentials = Problem(
+        status: 401, code: "missing_credentials", title: "An API key is required",
+        detail: "Send it as: Authorization: Bearer <key>")
     static let invalidCredentials = Problem(status: 401, code: "invalid_credentials", title: "The API key is not valid")
 
     static func validation(_ detail: String) -> Problem {
@@ -11,14 +12,17 @@ extension Problem {
     }
 
     static let notAnOrganizer = Problem(status: 403, code: "not_an_organizer", title: "Only the event's organizers may do this")
-    static let notAMember = Problem(status: 403, code: "not_a_member", title: "Only the event's attendees and organizers may do this",
-                                    detail: "Join the event with its code first.")
+    static let notAMember = Problem(
+        status: 403, code: "not_a_member", title: "Only the event's attendees and organizers may do this",
+        detail: "Join the event with its code first.")
     /// Neither says who blocked whom: the scanner learns only that the two cannot connect.
-    static let blocked = Problem(status: 403, code: "blocked", title: "You cannot connect with this person",
-                                 detail: "One of you has blocked the other.")
+    static let blocked = Problem(
+        status: 403, code: "blocked", title: "You cannot connect with this person",
+        detail: "One of you has blocked the other.")
     static let unknownEvent = Problem(status: 404, code: "unknown_event", title: "No such event")
-    static let eventEnded = Problem(status: 410, code: "event_ended", title: "This event has ended",
-                                    detail: "Its tokens are no longer redeemed.")
+    static let eventEnded = Problem(
+        status: 410, code: "event_ended", title: "This event has ended",
+        detail: "Its tokens are no longer redeemed.")
 
     static let deviceNotFound = Problem(status: 404, code: "device_not_found", title: "You have no such device")
 

@@ -5,8 +5,9 @@ extension StoreError: ProblemConvertible {
     package var problem: Problem {
         switch self {
         case .tokenUsedUp:
-            Problem(status: 409, code: "token_used_up", title: "This token has been redeemed by as many people as it may be",
-                    detail: "Ask for a fresh QR code.")
+            Problem(
+                status: 409, code: "token_used_up", title: "This token has been redeemed by as many people as it may be",
+                detail: "Ask for a fresh QR code.")
         case .unknownOwner:
             Problem(status: 404, code: "unknown_profile", title: "The token's owner no longer exists")
         case .selfConnection:
@@ -28,25 +29,31 @@ extension StoreError: ProblemConvertible {
         case .notAnOrganizer:
             .notAnOrganizer
         case .invalidJoinCode:
-            Problem(status: 403, code: "invalid_join_code", title: "The join code is not this event's",
-                    detail: "Ask an organizer for the current code (XXXX-XXXX).")
+            Problem(
+                status: 403, code: "invalid_join_code", title: "The join code is not this event's",
+                detail: "Ask an organizer for the current code (XXXX-XXXX).")
         case .unknownDeviceLink:
-            Problem(status: 404, code: "device_link_unknown", title: "No device link has this code",
-                    detail: "Check the code, or make a new link on your other device.")
+            Problem(
+                status: 404, code: "device_link_unknown", title: "No device link has this code",
+                detail: "Check the code, or make a new link on your other device.")
         case .deviceLinkUsed:
-            Problem(status: 409, code: "device_link_used", title: "This device link was used already",
-                    detail: "A link works once: make a new one on your other device.")
+            Problem(
+                status: 409, code: "device_link_used", title: "This device link was used already",
+                detail: "A link works once: make a new one on your other device.")
         case .deviceLinkExpired:
-            Problem(status: 410, code: "device_link_expired", title: "This device link has expired",
-                    detail: "Make a new one on your other device.")
+            Problem(
+                status: 410, code: "device_link_expired", title: "This device link has expired",
+                detail: "Make a new one on your other device.")
         case .unknownRecoveryCode:
-            Problem(status: 404, code: "recovery_code_unknown", title: "No profile has this recovery code",
-                    detail: "It may have been used or replaced by a newer one.")
+            Problem(
+                status: 404, code: "recovery_code_unknown", title: "No profile has this recovery code",
+                detail: "It may have been used or replaced by a newer one.")
         case .unknownDevice:
             .deviceNotFound
         case .lastDevice:
-            Problem(status: 409, code: "last_device", title: "This is your profile's last device",
-                    detail: "Without a device you can only come back with a recovery code; add ?confirm=last-device if you mean it.")
+            Problem(
+                status: 409, code: "last_device", title: "This is your profile's last device",
+                detail: "Without a device you can only come back with a recovery code; add ?confirm=last-device if you mean it.")
         }
     }
 }

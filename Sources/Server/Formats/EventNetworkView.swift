@@ -20,9 +20,11 @@ struct EventNetworkView {
         let ids = people.map { faces[$0.id]?.id ?? "" }
         let byId = people.indices.sorted { ids[$0] < ids[$1] }
         let nodes = byId.map { i in
-            let person = people[i], place = picture.place(at: i, of: person.id)
-            return EventNetwork.Node(id: ids[i], label: faces[person.id]?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
-                                     degree: degree[i], isMe: person.id == viewer, community: place?.community)
+            let person = people[i]
+            let place = picture.place(at: i, of: person.id)
+            return EventNetwork.Node(
+                id: ids[i], label: faces[person.id]?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
+                degree: degree[i], isMe: person.id == viewer, community: place?.community)
         }
         // In the order the pairs connected, as the event's timeline replays them, then by the ends'
         // ids, compared by their ranks among the nodes' ids (equal ids, equal ranks).
@@ -35,10 +37,13 @@ struct EventNetworkView {
             let (a, b) = graph.ends[key.pair]
             return EventNetwork.Edge(source: ids[Int(a)], target: ids[Int(b)], firstAt: graph.pairs[key.pair].firstAt)
         }
-        let xs = nodes.map(\.x), ys = nodes.map(\.y)
-        network = EventNetwork(nodes: nodes, edges: edges, meta: .init(
-            eventId: event, box: Box(xs: xs, ys: ys), layout: "constellation",
-            seed: SubgraphLayouts.Picture.seed, warmStart: picture.warmStarted))
+        let xs = nodes.map(\.x)
+        let ys = nodes.map(\.y)
+        network = EventNetwork(
+            nodes: nodes, edges: edges,
+            meta: .init(
+                eventId: event, box: Box(xs: xs, ys: ys), layout: "constellation",
+                seed: SubgraphLayouts.Picture.seed, warmStart: picture.warmStarted))
     }
 
     /// The body and its media type in `format`: the API's own JSON, or a document.

@@ -14,8 +14,10 @@ package enum VCard {
     }
 
     package static func card(_ connection: Connection) -> String {
-        var lines = ["BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:\(connection.peer.id.uuidString.lowercased())",
-                     "FN:\(escape(connection.peer.displayName))"]
+        var lines = [
+            "BEGIN:VCARD", "VERSION:4.0", "UID:urn:uuid:\(connection.peer.id.uuidString.lowercased())",
+            "FN:\(escape(connection.peer.displayName))",
+        ]
         if let headline = connection.peer.headline { lines.append("NOTE:\(escape(headline))") }
         lines.append("END:VCARD")
         return lines.map(fold).joined()

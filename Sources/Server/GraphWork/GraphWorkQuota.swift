@@ -21,9 +21,10 @@ package final class GraphWorkQuota: Sendable {
             return true
         }
         guard admitted else {
-            throw Problem(status: 429, code: "too_many_graph_requests", title: "Too many graph requests at once",
-                          detail: "Wait for your other network or statistics requests to finish (at most \(limit) at a time).",
-                          retryAfter: 1)
+            throw Problem(
+                status: 429, code: "too_many_graph_requests", title: "Too many graph requests at once",
+                detail: "Wait for your other network or statistics requests to finish (at most \(limit) at a time).",
+                retryAfter: 1)
         }
         defer {
             running.withLock { running in

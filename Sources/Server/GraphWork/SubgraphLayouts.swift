@@ -116,14 +116,20 @@ actor SubgraphLayouts {
     static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
         var hasher = Hasher()
         for node in nodes { hasher.combine(node) }
-        for (a, b) in edges { hasher.combine(a); hasher.combine(b) }
+        for (a, b) in edges {
+            hasher.combine(a)
+            hasher.combine(b)
+        }
         return hasher.finalize()
     }
 
     static func version(nodes: [UUID], edges: [(a: Int32, b: Int32)]) -> Int {
         var hasher = Hasher()
         for node in nodes { hasher.combine(node) }
-        for (a, b) in edges { hasher.combine(a); hasher.combine(b) }
+        for (a, b) in edges {
+            hasher.combine(a)
+            hasher.combine(b)
+        }
         return hasher.finalize()
     }
 
@@ -139,7 +145,10 @@ actor SubgraphLayouts {
             positions = layout.positions(for: graph, warmStart: start.map { $0?.point })
             communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         } else {
-            (positions, communities) = { let result = layout.layout(graph); return (result.positions, result.communities) }()
+            (positions, communities) = {
+                let result = layout.layout(graph)
+                return (result.positions, result.communities)
+            }()
         }
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
         return Picture(ids: graph.ids, points: positions, communities: communities, warmStarted: previous != nil)

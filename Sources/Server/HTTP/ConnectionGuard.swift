@@ -44,8 +44,10 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         if awaitingRequest, bytes.readableBytes > 0 {
             awaitingRequest = false
             deadline = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) { [self] in
-                refuse(Problem(status: 408, code: "request_timeout", title: "The request did not arrive in time",
-                               detail: "Send the whole request within \(requestTimeout.nanoseconds / 1_000_000_000) s."))
+                refuse(
+                    Problem(
+                        status: 408, code: "request_timeout", title: "The request did not arrive in time",
+                        detail: "Send the whole request within \(requestTimeout.nanoseconds / 1_000_000_000) s."))
             }
         }
         if !requestLineEnded {
@@ -81,8 +83,9 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         let body = (try? JSONEncoder.constellation.encode(problem)) ?? Data()
         let reason = HTTPResponseStatus(statusCode: problem.status).reasonPhrase
         var buffer = context.channel.allocator.buffer(capacity: body.count + 200)
-        buffer.writeString("HTTP/1.1 \(problem.status) \(reason)\r\ncontent-type: \(Problem.mediaType)\r\n"
-            + "content-length: \(body.count)\r\ncache-control: no-store\r\nconnection: close\r\n\r\n")
+        buffer.writeString(
+            "HTTP/1.1 \(problem.status) \(reason)\r\ncontent-type: \(Problem.mediaType)\r\n"
+                + "content-length: \(body.count)\r\ncache-control: no-store\r\nconnection: close\r\n\r\n")
         buffer.writeBytes(body)
         context.writeAndFlush(wrapInboundOut(buffer)).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)

@@ -47,12 +47,14 @@ final class RequestTracker: ChannelDuplexHandler, RemovableChannelHandler {
     static func problem(for error: any Error, uriTooLong: Bool) -> Problem? {
         switch error {
         case HTTPParserError.headerOverflow where uriTooLong:
-            Problem(status: 414, code: "uri_too_long", title: "The URI is too long",
-                    detail: "At most \(GuardedHTTP1Channel.maximumLineLength) bytes.")
+            Problem(
+                status: 414, code: "uri_too_long", title: "The URI is too long",
+                detail: "At most \(GuardedHTTP1Channel.maximumLineLength) bytes.")
         case HTTPParserError.headerOverflow:
-            Problem(status: 431, code: "headers_too_large", title: "The request's headers are too large",
-                    detail: "At most \(GuardedHTTP1Channel.maximumHeaderCount) headers, \(GuardedHTTP1Channel.maximumLineLength) bytes each, "
-                        + "\(GuardedHTTP1Channel.maximumHeaderSize) bytes in all.")
+            Problem(
+                status: 431, code: "headers_too_large", title: "The request's headers are too large",
+                detail: "At most \(GuardedHTTP1Channel.maximumHeaderCount) headers, \(GuardedHTTP1Channel.maximumLineLength) bytes each, "
+                    + "\(GuardedHTTP1Channel.maximumHeaderSize) bytes in all.")
         case HTTPParserError.invalidMethod:
             Problem(status: 501, code: "not_implemented", title: "Method not implemented")
         case let error as HTTP1TypeConversionError where error == .invalidMethod:

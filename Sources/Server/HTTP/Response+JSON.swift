@@ -15,7 +15,8 @@ extension Response {
 
     /// Bytes of a given media type that must not be cached (a fresh token each time).
     static func fresh(_ bytes: some Sequence<UInt8>, contentType: String) -> Response {
-        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"],
-                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        Response(
+            status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"],
+            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -20,10 +20,13 @@ extension Router {
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
             for method in Self.knownMethods.subtracting(allowed.subtracting([.options])) {
                 on(path, method: method) { _, _ -> Response in
-                    var response = method == .options
+                    var response =
+                        method == .options
                         ? Response(status: .noContent)
-                        : Problem(status: 405, code: "method_not_allowed", title: "Method not allowed on this resource",
-                                  detail: "Allowed: \(allow)").response
+                        : Problem(
+                            status: 405, code: "method_not_allowed", title: "Method not allowed on this resource",
+                            detail: "Allowed: \(allow)"
+                        ).response
                     response.headers[.allow] = allow
                     return response
                 }
@@ -36,8 +39,10 @@ extension Router {
 struct KnownMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard Router<Context>.knownMethods.contains(request.method) else {
-            return Problem(status: 501, code: "not_implemented", title: "Method not implemented",
-                           detail: "\(request.method.rawValue) is not a method this server implements").response
+            return Problem(
+                status: 501, code: "not_implemented", title: "Method not implemented",
+                detail: "\(request.method.rawValue) is not a method this server implements"
+            ).response
         }
         return try await next(request, context)
     }

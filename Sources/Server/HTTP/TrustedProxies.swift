@@ -1,8 +1,9 @@
 import Foundation
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The proxies whose `X-Forwarded-For` is believed (`CONSTELLATION_TRUSTED_PROXIES`: addresses

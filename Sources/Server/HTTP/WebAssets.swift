@@ -38,8 +38,9 @@ struct WebAssets: Sendable {
     /// The web client, read once per process.
     static let bundled = inFolder(WebClient.folder, named: "Web", bundlePath: WebClient.bundlePath)
     /// The API's description: the `OpenAPI` folder of the server's resource bundle (`openapi.json`).
-    static let openAPI = inFolder(Bundle.module.url(forResource: "OpenAPI", withExtension: nil), named: "OpenAPI",
-                                  bundlePath: Bundle.module.bundlePath)
+    static let openAPI = inFolder(
+        Bundle.module.url(forResource: "OpenAPI", withExtension: nil), named: "OpenAPI",
+        bundlePath: Bundle.module.bundlePath)
 
     /// The files of a resource bundle's folder, or none and why.
     private static func inFolder(_ root: URL?, named folder: String, bundlePath: String) -> WebAssets {
@@ -54,7 +55,9 @@ struct WebAssets: Sendable {
     /// Every file under `root` whose extension has a known media type (others are not served).
     static func load(from root: URL) throws -> WebAssets {
         let rootPath = root.standardizedFileURL.path
-        guard let walker = FileManager.default.enumerator(atPath: rootPath) else { throw WebAssetsError.missing(root.lastPathComponent, rootPath) }
+        guard let walker = FileManager.default.enumerator(atPath: rootPath) else {
+            throw WebAssetsError.missing(root.lastPathComponent, rootPath)
+        }
         var assets: [String: Asset] = [:]
         while let relative = walker.nextObject() as? String {
             let ext = (relative as NSString).pathExtension.lowercased()
@@ -81,7 +84,9 @@ extension WebAssets.Asset {
     func response(to request: Request, headers extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-cache", .eTag: etag]
         headers.append(contentsOf: extra)
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+        if let match = request.headers[.ifNoneMatch],
+            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
+        {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }

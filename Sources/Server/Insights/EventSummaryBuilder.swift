@@ -21,8 +21,9 @@ enum EventSummaryBuilder {
             let id = graph.ids[node]
             let member = byId[id]
             let named = member?.named ?? false
-            return EventSummary.Connector(name: labels[id] ?? "Attendee", named: named,
-                                          degree: degrees[node], betweenness: betweenness[node])
+            return EventSummary.Connector(
+                name: labels[id] ?? "Attendee", named: named,
+                degree: degrees[node], betweenness: betweenness[node])
         }
         // Ties go by name, so the order never depends on anyone's profile id.
         let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)

@@ -51,7 +51,11 @@ actor GrowthCache {
         _ cached: (EventPairsVersion, GrowthSeries)?, of event: UUID, _ events: EventRepository, _ compute: GraphComputation
     ) async throws -> (EventPairsVersion, GrowthSeries) {
         let change = try await events.pairs(of: event, since: cached?.0)
-        if case .unchanged = change { compute.metrics.cacheLookup("growth", hit: true) } else { compute.metrics.cacheLookup("growth", hit: false) }
+        if case .unchanged = change {
+            compute.metrics.cacheLookup("growth", hit: true)
+        } else {
+            compute.metrics.cacheLookup("growth", hit: false)
+        }
         switch change {
         case .unchanged:
             return cached!

@@ -94,7 +94,8 @@ struct GrowthSeries: Sendable {
         let perBucket = window.size / Self.stepSeconds
         return (window.first..<window.end).map { k in
             // The steps inside bucket k, as positions in `steps`, clamped to the ones there are.
-            let low = k * perBucket - firstStep, high = low + perBucket
+            let low = k * perBucket - firstStep
+            let high = low + perBucket
             let inside = steps[max(0, min(low, steps.count))..<max(0, min(high, steps.count))]
             let atEnd = min(high, steps.count) - 1
             let totals = atEnd >= 0 ? steps[atEnd] : Step()
@@ -136,8 +137,10 @@ private struct UnionFind {
     func contains(_ id: UUID) -> Bool { slot[id] != nil }
 
     mutating func connect(_ a: UUID, _ b: UUID) {
-        let slotA = add(a), slotB = add(b)
-        var rootA = root(of: slotA), rootB = root(of: slotB)
+        let slotA = add(a)
+        let slotB = add(b)
+        var rootA = root(of: slotA)
+        var rootB = root(of: slotB)
         guard rootA != rootB else { return }
         if size[rootA] < size[rootB] { swap(&rootA, &rootB) }
         parent[rootB] = rootA

@@ -73,7 +73,10 @@ public struct RateLimits: Sendable, Equatable {
     /// `off`, or the defaults changed by `action=N/period` and `action_address=N/period` entries,
     /// comma separated (e.g. `redeem=120/min,register_address=200/min`).
     public init?(_ text: String) {
-        if text == "off" { self = .off; return }
+        if text == "off" {
+            self = .off
+            return
+        }
         self = .defaults
         for entry in text.split(separator: ",") {
             let parts = entry.split(separator: "=", maxSplits: 1)
@@ -91,7 +94,8 @@ public struct RateLimits: Sendable, Equatable {
 
     /// Every rule's share for one of `instances` servers that each count on their own.
     public func share(of instances: Int) -> RateLimits {
-        RateLimits(perCredential: perCredential.mapValues { $0.share(of: instances) },
-                   perAddress: perAddress.mapValues { $0.share(of: instances) })
+        RateLimits(
+            perCredential: perCredential.mapValues { $0.share(of: instances) },
+            perAddress: perAddress.mapValues { $0.share(of: instances) })
     }
 }

@@ -48,8 +48,10 @@ package final class EventFeeds: Sendable {
     /// A comment sent this often keeps proxies from closing a quiet stream.
     let keepAlive: Duration = .seconds(15)
 
-    package init(events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger,
-         interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000, streamsPerCredential: Int = 4) {
+    package init(
+        events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger,
+        interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000, streamsPerCredential: Int = 4
+    ) {
         self.events = events
         self.streamsPerCredential = streamsPerCredential
         self.identity = identity
@@ -61,7 +63,9 @@ package final class EventFeeds: Sendable {
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration (or the
     /// stream's end) stops watching. 429 `too_many_streams` past `streamsPerCredential`.
-    package func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (FeedPosition, AsyncStream<Message>) {
+    package func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (
+        FeedPosition, AsyncStream<Message>
+    ) {
         let key = FeedKey(event: event, showsNames: showingNames)
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
         let watcher = UUID()
@@ -77,8 +81,9 @@ package final class EventFeeds: Sendable {
             return feed.position
         }
         guard let position else {
-            throw Problem(status: 429, code: "too_many_streams", title: "Too many live streams open at once",
-                          detail: "Close another live view first (at most \(streamsPerCredential) at a time).", retryAfter: 5)
+            throw Problem(
+                status: 429, code: "too_many_streams", title: "Too many live streams open at once",
+                detail: "Close another live view first (at most \(streamsPerCredential) at a time).", retryAfter: 5)
         }
         continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
         return (position, stream)
@@ -172,7 +177,8 @@ package final class EventFeeds: Sendable {
             let face = faces[id] ?? EventIdentity.Face(id: "", label: "")
             return LiveConnection.Person(id: face.id, label: face.label)
         }
-        let data = try JSONEncoder.constellation.encode(LiveConnection(seq: pair.seq, at: pair.firstAt, source: person(pair.a), target: person(pair.b)))
+        let data = try JSONEncoder.constellation.encode(
+            LiveConnection(seq: pair.seq, at: pair.firstAt, source: person(pair.a), target: person(pair.b)))
         var bytes = ByteBuffer(string: "id: \(lastId)\nevent: connection\ndata: ")
         bytes.writeBytes(data)
         bytes.writeString("\n\n")

@@ -30,7 +30,9 @@ public struct JSONLogHandler: LogHandler {
         fields["label"] = label
         fields["message"] = "\(event.message)"
         fields["source"] = event.source
-        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard var line = try? JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+            return
+        }
         line.append(0x0A)
         write(Array(line))
     }

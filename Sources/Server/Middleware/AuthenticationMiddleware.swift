@@ -20,7 +20,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         case view(ViewClaims)
     }
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
         try limiter.check(.authFailure, address: context.clientAddress)
         let bearer: Bearer
         do {

@@ -5,7 +5,9 @@ import Hummingbird
 struct ClientAddressMiddleware: RouterMiddleware {
     let proxies: TrustedProxies
 
-    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
+        -> Response
+    {
         var context = context
         let forwarded = proxies.isEmpty ? [] : request.headers[values: .init("X-Forwarded-For")!]
         context.clientAddress = proxies.client(peer: context.remoteAddress?.ipAddress, forwardedFor: forwarded)

@@ -11,8 +11,9 @@ struct RequestMetricsMiddleware<Context: RequestContext>: RouterMiddleware {
         let response = try await next(request, context)
         // A route pattern starts with `/`; Hummingbird names a miss `NotFound`.
         let route = context.endpointPath.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "unmatched"
-        metrics.request(route: route, method: request.method.rawValue,
-                        status: response.status.code, duration: ContinuousClock.now - start)
+        metrics.request(
+            route: route, method: request.method.rawValue,
+            status: response.status.code, duration: ContinuousClock.now - start)
         return response
     }
 }

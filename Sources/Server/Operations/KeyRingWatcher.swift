@@ -28,9 +28,11 @@ struct KeyRingWatcher: Service {
             // A few small files: read on the blocking pool, away from the event loops and Swift's shared threads.
             guard try await NIOThreadPool.singleton.runIfActive({ [store] in try store.reloadIfChanged() }) else { return }
             let ring = store.current
-            logger.notice("signing keys reloaded", metadata: [
-                "keys.signing": "\(ring.signingKid)", "keys.verifying": "\(ring.verificationKeys.keys.sorted())",
-            ])
+            logger.notice(
+                "signing keys reloaded",
+                metadata: [
+                    "keys.signing": "\(ring.signingKid)", "keys.verifying": "\(ring.verificationKeys.keys.sorted())",
+                ])
         } catch {
             logger.error("cannot reload the signing keys; the keys loaded before stay in use", metadata: ["error": "\(error)"])
         }

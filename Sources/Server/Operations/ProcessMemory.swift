@@ -1,7 +1,8 @@
-#if os(Linux)
-import CMalloc
-#endif
 import Foundation
+
+#if os(Linux)
+    import CMalloc
+#endif
 
 /// How the server keeps glibc's heap from growing with its thread count. glibc gives a thread that
 /// finds the heap locked an arena of its own, up to eight per core, and memory freed in an arena
@@ -14,8 +15,8 @@ public enum ProcessMemory {
     /// says otherwise. Call it first thing: arenas made before it stay.
     public static func limitArenas(environment: [String: String]) {
         #if os(Linux)
-        guard environment["MALLOC_ARENA_MAX"] == nil else { return }
-        _ = mallopt(M_ARENA_MAX, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
+            guard environment["MALLOC_ARENA_MAX"] == nil else { return }
+            _ = mallopt(M_ARENA_MAX, Int32(max(2, ProcessInfo.processInfo.activeProcessorCount)))
         #endif
     }
 
@@ -23,7 +24,7 @@ public enum ProcessMemory {
     /// frees megabytes at once.
     static func returnFreedMemory() {
         #if os(Linux)
-        _ = malloc_trim(0)
+            _ = malloc_trim(0)
         #endif
     }
 }

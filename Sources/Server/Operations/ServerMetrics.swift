@@ -12,15 +12,32 @@ public final class ServerMetrics: Sendable {
 
     public init() {}
 
-    private static var requests: MetricNameDescriptor { descriptor("http_requests", unit: "total", "HTTP requests answered, by route pattern, method and status.") }
-    private static var requestDuration: MetricNameDescriptor { descriptor("http_request_duration", unit: "seconds", "Time from a request's head to its response's head, by route pattern and method.") }
-    private static var poolConnections: MetricNameDescriptor { descriptor("db_pool_connections", unit: "", "Database connections open, by state (in_use, idle).") }
-    private static var poolWaiting: MetricNameDescriptor { descriptor("db_pool_waiting", unit: "requests", "Requests waiting for a database connection.") }
+    private static var requests: MetricNameDescriptor {
+        descriptor("http_requests", unit: "total", "HTTP requests answered, by route pattern, method and status.")
+    }
+    private static var requestDuration: MetricNameDescriptor {
+        descriptor(
+            "http_request_duration", unit: "seconds", "Time from a request's head to its response's head, by route pattern and method.")
+    }
+    private static var poolConnections: MetricNameDescriptor {
+        descriptor("db_pool_connections", unit: "", "Database connections open, by state (in_use, idle).")
+    }
+    private static var poolWaiting: MetricNameDescriptor {
+        descriptor("db_pool_waiting", unit: "requests", "Requests waiting for a database connection.")
+    }
     private static var tokensMinted: MetricNameDescriptor { descriptor("tokens_minted", unit: "total", "Connection tokens issued.") }
-    private static var tokensRedeemed: MetricNameDescriptor { descriptor("tokens_redeemed", unit: "total", "Tokens redeemed, by whether the redemption made a new connection.") }
-    private static var computations: MetricNameDescriptor { descriptor("graph_computations", unit: "total", "Graph computations run (layouts, statistics, growth, summaries), by kind.") }
-    private static var computationDuration: MetricNameDescriptor { descriptor("graph_computation_duration", unit: "seconds", "Time graph computations took, by kind.") }
-    private static var cacheLookups: MetricNameDescriptor { descriptor("cache_lookups", unit: "total", "Cache lookups, by cache and result (hit, miss).") }
+    private static var tokensRedeemed: MetricNameDescriptor {
+        descriptor("tokens_redeemed", unit: "total", "Tokens redeemed, by whether the redemption made a new connection.")
+    }
+    private static var computations: MetricNameDescriptor {
+        descriptor("graph_computations", unit: "total", "Graph computations run (layouts, statistics, growth, summaries), by kind.")
+    }
+    private static var computationDuration: MetricNameDescriptor {
+        descriptor("graph_computation_duration", unit: "seconds", "Time graph computations took, by kind.")
+    }
+    private static var cacheLookups: MetricNameDescriptor {
+        descriptor("cache_lookups", unit: "total", "Cache lookups, by cache and result (hit, miss).")
+    }
 
     /// `constellation_NAME_UNIT`, with its help text.
     private static func descriptor(_ name: String, unit: String, _ help: String) -> MetricNameDescriptor {
@@ -34,8 +51,10 @@ public final class ServerMetrics: Sendable {
     func request(route: String, method: String, status: Int, duration: Duration) {
         registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
             .increment()
-        registry.makeDurationHistogram(descriptor: Self.requestDuration, labels: [("route", route), ("method", method)],
-                                       buckets: Self.requestBuckets).record(duration)
+        registry.makeDurationHistogram(
+            descriptor: Self.requestDuration, labels: [("route", route), ("method", method)],
+            buckets: Self.requestBuckets
+        ).record(duration)
     }
 
     func tokenMinted() {
@@ -49,8 +68,10 @@ public final class ServerMetrics: Sendable {
     /// One graph computation of `kind` (`layout`, `statistics`, `growth`, `summary`, `export`) that took `duration`.
     func computed(_ kind: String, duration: Duration) {
         registry.makeCounter(descriptor: Self.computations, labels: [("kind", kind)]).increment()
-        registry.makeDurationHistogram(descriptor: Self.computationDuration, labels: [("kind", kind)],
-                                       buckets: Self.computationBuckets).record(duration)
+        registry.makeDurationHistogram(
+            descriptor: Self.computationDuration, labels: [("kind", kind)],
+            buckets: Self.computationBuckets
+        ).record(duration)
     }
 
     /// A lookup in `cache` that found what it wanted (`hit`) or had to compute it.

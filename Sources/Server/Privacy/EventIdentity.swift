@@ -56,7 +56,8 @@ package struct EventIdentity: Sendable {
     private static func base32(_ bytes: some Collection<UInt8>) -> String {
         var out: [UInt8] = []
         out.reserveCapacity((bytes.count * 8 + 4) / 5)
-        var buffer = 0, bits = 0
+        var buffer = 0
+        var bits = 0
         for byte in bytes {
             buffer = (buffer << 8) | Int(byte)
             bits += 8

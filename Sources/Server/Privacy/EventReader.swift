@@ -37,11 +37,13 @@ extension AppServices {
 
 extension Problem {
     static let noSuchEvent = Problem(status: 404, code: "not_found", title: "No such event")
-    static let viewTokenReadOnly = Problem(status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
-                                           detail: "It opens the event's network, statistics, growth, summary and live stream; nothing else.")
+    static let viewTokenReadOnly = Problem(
+        status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
+        detail: "It opens the event's network, statistics, growth, summary and live stream; nothing else.")
     static let viewTokenWrongEvent = Problem(status: 403, code: "view_token_wrong_event", title: "This view token is for another event")
-    static let viewTokenExpired = Problem(status: 401, code: "view_token_expired", title: "This view link has expired",
-                                          detail: "Ask an organizer for a new one (`constellation event open SLUG`).")
+    static let viewTokenExpired = Problem(
+        status: 401, code: "view_token_expired", title: "This view link has expired",
+        detail: "Ask an organizer for a new one (`constellation event open SLUG`).")
     static func invalidViewToken(_ detail: String) -> Problem {
         Problem(status: 401, code: "invalid_credentials", title: "The view token is not valid", detail: detail)
     }

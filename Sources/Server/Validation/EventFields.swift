@@ -8,8 +8,9 @@ package enum EventFields {
 
     /// The checked input: a tidied name, and a slug, zone and dates as given.
     package static func check(_ input: NewEvent) throws -> NewEvent {
-        NewEvent(name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: input.startsAt,
-                 endsAt: try endsAt(input.endsAt, after: input.startsAt), timeZone: try timeZone(input.timeZone))
+        NewEvent(
+            name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: input.startsAt,
+            endsAt: try endsAt(input.endsAt, after: input.startsAt), timeZone: try timeZone(input.timeZone))
     }
 
     /// 3…64 lowercase ASCII letters, digits and hyphens, starting and ending with a letter or digit,

@@ -7,7 +7,8 @@ struct BlockCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "block",
         abstract: "Block someone: your connection goes, and neither of you can connect with the other.",
-        discussion: "Give their profile id, as `connections --json` shows it. `block --list` shows whom you blocked; `unblock` lifts a block.")
+        discussion:
+            "Give their profile id, as `connections --json` shows it. `block --list` shows whom you blocked; `unblock` lifts a block.")
 
     @OptionGroup var options: GlobalOptions
 

@@ -65,11 +65,14 @@ struct Connections: AsyncParsableCommand {
             }
             for connection in items {
                 let peer = connection.peer
-                let met = connection.connectedAt.formatted(date: .abbreviated, time: .shortened) + (connection.eventName.map { " at \($0)" } ?? "")
+                let met =
+                    connection.connectedAt.formatted(date: .abbreviated, time: .shortened)
+                    + (connection.eventName.map { " at \($0)" } ?? "")
                 let tags = (connection.tags ?? []).map { "#\($0)" }.joined(separator: " ")
                 Terminal.print("\(peer.displayName)\(peer.headline.map { " — \($0)" } ?? "")  (\(met))\(tags.isEmpty ? "" : "  \(tags)")")
                 if let note = connection.note {
-                    Terminal.print(note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))
+                    Terminal.print(
+                        note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))
                 }
             }
         }

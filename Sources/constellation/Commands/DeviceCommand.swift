@@ -37,7 +37,8 @@ struct DeviceCommand: AsyncParsableCommand {
                     try Terminal.printJSON(link)
                 } else {
                     Terminal.print(try QRCode(encoding: link.qrText).terminalText(darkOnLight: light))
-                    Terminal.print("""
+                    Terminal.print(
+                        """
                         On the new device: `constellation device join \(link.code)` (or scan this code).
                         It works once, until \(Show.time(link.expiresAt)).
                         """)
@@ -88,8 +89,10 @@ struct DeviceCommand: AsyncParsableCommand {
                 let session = try Session(options: options, credentials: force ? .replaceable : .optional)
                 try session.refuseToReplace(force: force)
                 let text = try image.map(Self.linkInImage) ?? input ?? ""
-                let redemption = text.contains("v4.public.")
-                    ? DeviceLinkRedemption(token: text.trimmingCharacters(in: .whitespacesAndNewlines), deviceName: name ?? Session.deviceName)
+                let redemption =
+                    text.contains("v4.public.")
+                    ? DeviceLinkRedemption(
+                        token: text.trimmingCharacters(in: .whitespacesAndNewlines), deviceName: name ?? Session.deviceName)
                     : DeviceLinkRedemption(code: text, deviceName: name ?? Session.deviceName)
                 let registered = try await session.client.redeemDeviceLink(redemption)
                 try await session.save(registered, options: options)
@@ -118,7 +121,8 @@ struct DeviceCommand: AsyncParsableCommand {
                 if options.json { return try Terminal.printJSON(devices) }
                 for device in devices {
                     let used = device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
-                    Terminal.print("""
+                    Terminal.print(
+                        """
                         \(device.current ? "*" : " ") \(device.name ?? "(unnamed)")  \(device.id.uuidString.lowercased())
                             added \(device.createdAt.formatted(date: .abbreviated, time: .shortened)), \(used)
                         """)
@@ -173,12 +177,14 @@ struct DeviceCommand: AsyncParsableCommand {
                 } catch {
                     // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
                     guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
-                    throw CLIError.data("that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
+                    throw CLIError.data(
+                        "that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
                 }
                 guard isThisComputer else { return Terminal.print("Revoked: that device's key no longer works.") }
                 // This computer's own key is dead now: forget it, so that the next command says so plainly.
                 try? FileManager.default.removeItem(at: session.store.credentialsFile)
-                Terminal.print("Revoked this computer's key; it is forgotten here too. `constellation device join` or `me recover` to come back.")
+                Terminal.print(
+                    "Revoked this computer's key; it is forgotten here too. `constellation device join` or `me recover` to come back.")
             }
         }
     }

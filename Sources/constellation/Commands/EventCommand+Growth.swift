@@ -34,7 +34,9 @@ extension EventCommand {
         func validate() throws {
             guard EventGrowth.bucketSizes[bucket] != nil else { throw ValidationError("--bucket is 5m, 15m, 1h or 1d") }
             for (name, value) in [("--from", from), ("--to", to)] {
-                if let value, EventCommand.date(value, in: .gmt) == nil { throw ValidationError("\(name) '\(value)' is not a date and time") }
+                if let value, EventCommand.date(value, in: .gmt) == nil {
+                    throw ValidationError("\(name) '\(value)' is not a date and time")
+                }
             }
             if csv && options.json { throw ValidationError("give --json or --csv, not both") }
         }
@@ -46,14 +48,16 @@ extension EventCommand {
                 let details = try await session.client.event(event)
                 let zone = TimeZone(identifier: details.timeZone) ?? .gmt
                 let growth = try await EventCommand.asOrganizer(of: event) {
-                    try await session.client.eventGrowth(event, bucket: bucket, from: from.flatMap { EventCommand.date($0, in: zone) },
-                                                         to: to.flatMap { EventCommand.date($0, in: zone) })
+                    try await session.client.eventGrowth(
+                        event, bucket: bucket, from: from.flatMap { EventCommand.date($0, in: zone) },
+                        to: to.flatMap { EventCommand.date($0, in: zone) })
                 }
                 if options.json { return try Terminal.printJSON(growth) }
                 if csv { return try OutputFile.write(Array(GrowthChart.csv(growth).utf8), to: nil) }
                 let columns = Terminal.columns
-                Terminal.print(DisplayWidth.truncate("\(details.name) (\(details.slug)), \(bucket) buckets", to: columns - 1) + "\n\n"
-                               + GrowthChart.text(growth, zone: zone, columns: columns))
+                Terminal.print(
+                    DisplayWidth.truncate("\(details.name) (\(details.slug)), \(bucket) buckets", to: columns - 1) + "\n\n"
+                        + GrowthChart.text(growth, zone: zone, columns: columns))
             }
         }
     }

@@ -38,11 +38,14 @@ extension EventCommand {
             try await reportingErrors {
                 let session = try Session(options: options)
                 try await session.catchUp()
-                let issued = try await EventCommand.asOrganizer(of: event) { try await session.client.issueViewToken(for: event, wall: wall) }
+                let issued = try await EventCommand.asOrganizer(of: event) {
+                    try await session.client.issueViewToken(for: event, wall: wall)
+                }
                 // Without a public URL, the link is on the address this CLI reaches the server at.
                 let link = issued.url ?? session.client.baseURL + issued.path
                 if options.json { return try Terminal.printJSON(Opened(link: link, issued: issued)) }
-                Terminal.print("""
+                Terminal.print(
+                    """
                     \(link)
                     Open it in a browser\(wall ? " on the projector" : ""): it shows \(event)'s live constellation \
                     until \(issued.expiresAt.formatted(date: .abbreviated, time: .shortened)), read-only.

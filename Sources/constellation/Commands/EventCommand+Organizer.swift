@@ -10,8 +10,9 @@ extension EventCommand {
         do {
             return try await body()
         } catch let error as ClientError where error.code == "not_an_organizer" {
-            throw CLIError.data("you do not organize \(event): only its organizers see its growth, summary and network "
-                                + "[not_an_organizer]")
+            throw CLIError.data(
+                "you do not organize \(event): only its organizers see its growth, summary and network "
+                    + "[not_an_organizer]")
         }
     }
 

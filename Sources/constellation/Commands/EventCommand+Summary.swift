@@ -25,21 +25,29 @@ extension EventCommand {
                 let lines = Self.rows(summary, zone: zone).map { label, value in
                     DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
                 }
-                Terminal.print(([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
+                Terminal.print(
+                    ([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
             }
         }
 
         /// The table's rows: a label (blank to continue the one above) and its value.
         static func rows(_ summary: EventSummary, zone: TimeZone) -> [(String, String)] {
             var rows: [(String, String)] = [
-                ("People", "\(summary.people) connected, of \(summary.attendees) member\(summary.attendees == 1 ? "" : "s") "
-                    + "(\(Int((summary.connectedShare * 100).rounded()))%)"),
+                (
+                    "People",
+                    "\(summary.people) connected, of \(summary.attendees) member\(summary.attendees == 1 ? "" : "s") "
+                        + "(\(Int((summary.connectedShare * 100).rounded()))%)"
+                ),
                 ("Connections", "\(summary.connections)"),
             ]
             if let peak = summary.peakHour {
                 let end = EventCommand.localTime(peak.start.addingTimeInterval(3600), in: zone).suffix(5)
-                rows.append(("Peak hour", "\(EventCommand.localTime(peak.start, in: zone))–\(end) \(zone.identifier), "
-                             + "\(peak.newConnections) new connection\(peak.newConnections == 1 ? "" : "s")"))
+                rows.append(
+                    (
+                        "Peak hour",
+                        "\(EventCommand.localTime(peak.start, in: zone))–\(end) \(zone.identifier), "
+                            + "\(peak.newConnections) new connection\(peak.newConnections == 1 ? "" : "s")"
+                    ))
             } else {
                 rows.append(("Peak hour", "none yet"))
             }
@@ -51,8 +59,10 @@ extension EventCommand {
         }
 
         /// One row per connector, names padded to the longest so that the figures line up.
-        private static func connectors(_ label: String, _ people: [EventSummary.Connector],
-                                       figure: (EventSummary.Connector) -> String) -> [(String, String)] {
+        private static func connectors(
+            _ label: String, _ people: [EventSummary.Connector],
+            figure: (EventSummary.Connector) -> String
+        ) -> [(String, String)] {
             guard !people.isEmpty else { return [(label, "none")] }
             let width = people.map { DisplayWidth.of($0.name) }.max() ?? 0
             return people.enumerated().map { index, person in

@@ -26,8 +26,10 @@ extension EventCommand {
                     Terminal.note("Wrote \(svg).")
                 }
                 if options.json { return try Terminal.printJSON(network) }
-                Terminal.print(NetworkDrawing.text(network, columns: Terminal.columns,
-                                                   empty: "No one has connected at \(event) yet."))
+                Terminal.print(
+                    NetworkDrawing.text(
+                        network, columns: Terminal.columns,
+                        empty: "No one has connected at \(event) yet."))
             }
         }
     }

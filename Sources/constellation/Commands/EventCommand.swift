@@ -46,11 +46,13 @@ struct EventCommand: AsyncParsableCommand {
                 let session = try Session(options: options)
                 try await session.catchUp()
                 let zone = TimeZone(identifier: timeZone)!
-                let created = try await session.client.createEvent(NewEvent(
-                    name: name, slug: slug, startsAt: EventCommand.date(starts, in: zone)!, endsAt: EventCommand.date(ends, in: zone)!,
-                    timeZone: timeZone))
+                let created = try await session.client.createEvent(
+                    NewEvent(
+                        name: name, slug: slug, startsAt: EventCommand.date(starts, in: zone)!, endsAt: EventCommand.date(ends, in: zone)!,
+                        timeZone: timeZone))
                 if options.json { return try Terminal.printJSON(created) }
-                Terminal.print("""
+                Terminal.print(
+                    """
                     Created \(created.event.name) (\(created.event.slug)), \(EventCommand.dates(of: created.event)).
                     Join code: \(created.joinCode). It is shown only now: attendees run `constellation event join \(created.event.slug) --code \(created.joinCode)`.
                     """)
@@ -75,8 +77,9 @@ struct EventCommand: AsyncParsableCommand {
                 try await session.catchUp()
                 let membership = try await session.client.joinEvent(event, code: code)
                 if options.json { return try Terminal.printJSON(membership) }
-                Terminal.print("You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
-                               + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
+                Terminal.print(
+                    "You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
+                        + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
             }
         }
     }

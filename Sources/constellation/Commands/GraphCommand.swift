@@ -49,7 +49,8 @@ struct GraphLayout: AsyncParsableCommand {
     @Option(help: "The output format.")
     var format: LayoutDocument.Format = .json
 
-    @Option(name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
+    @Option(
+        name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
     var warmStart: String?
 
     @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
@@ -69,8 +70,12 @@ struct GraphLayout: AsyncParsableCommand {
             }
             if quality {
                 let points = document.nodes.map { Point(x: $0.x, y: $0.y) }
-                let stress = LayoutQuality.stress(graph, points), preservation = LayoutQuality.neighbourhoodPreservation(graph, points)
-                Terminal.note(String(format: "layout %.3f s, normalised stress %.4f, neighbourhood preservation %.4f", document.meta.seconds, stress, preservation))
+                let stress = LayoutQuality.stress(graph, points)
+                let preservation = LayoutQuality.neighbourhoodPreservation(graph, points)
+                Terminal.note(
+                    String(
+                        format: "layout %.3f s, normalised stress %.4f, neighbourhood preservation %.4f", document.meta.seconds, stress,
+                        preservation))
             }
             // Streamed out a megabyte at a time: a million-node layout never sits in memory as text.
             let handle: FileHandle
@@ -108,7 +113,9 @@ struct GraphStats: AsyncParsableCommand {
             let parsed = try input.read()
             let seed = input.seed
             let graph = parsed.graph
-            let stats = await Progress.run("measuring \(graph.nodeCount) nodes, \(graph.edgeCount) edges") { GraphStatistics(graph, seed: seed) }
+            let stats = await Progress.run("measuring \(graph.nodeCount) nodes, \(graph.edgeCount) edges") {
+                GraphStatistics(graph, seed: seed)
+            }
             if json { return try Terminal.printJSON(stats) }
             Terminal.print(StatisticsReport.text(stats))
         }

@@ -25,7 +25,8 @@ struct Me: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try Session(options: options)
                 try await session.catchUp()
-                let profile = name == nil && headline == nil
+                let profile =
+                    name == nil && headline == nil
                     ? try await session.client.me()
                     : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))
                 if options.json {
@@ -40,7 +41,8 @@ struct Me: AsyncParsableCommand {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save everything the server keeps about you as JSON.",
-            discussion: "Your profile, your keys' dates (never the keys), your connections, the codes you scanned and how often yours were.")
+            discussion: "Your profile, your keys' dates (never the keys), your connections, the codes you scanned and how often yours were."
+        )
 
         @OptionGroup var options: GlobalOptions
 
@@ -75,14 +77,18 @@ struct Me: AsyncParsableCommand {
         }
 
         /// What `me delete --json` prints.
-        struct Output: Encodable { let deleted: Bool; let profileId: UUID }
+        struct Output: Encodable {
+            let deleted: Bool
+            let profileId: UUID
+        }
 
         func run() async throws {
             try await reportingErrors {
                 let session = try Session(options: options)
                 guard let credentials = session.credentials else { throw CLIError.credentials("not registered") }
                 try await session.client.deleteMe()
-                for file in [session.store.credentialsFile, session.store.queueFile] where FileManager.default.fileExists(atPath: file.path) {
+                for file in [session.store.credentialsFile, session.store.queueFile] where FileManager.default.fileExists(atPath: file.path)
+                {
                     do {
                         try FileManager.default.removeItem(at: file)
                     } catch {
@@ -90,7 +96,8 @@ struct Me: AsyncParsableCommand {
                     }
                 }
                 if options.json { return try Terminal.printJSON(Output(deleted: true, profileId: credentials.profileId)) }
-                Terminal.print("""
+                Terminal.print(
+                    """
                     Your profile \(credentials.profileId) is deleted, with your keys and connections.
                     The key saved on this computer is removed too.
                     """)
@@ -112,7 +119,8 @@ struct Me: AsyncParsableCommand {
                 try await session.catchUp()
                 let code = try await session.client.createRecoveryCode()
                 if options.json { return try Terminal.printJSON(code) }
-                Terminal.print("""
+                Terminal.print(
+                    """
                     Your recovery code (shown this once: keep it somewhere safe, like a password manager):
 
                         \(code.recoveryCode)
@@ -127,7 +135,9 @@ struct Me: AsyncParsableCommand {
     struct Recover: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Get your profile back on this computer with a recovery code.",
-            discussion: "The code is used up: make a new one with `constellation me recovery-code`, and revoke the lost device with `constellation device revoke`.")
+            discussion:
+                "The code is used up: make a new one with `constellation me recovery-code`, and revoke the lost device with `constellation device revoke`."
+        )
 
         @OptionGroup var options: GlobalOptions
 
@@ -144,7 +154,8 @@ struct Me: AsyncParsableCommand {
             try await reportingErrors {
                 let session = try Session(options: options, credentials: force ? .replaceable : .optional)
                 try session.refuseToReplace(force: force)
-                let registered = try await session.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code, deviceName: name ?? Session.deviceName))
+                let registered = try await session.client.redeemRecoveryCode(
+                    RecoveryRedemption(recoveryCode: code, deviceName: name ?? Session.deviceName))
                 try await session.save(registered, options: options)
                 if !options.json {
                     Terminal.print("That recovery code is used up: make a new one with `constellation me recovery-code`.")

@@ -54,7 +54,8 @@ struct Tag: AsyncParsableCommand {
             try await session.catchUp()
             let connection = try await session.connection(named: person)
             let current = connection.tags ?? []
-            let changed = remove
+            let changed =
+                remove
                 ? current.filter { tag in !tags.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
                 : current + tags
             let tagged = try await session.client.annotate(connection.peer.id, ConnectionNoteChanges(tags: changed))
@@ -78,11 +79,14 @@ extension Session {
             matches += page.items.filter { id == nil ? $0.peer.displayName.localizedCaseInsensitiveContains(wanted) : $0.peer.id == id }
             cursor = page.nextCursor
         } while cursor != nil && (id == nil || matches.isEmpty)
-        let exact = matches.filter { $0.peer.displayName.compare(wanted, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame }
+        let exact = matches.filter {
+            $0.peer.displayName.compare(wanted, options: [.caseInsensitive, .diacriticInsensitive]) == .orderedSame
+        }
         if exact.count == 1 { return exact[0] }
         switch matches.count {
         case 1: return matches[0]
-        case 0: throw CLIError.data("you have no connection \(id == nil ? "named" : "with id") '\(wanted)': see `constellation connections`")
+        case 0:
+            throw CLIError.data("you have no connection \(id == nil ? "named" : "with id") '\(wanted)': see `constellation connections`")
         default:
             let names = matches.prefix(5).map { "\($0.peer.displayName) (\($0.peer.id.uuidString.lowercased()))" }.joined(separator: ", ")
             throw CLIError.data("'\(wanted)' fits \(matches.count) of your connections (\(names)); give more of the name or the profile id")

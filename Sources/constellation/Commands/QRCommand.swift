@@ -9,7 +9,8 @@ struct QRCommand: AsyncParsableCommand {
     struct Reset: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke every code you have shown so far.",
-            discussion: "Codes (and tokens) shown before the reset can no longer be scanned; `constellation show` gives a fresh one that works.")
+            discussion:
+                "Codes (and tokens) shown before the reset can no longer be scanned; `constellation show` gives a fresh one that works.")
 
         @OptionGroup var options: GlobalOptions
 

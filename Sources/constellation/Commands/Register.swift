@@ -20,7 +20,8 @@ struct Register: AsyncParsableCommand {
         try await reportingErrors {
             let session = try Session(options: options, credentials: force ? .replaceable : .optional)
             try session.refuseToReplace(force: force)
-            let registered = try await session.client.register(NewProfile(displayName: name, headline: headline, deviceName: Session.deviceName))
+            let registered = try await session.client.register(
+                NewProfile(displayName: name, headline: headline, deviceName: Session.deviceName))
             try await session.save(registered, options: options)
             if !options.json { Terminal.print("Next: `constellation show` to show your QR code.") }
         }

@@ -27,7 +27,10 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// What `scan --json` prints when the scan is queued offline.
-    struct Queued: Encodable { let queued: Bool; let clientNonce: String }
+    struct Queued: Encodable {
+        let queued: Bool
+        let clientNonce: String
+    }
 
     func run() async throws {
         try await reportingErrors {
@@ -57,11 +60,14 @@ struct Scan: AsyncParsableCommand {
                 if let redemption { return try report(redemption) }
             }
             let (scan, added) = try session.enqueue(
-                ConfigStore.QueuedScan(token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(), ownerId: claims.subject.uuidString.lowercased()))
+                ConfigStore.QueuedScan(
+                    token: token, scannedAt: Date(), clientNonce: UUID().uuidString.lowercased(),
+                    ownerId: claims.subject.uuidString.lowercased()))
             if options.json {
                 try Terminal.printJSON(Queued(queued: true, clientNonce: scan.clientNonce))
             } else {
-                Terminal.print("""
+                Terminal.print(
+                    """
                     The server cannot be reached, but the code is genuine: \(added ? "the scan is saved offline" : "it was already saved offline").
                     It will be sent by `constellation sync` or by your next command that reaches the server.
                     """)
@@ -95,8 +101,10 @@ struct Scan: AsyncParsableCommand {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         if trimmed.hasPrefix("v4.public.") { return trimmed }
         guard let components = URLComponents(string: trimmed) else { return nil }
-        let candidates = [components.queryItems?.first { $0.name == "token" }?.value, components.fragment,
-                          components.path.split(separator: "/").last.map(String.init)]
+        let candidates = [
+            components.queryItems?.first { $0.name == "token" }?.value, components.fragment,
+            components.path.split(separator: "/").last.map(String.init),
+        ]
         return candidates.compactMap { $0 }.first { $0.hasPrefix("v4.public.") }
     }
 }

@@ -1,8 +1,8 @@
 import Client
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 import Tokens
 
 /// The attendee pages in a real headless Chromium, phone-sized, against the release server binary
@@ -15,7 +15,8 @@ import Tokens
     private func serverWithAda() async throws -> (ServerProcess, ConstellationClient) {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         let anonymous = ConstellationClient(baseURL: server.url)
-        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
+        let ada = anonymous.authenticated(
+            try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
         return (server, ada)
     }
 
@@ -26,18 +27,25 @@ import Tokens
             try await phone.open(server.url + "/")
             try await phone.type("#name", "Bob")
             try await phone.type("#headline", "Telescopes\n")  // Enter submits
-            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0 && /Valid until/.test(document.getElementById('valid-until').textContent)")
+            try await phone.wait(
+                for: "my code",
+                until:
+                    "document.getElementById('qr').naturalWidth > 0 && /Valid until/.test(document.getElementById('valid-until').textContent)"
+            )
             try await Screenshots.save(phone, as: "home")
 
             try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
-            try await phone.wait(for: "connected", until: "/Connected with Ada \\(Analytical engines\\)/.test(document.getElementById('status').textContent)")
+            try await phone.wait(
+                for: "connected", until: "/Connected with Ada \\(Analytical engines\\)/.test(document.getElementById('status').textContent)"
+            )
             #expect(try await phone.run("return location.href;") as? String == server.url + "/c", "the token is out of the address bar")
             let adasPeers = try await ada.connections().items.map(\.peer.displayName)
             #expect(adasPeers == ["Bob"], "the connection is committed on the server")
 
             try await phone.open(server.url + "/")
             try await phone.wait(for: "Ada in my connections", until: "document.getElementById('connections').textContent.includes('Ada')")
-            try await phone.wait(for: "my constellation", until: "/2 people, 1 links/.test(document.getElementById('network').getAttribute('aria-label'))")
+            try await phone.wait(
+                for: "my constellation", until: "/2 people, 1 links/.test(document.getElementById('network').getAttribute('aria-label'))")
             try await phone.expectCleanPage(origin: server.url)
         }
     }
@@ -74,12 +82,16 @@ import Tokens
         try await Browser.with { phone in
             // Ada's own phone: her key in this browser, as `/` would have stored it.
             try await phone.open(server.url + "/")
-            try await phone.run("localStorage.setItem('constellation.apiKey', arguments[0]); localStorage.setItem('constellation.profile', JSON.stringify({id: arguments[1], displayName: 'Ada'}));",
-                                [ada.apiKey ?? "", adaId.uuidString])
+            try await phone.run(
+                "localStorage.setItem('constellation.apiKey', arguments[0]); localStorage.setItem('constellation.profile', JSON.stringify({id: arguments[1], displayName: 'Ada'}));",
+                [ada.apiKey ?? "", adaId.uuidString])
             for (fragment, message) in cases {
                 try await phone.open(server.url + "/c#" + fragment)
-                try await phone.wait(for: "'\(message)' for #\(fragment.prefix(20))",
-                                     until: "document.getElementById('status').dataset.kind === 'error' && document.getElementById('status').textContent.includes(\(Browser.literal(message)))")
+                try await phone.wait(
+                    for: "'\(message)' for #\(fragment.prefix(20))",
+                    until:
+                        "document.getElementById('status').dataset.kind === 'error' && document.getElementById('status').textContent.includes(\(Browser.literal(message)))"
+                )
             }
         }
         #expect(try await ada.connections().items.isEmpty, "no bad code made a connection")
@@ -116,9 +128,13 @@ import Tokens
             try await phone.open(server.url + "/")
             try await phone.wait(for: "the name field focused", until: "document.activeElement.id === 'name'")
             // Each field has a label a screen reader announces.
-            #expect(try await phone.run("return [...document.querySelectorAll('#join input')].every((i) => i.labels.length === 1);") as? Bool == true)
+            #expect(
+                try await phone.run("return [...document.querySelectorAll('#join input')].every((i) => i.labels.length === 1);") as? Bool
+                    == true)
             try await phone.press("Eve\u{E004}Cryptographer\u{E004}")
-            #expect(try await phone.run("return document.activeElement.tagName + ' ' + document.activeElement.textContent;") as? String == "BUTTON Join")
+            #expect(
+                try await phone.run("return document.activeElement.tagName + ' ' + document.activeElement.textContent;") as? String
+                    == "BUTTON Join")
             let lowest = try #require(try await phone.run(Self.lowestContrast) as? [String: Any])
             #expect((lowest["ratio"] as? Double ?? 0) >= 4.5, "WCAG AA wants 4.5:1 for text: \(lowest)")
             try await phone.press("\u{E007}")
@@ -146,11 +162,13 @@ import Tokens
             try await phone.open(server.url + "/c")
             try await phone.setOffline(true)
             try await phone.run("location.hash = arguments[0];", [(try await ada.issueToken()).token])
-            try await phone.wait(for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
+            try await phone.wait(
+                for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
             #expect(try await ada.connections().items.isEmpty, "nothing reached the server yet")
             #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 1)
             try await phone.setOffline(false)
-            try await phone.wait(for: "connected once online", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
+            try await phone.wait(
+                for: "connected once online", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
             #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"])
             #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 0)
         }

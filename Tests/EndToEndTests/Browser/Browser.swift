@@ -39,12 +39,15 @@ final class Browser: @unchecked Sendable {
             "browserName": "chrome",
             "goog:chromeOptions": [
                 "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                         "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)"],
+                "args": [
+                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                    "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)",
+                ],
             ],
             "goog:loggingPrefs": ["browser": "ALL", "performance": "ALL"],
         ]
-        let created = try? await Self.send(endpoint.appendingPathComponent("session"), "POST", ["capabilities": ["alwaysMatch": capabilities]])
+        let created = try? await Self.send(
+            endpoint.appendingPathComponent("session"), "POST", ["capabilities": ["alwaysMatch": capabilities]])
         guard let value = created as? [String: Any], let id = value["sessionId"] as? String else {
             await Self.stop(started.driver, endpoint: endpoint, profile: profile)
             throw Failure(description: "no WebDriver session: \(String(describing: created))")
@@ -54,7 +57,8 @@ final class Browser: @unchecked Sendable {
 
     /// Starts chromedriver on a port of its choosing: the process and its port, or what it printed if it did not start.
     private static func launchDriver(profile: URL) async throws -> ((driver: Process, port: Int)?, String) {
-        let driver = Process(), output = Pipe()
+        let driver = Process()
+        let output = Pipe()
         driver.executableURL = URL(fileURLWithPath: "/usr/bin/chromedriver")
         driver.arguments = ["--port=0"]
         driver.standardOutput = output
@@ -98,7 +102,8 @@ final class Browser: @unchecked Sendable {
         let needle = Array(profile.path.utf8)
         for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
             guard let pid = pid_t(entry), let line = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline"),
-                  [UInt8](line).firstRange(of: needle) != nil else { continue }
+                [UInt8](line).firstRange(of: needle) != nil
+            else { continue }
             kill(pid, SIGKILL)
         }
     }
@@ -160,7 +165,8 @@ final class Browser: @unchecked Sendable {
 
     /// A screenshot in `failures` and the page's visible text, for a failure message.
     func evidence(_ name: String) async throws -> String {
-        let file = Self.failures.appendingPathComponent(name.replacingOccurrences(of: "[^A-Za-z0-9-]+", with: "-", options: .regularExpression) + ".png")
+        let file = Self.failures.appendingPathComponent(
+            name.replacingOccurrences(of: "[^A-Za-z0-9-]+", with: "-", options: .regularExpression) + ".png")
         try await screenshot(to: file)
         let text = (try? await run("return document.body.innerText;")) as? String ?? ""
         return "Screenshot: \(file.path). Page text: \(text.prefix(600))"
@@ -187,9 +193,9 @@ final class Browser: @unchecked Sendable {
     func requestedURLs() async throws -> [String] {
         try await log("performance").compactMap { entry in
             guard let message = entry["message"] as? String,
-                  let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any],
-                  let inner = object["message"] as? [String: Any], inner["method"] as? String == "Network.requestWillBeSent",
-                  let params = inner["params"] as? [String: Any], let request = params["request"] as? [String: Any]
+                let object = try? JSONSerialization.jsonObject(with: Data(message.utf8)) as? [String: Any],
+                let inner = object["message"] as? [String: Any], inner["method"] as? String == "Network.requestWillBeSent",
+                let params = inner["params"] as? [String: Any], let request = params["request"] as? [String: Any]
             else { return nil }
             return request["url"] as? String
         }

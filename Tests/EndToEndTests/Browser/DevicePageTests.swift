@@ -1,8 +1,8 @@
 import Client
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// One profile on a phone's browser and another device, both ways, in a real headless Chromium
 /// against the release server: the phone opens the link another device shows (or types its
@@ -65,10 +65,12 @@ import TestSupport
 
             let laptop = try await anonymous.redeemDeviceLink(DeviceLinkRedemption(code: code, deviceName: "Laptop"))
             #expect(laptop.profile.displayName == "Bob")
-            try await phone.wait(for: "linked", until: "/Laptop now uses your profile/.test(document.getElementById('status').textContent)", timeout: 15)
+            try await phone.wait(
+                for: "linked", until: "/Laptop now uses your profile/.test(document.getElementById('status').textContent)", timeout: 15)
             try await phone.wait(for: "the revoke button", until: "document.querySelector('#devices button') !== null")
             try await phone.click("#devices button")
-            try await phone.wait(for: "revoked", until: "/Laptop no longer uses your profile/.test(document.getElementById('status').textContent)")
+            try await phone.wait(
+                for: "revoked", until: "/Laptop no longer uses your profile/.test(document.getElementById('status').textContent)")
             await #expect(throws: ClientError.self) { _ = try await anonymous.authenticated(laptop.apiKey).me() }
             try await phone.expectCleanPage(origin: server.url)
         }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The web client's canvas drawing of a large graph, which the page rasterizes itself (more than
 /// 20,000 edges), read back pixel by pixel in a real headless Chromium.
@@ -21,11 +21,13 @@ import TestSupport
             #expect(result["rasterized"] as? Bool == true && result["edges"] as? Int == 21_946)
             // The lone edge is the last one: in the worker's share, sent back and merged.
             #expect(result["worker"] as? Bool == true, "the edge worker did not run")
-            let edge = try #require(result["edge"] as? [Int]), alone = try #require(result["alone"] as? [Int])
+            let edge = try #require(result["edge"] as? [Int])
+            let alone = try #require(result["alone"] as? [Int])
             let empty = try #require(result["empty"] as? [Int])
             // The canvas keeps colours premultiplied by opacity: at 31/255, each channel reads back within a few units.
-            #expect(edge[3] == 31 && zip(edge, [120, 130, 150]).allSatisfy { abs($0 - $1) <= 8 },
-                    "one edge: its colour at opacity 0.12, got \(edge)")
+            #expect(
+                edge[3] == 31 && zip(edge, [120, 130, 150]).allSatisfy { abs($0 - $1) <= 8 },
+                "one edge: its colour at opacity 0.12, got \(edge)")
             #expect(alone == [43, 138, 62, 255], "the lone person: community 2's colour, opaque, got \(alone)")
             #expect(empty[3] == 0, "nothing between them, got \(empty)")
             try await browser.expectCleanPage(origin: server.url)

@@ -1,8 +1,8 @@
 import Client
 import ConstellationModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The organizer's live page in a real headless Chromium against the release server: opened with a
 /// view link (no password typed), it shows everyone who connected, and a new connection within
@@ -18,8 +18,10 @@ import TestSupport
         let anonymous = ConstellationClient(baseURL: server.url)
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let start = Date().addingTimeInterval(-3600)
-        let created = try await ada.createEvent(NewEvent(name: "Live Night", slug: "live-night", startsAt: start,
-                                                          endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
+        let created = try await ada.createEvent(
+            NewEvent(
+                name: "Live Night", slug: "live-night", startsAt: start,
+                endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
         for index in 0..<attendees {
             try await connect(index == 0 ? "Grace Hopper" : "Person \(index)", to: ada, on: server, named: index == 0)
         }
@@ -78,7 +80,11 @@ import TestSupport
         defer { _ = server.stop() }
         try await Browser.with(width: 1280, height: 800) { laptop in
             try await laptop.open(server.url + "/events/live-night/live#view=v4.public.garbage")
-            try await laptop.wait(for: "a clear refusal", until: "document.getElementById('status').textContent.length > 0 && document.getElementById('live-count').dataset.nodes !== '2'")
+            try await laptop.wait(
+                for: "a clear refusal",
+                until:
+                    "document.getElementById('status').textContent.length > 0 && document.getElementById('live-count').dataset.nodes !== '2'"
+            )
             let status = try await laptop.text("#status")
             #expect(status.lowercased().contains("link") || status.lowercased().contains("valid"), "\(status)")
         }

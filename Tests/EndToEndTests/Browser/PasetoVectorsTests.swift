@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The web client's PASETO verifier (`assets/paseto.js`, WebCrypto Ed25519) against the official
 /// PASETO v4 vectors committed for the Swift implementation (`Tests/TokensTests/Vectors/paseto`),

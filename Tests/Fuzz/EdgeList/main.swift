@@ -23,7 +23,8 @@ public func fuzzEdgeList(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 private func check(_ parsed: ParsedGraph) {
-    let graph = parsed.graph, n = graph.ids.count
+    let graph = parsed.graph
+    let n = graph.ids.count
     precondition(Set(graph.ids).count == n, "two nodes have the same id")
     precondition(graph.offsets.count == n + 1 && graph.offsets.last == graph.neighbours.count, "offsets do not cover the adjacency")
     for v in 0..<n {

@@ -25,7 +25,9 @@ public func fuzzRequests(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 private func roundTrip<Body: Codable>(_ type: Body.Type, _ body: Data) {
     guard let value = try? JSONDecoder.constellation.decode(Body.self, from: body) else { return }
-    guard let encoded = try? JSONEncoder.constellation.encode(value) else { preconditionFailure("\(Body.self) decodes but does not encode") }
+    guard let encoded = try? JSONEncoder.constellation.encode(value) else {
+        preconditionFailure("\(Body.self) decodes but does not encode")
+    }
     let again = try? JSONEncoder.constellation.encode(JSONDecoder.constellation.decode(Body.self, from: encoded))
     precondition(again == encoded, "\(Body.self) does not round-trip: \(String(decoding: encoded, as: UTF8.self))")
 }

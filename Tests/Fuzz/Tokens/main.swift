@@ -44,8 +44,11 @@ private func readToken(_ text: String) {
 /// The input as the claims of a genuinely signed token of each kind.
 private func readClaims(_ bytes: [UInt8]) {
     guard looksLikeObject(bytes) else { return }
-    if let claims = try? ConnectionTokens.verify(sign(bytes, for: ConnectionTokens.implicitAssertion), keys: ring.verificationKeys, at: now, now: now) {
-        precondition(claims.expiresAt > claims.issuedAt && (1...128).contains(claims.tokenId.utf8.count), "accepted claims break their rules")
+    if let claims = try? ConnectionTokens.verify(
+        sign(bytes, for: ConnectionTokens.implicitAssertion), keys: ring.verificationKeys, at: now, now: now)
+    {
+        precondition(
+            claims.expiresAt > claims.issuedAt && (1...128).contains(claims.tokenId.utf8.count), "accepted claims break their rules")
     }
     _ = try? ViewTokens.verify(sign(bytes, for: ViewTokens.implicitAssertion), keys: ring.verificationKeys, now: now)
     if let code = try? DeviceLinks.verify(sign(bytes, for: DeviceLinks.implicitAssertion), keys: ring.verificationKeys, now: now) {
@@ -55,8 +58,10 @@ private func readClaims(_ bytes: [UInt8]) {
 
 /// The input as the footer of a signed token (the key id is read from it before the signature is checked).
 private func readFooter(_ bytes: [UInt8]) {
-    guard looksLikeObject(bytes), let token = try? PASETOv4Public.sign(message: validClaims, footer: bytes,
-                                               implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8), key: ring.signingKey)
+    guard looksLikeObject(bytes),
+        let token = try? PASETOv4Public.sign(
+            message: validClaims, footer: bytes,
+            implicitAssertion: Array(ConnectionTokens.implicitAssertion.utf8), key: ring.signingKey)
     else { return }
     _ = try? ConnectionTokens.verify(token, keys: ring.verificationKeys, at: now, now: now)
 }
