@@ -216,6 +216,7 @@ public struct ConstellationClient: Sendable {
     }
 
     /// Sends a request and returns the raw answer; a problem response becomes `ClientError.problem`.
+    /// `body` is encoded as JSON; `rawBody` is sent as it is, as JSON unless `headers` give a `Content-Type`.
     public func send(
         _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<String>.none,
         rawBody: [UInt8]? = nil, headers: [(String, String)] = []
@@ -231,6 +232,10 @@ public struct ConstellationClient: Sendable {
             request.headers.add(name: "Content-Type", value: "application/json")
             request.body = .bytes(ByteBuffer(data: data))
         } else if let rawBody {
+            // Raw JSON, unless `headers` says it is something else.
+            if !headers.contains(where: { $0.0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
+                request.headers.add(name: "Content-Type", value: "application/json")
+            }
             request.body = .bytes(ByteBuffer(bytes: rawBody))
         }
         for (name, value) in headers { request.headers.add(name: name, value: value) }

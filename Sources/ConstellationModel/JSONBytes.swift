@@ -98,9 +98,8 @@ package struct JSONBytes {
     private var lastDay: (number: Int, text: [UInt8])?
 }
 
-/// RFC 3339 in UTC to the whole second (`2026-11-21T21:33:47Z`), as `JSONEncoder`'s `.iso8601` and
-/// `Date.ISO8601FormatStyle()` write it (the fraction dropped, not rounded), without a formatter
-/// for the dates events have.
+/// RFC 3339 in UTC to the whole second (`2026-11-21T21:33:47Z`), the fraction dropped, not rounded:
+/// how the API writes every date, without a formatter.
 public enum ISO8601Seconds {
     public static func string(_ date: Date) -> String {
         guard let (day, time) = split(date) else { return date.formatted(Date.ISO8601FormatStyle()) }
@@ -109,11 +108,12 @@ public enum ISO8601Seconds {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// The day (since 1970-01-01) and the second in it of a date this writes: years 1600 to 9999
-    /// only, since Foundation writes earlier ones in the Julian calendar, and later ones with more digits.
+    /// The day (since 1970-01-01) and the second in it of a date this writes: years 0000 to 9999,
+    /// in the proleptic Gregorian calendar as PostgreSQL and `RFC3339` read them (Foundation writes
+    /// years before 1583 in the Julian calendar, and those past 9999 with more digits).
     static func split(_ date: Date) -> (day: Int, time: Int)? {
         let total = date.timeIntervalSince1970.rounded(.down)
-        guard total >= -11_676_096_000, total < 253_402_300_800 else { return nil }
+        guard total >= -62_167_219_200, total < 253_402_300_800 else { return nil }
         let seconds = Int(total)
         let day = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         return (day, seconds - day * 86_400)

@@ -130,7 +130,8 @@ public struct ConnectionRepository: Sendable {
     }
 
     /// A `WITH` clause naming `members (id, ring)`: `profile` (ring 0) and the people within
-    /// `depth` connections, nearest ring first and ties by id, one more than `limit` to tell
+    /// `depth` connections but those who blocked `profile` or whom it blocked (a block removes the
+    /// pair's edge, so they can only be in ring 2), nearest ring first and ties by id, one more than `limit` to tell
     /// whether the limit cuts anyone off; and `kept (id)`: the first `limit` of them.
     private static func members(of profile: UUID, depth: Int, limit: Int) -> SQL {
         let secondRing: SQL =
@@ -148,7 +149,12 @@ public struct ConnectionRepository: Sendable {
             ), members AS (
                 SELECT id, min(ring) AS ring FROM (
                     SELECT \(profile) AS id, 0 AS ring UNION ALL SELECT id, 1 FROM ring1 \(secondRing)
-                ) rings GROUP BY id ORDER BY min(ring), id LIMIT \(limit + 1)
+                ) rings
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM blocks b
+                    WHERE (b.blocker_id = \(profile) AND b.blocked_id = rings.id) OR (b.blocker_id = rings.id AND b.blocked_id = \(profile))
+                )
+                GROUP BY id ORDER BY min(ring), id LIMIT \(limit + 1)
             ), kept AS (
                 SELECT id FROM members ORDER BY ring, id LIMIT \(limit)
             )

@@ -12,6 +12,16 @@ public enum EventReference: Sendable, Equatable {
         if let id = UUID(uuidString: text) { self = .id(id) } else { self = .slug(text.lowercased()) }
     }
 
+    /// Whether an event could have this reference: an id, or a slug's letters (at most 64 ASCII
+    /// letters, digits and hyphens). Anything else names no event and is not sent to the database.
+    var canNameAnEvent: Bool {
+        switch self {
+        case .id: true
+        case .slug(let slug):
+            slug.utf8.count <= 64 && slug.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x2D }
+        }
+    }
+
     /// The condition that picks the event from `events e`.
     var condition: SQL {
         switch self {
@@ -73,7 +83,8 @@ public struct EventRepository: Sendable {
 
     /// The event `reference` names, and `viewer`'s role there (nil: not a member, or no viewer).
     public func event(_ reference: EventReference, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?)? {
-        try await database.withConnection { connection in
+        guard reference.canNameAnEvent else { return nil }
+        return try await database.withConnection { connection in
             guard
                 let row = try connection.query(
                     """

@@ -59,6 +59,21 @@ public struct ProfileRepository: Sendable {
         }
     }
 
+    /// The profile with `id` as `viewer` may see it: nil when there is none, or when either has
+    /// blocked the other (a block hides each from the other everywhere).
+    public func profile(id: UUID, seenBy viewer: UUID) async throws -> Profile? {
+        try await database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT \(Profile.columns) FROM profiles p WHERE p.id = \(id) AND NOT EXISTS (
+                    SELECT 1 FROM blocks b
+                    WHERE (b.blocker_id = \(viewer) AND b.blocked_id = p.id) OR (b.blocker_id = p.id AND b.blocked_id = \(viewer))
+                )
+                """
+            ).first.map(Profile.init(row:))
+        }
+    }
+
     /// Changes the given fields; `headline: .some(nil)` clears the headline.
     public func update(id: UUID, displayName: String?, headline: String??) async throws -> Profile? {
         try await database.withConnection { connection in

@@ -105,8 +105,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         func date(_ time: Int) -> Date {
             start.map { $0.addingTimeInterval(Double(time) - Double(times.lowerBound)) } ?? Date(timeIntervalSince1970: Double(time))
         }
-        let sane = Date(timeIntervalSince1970: 0)...Date(timeIntervalSince1970: 253_402_300_799)  // 1970 to 9999
-        guard sane.contains(date(times.lowerBound)), sane.contains(date(times.upperBound)) else {
+        guard RFC3339.accepted.contains(date(times.lowerBound)), RFC3339.accepted.contains(date(times.upperBound)) else {
             throw CommandFailure.data(
                 "\(file): its times \(times.lowerBound)…\(times.upperBound) are not dates between 1970 and 9999"
                     + (start == nil ? " (UNIX seconds; or give --start)" : " from --start"))
@@ -117,9 +116,10 @@ struct ImportSocioPatterns: AsyncParsableCommand {
             fields = try EventFields.check(
                 NewEvent(
                     name: name ?? event, slug: event, startsAt: date(times.lowerBound),
-                    endsAt: date(times.upperBound).addingTimeInterval(1), timeZone: timeZone))
-        } catch let problem as Problem {
-            throw CommandFailure.data("the event would not be valid: \(problem.detail ?? problem.title)")
+                    endsAt: date(times.upperBound).addingTimeInterval(1), timeZone: timeZone),
+                dates: RFC3339.accepted)
+        } catch let refusal as any ProblemConvertible {
+            throw CommandFailure.data("the event would not be valid: \(refusal.problem.detail ?? refusal.problem.title)")
         }
         let eventId = UUID()
         return ContactImport(

@@ -52,13 +52,12 @@ import Testing
     func distancesEqualNetworkx(name: String) throws {
         let (graph, oracle) = try Self.load(name)
         let distances = Distances.compute(graph)
-        if let diameter = oracle.diameter {
-            #expect(distances.diameter == .exact(Double(diameter)))
-        }
-        if let average = oracle.averageShortestPath {
-            #expect(distances.averageShortestPath.method == "exact")
-            #expect(abs(distances.averageShortestPath.value - average) < 1e-9)
-        }
+        // Every fixture is connected, so networkx gave both: a fixture without them fails here.
+        let diameter = try #require(oracle.diameter)
+        let average = try #require(oracle.averageShortestPath)
+        #expect(distances.diameter == .exact(Double(diameter)))
+        #expect(distances.averageShortestPath.method == "exact")
+        #expect(abs(distances.averageShortestPath.value - average) < 1e-9)
     }
 
     /// iFUB (used above the all-pairs threshold) must find networkx's exact diameter, from no hint.

@@ -94,7 +94,7 @@ import Tokens
                 _ = try await carol.client.redeem(RedeemRequest(token: ancient, scannedAt: Date().addingTimeInterval(-7100)))
             }
             // A scan time in the future is not believed.
-            await expectProblem(422, "validation_failed") {
+            await expectProblem(422, "invalid_date") {
                 _ = try await carol.client.redeem(RedeemRequest(token: old, scannedAt: Date().addingTimeInterval(3600)))
             }
             #expect(try await server.count("connections") == 1)

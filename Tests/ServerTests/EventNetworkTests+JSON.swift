@@ -66,15 +66,30 @@ extension EventNetworkTests {
         #expect(throws: EncodingError.self) { try broken.jsonBytes() }
     }
 
-    @Test func timesAreWrittenAsFoundationWritesThem() {
+    /// Dates are written in the proleptic Gregorian calendar, as PostgreSQL and `RFC3339` read
+    /// them: from 1583 on that is what Foundation writes too; before it Foundation writes the Julian
+    /// calendar (1582-10-10 would come back ten days later), so the anchors are PostgreSQL's own
+    /// figures (`extract(epoch from '0001-01-01T00:00:00Z'::timestamptz)` and so on).
+    @Test func timesAreWrittenInTheCalendarPostgreSQLReads() throws {
         var random = SystemRandomNumberGenerator()
-        let edges: [Double] = [
-            -62_135_596_800, -12_219_292_800, -11_676_096_001, -11_676_096_000, 253_402_300_799, 253_402_300_800,
-            -0.5, 0, 86_399.999, 86_400, 951_868_800,
+        let gregorian: [Double] = [
+            -12_219_292_800, -11_676_096_001, -11_676_096_000, 253_402_300_799, -0.5, 0, 86_399.999, 86_400, 951_868_800,
         ]
-        for seconds in edges + (0..<2_000).map({ _ in Double.random(in: -70_000_000_000...260_000_000_000, using: &random) }) {
+        for seconds in gregorian + (0..<2_000).map({ _ in Double.random(in: -12_219_292_800...253_402_300_799, using: &random) }) {
             let date = Date(timeIntervalSince1970: seconds)
             #expect(ISO8601Seconds.string(date) == date.formatted(Date.ISO8601FormatStyle()), "\(seconds)")
+        }
+        let postgres: [(Double, String)] = [
+            (-62_135_596_800, "0001-01-01T00:00:00Z"), (-12_219_724_800, "1582-10-10T00:00:00Z"), (-12_219_292_800, "1582-10-15T00:00:00Z"),
+        ]
+        for (seconds, text) in postgres {
+            #expect(ISO8601Seconds.string(Date(timeIntervalSince1970: seconds)) == text)
+            #expect(RFC3339.date(text) == Date(timeIntervalSince1970: seconds))
+        }
+        // Whatever is written reads back as the same instant, to the second.
+        for seconds in (0..<2_000).map({ _ in Double.random(in: -62_167_219_200...253_402_300_799, using: &random) }) {
+            let date = Date(timeIntervalSince1970: seconds.rounded(.down))
+            #expect(RFC3339.date(ISO8601Seconds.string(date)) == date, "\(seconds)")
         }
     }
 }

@@ -95,8 +95,8 @@ import Tokens
                     "{\"slug\":\"ok-slug\",\"name\":\"N\",\"startsAt\":\"2026-05-01T09:00:00Z\",\"endsAt\":\"2026-05-01T18:00:00Z\"}", 400,
                     "malformed_json", "no time zone"
                 ),
-                (body(startsAt: "tomorrow"), 400, "malformed_json", "a date that is not ISO 8601"),
-                (body(endsAt: "2026-05-01"), 400, "malformed_json", "a date without a time"),
+                (body(startsAt: "tomorrow"), 422, "invalid_date", "a date that is not RFC 3339"),
+                (body(endsAt: "2026-05-01"), 422, "invalid_date", "a date without a time"),
                 (body(slug: "ab"), 422, "validation_failed", "a slug too short"),
                 (body(slug: String(repeating: "a", count: 65)), 422, "validation_failed", "a slug too long"),
                 (body(slug: "Rust-Conf"), 422, "validation_failed", "an uppercase slug"),

@@ -175,6 +175,39 @@ import Testing
         }
     }
 
+    /// A stream's slot is freed when its client goes, not at the stream's next write: a client that
+    /// reconnects at once is served, not told it has too many streams. (The bound is generous for a
+    /// loaded machine, and still far below the keep-alive that freed it before, 15 s.)
+    @Test func aClosedStreamFreesItsSlotAtOnce() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-f"))
+            let key = try #require(ada.client.apiKey)
+            var open: [RawHTTP] = []
+            for _ in 0..<4 {
+                let connection = try RawHTTP(port: server.port)
+                connection.send("GET /v1/events/stream-f/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\n\r\n")
+                open.append(connection)
+            }
+            let event = try await ada.client.event("stream-f").id
+            let opened = ContinuousClock.now + .seconds(30)
+            while server.services.feeds.watcherCount(of: event) < 4, ContinuousClock.now < opened {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            let full = try await Stream(port: server.port, event: "stream-f", credential: key)
+            #expect(full.status == 429, "four streams are the limit")
+            open.removeFirst().hangUp()
+            let deadline = ContinuousClock.now + .seconds(5)
+            var status = 0
+            while ContinuousClock.now < deadline {
+                status = try await Stream(port: server.port, event: "stream-f", credential: key).status
+                if status == 200 { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(status == 200, "the closed stream's slot was freed")
+        }
+    }
+
     /// A watcher that reads nothing is let go once `bufferLimit` messages wait for it: what it was
     /// holding is freed, and the reader stops when nobody watches.
     @Test func aWatcherThatNeverReadsIsLetGo() async throws {

@@ -51,7 +51,6 @@ import Testing
                 ("GET /health HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 9_000))\r\n\r\n", 431, "headers_too_large"),
                 ("GET /health HTTP/1.1\r\nHost: x\r\n" + (0..<150).map { "X-H\($0): v\r\n" }.joined() + "\r\n", 431, "headers_too_large"),
                 ("FOO /health HTTP/1.1\r\nHost: x\r\n\r\n", 501, "not_implemented"),
-                ("PROPFIND /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 501, "not_implemented"),
                 ("\u{16}\u{03}\u{01}garbage\r\n\r\n", 501, "not_implemented"),
             ]
             for item in cases {
@@ -93,6 +92,76 @@ import Testing
             #expect(head.httpBody.isEmpty)
             #expect(head.httpHeader("Content-Length") == get.httpHeader("Content-Length"))
             #expect(get.httpBody.utf8.count == Int(get.httpHeader("Content-Length") ?? ""))
+        }
+    }
+
+    /// Every method the parser reads but no route has: 405 with `Allow` on a path that exists (404
+    /// elsewhere), problem+json. CONNECT's answer is written whole and ends the connection, since
+    /// what follows a CONNECT is no HTTP.
+    @Test(arguments: ["QUERY", "PROPFIND", "MKCOL", "SEARCH", "M-SEARCH", "LINK", "PURGE", "CONNECT"])
+    func methodsThePathDoesNotHaveGet405AndUnknownPaths404(method: String) async throws {
+        try await TestServer.run { server throws in
+            let known = try await RawHTTP.exchange(port: server.port, "\(method) /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(known.httpStatus == 405, "\(known)")
+            #expect(known.httpHeader("Allow") == "DELETE, GET, HEAD, OPTIONS, PATCH")
+            #expect(Self.problemCode(known) == "method_not_allowed")
+            let unknown = try await RawHTTP.exchange(
+                port: server.port, "\(method) /nowhere HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(unknown.httpStatus == 404)
+            #expect(Self.problemCode(unknown) == "not_found")
+        }
+    }
+
+    @Test func aConnectIsAnsweredAndTheConnectionClosed() async throws {
+        try await TestServer.run { server throws in
+            let tunnel = try RawHTTP(port: server.port)
+            tunnel.send("CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n")
+            let answer = try await tunnel.readUntilClosed(timeout: 10)
+            #expect(answer.closed, "not left open as a tunnel")
+            #expect(answer.text.httpStatus == 404)
+            #expect(Self.problemCode(answer.text) == "not_found")
+        }
+    }
+
+    /// A body the parser cannot read (chunk sizes that are not hex or overflow, a chunk without its
+    /// CRLF): 400 problem+json and the connection closed, on a route that reads the body and on
+    /// one that does not; nothing written.
+    @Test(arguments: ["zz\r\n{}\r\n0\r\n\r\n", "ffffffffffffffffffff\r\n{}\r\n0\r\n\r\n", "2\r\n{}XX0\r\n\r\n"])
+    func aMalformedChunkedBodyIs400(body: String) async throws {
+        try await TestServer.run { server throws in
+            for head in ["POST /v1/profiles HTTP/1.1\r\nContent-Type: application/json", "GET /health HTTP/1.1"] {
+                let connection = try RawHTTP(port: server.port)
+                connection.send("\(head)\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n\(body)")
+                let answer = try await connection.readUntilClosed(timeout: 10)
+                #expect(answer.closed)
+                #expect(answer.text.httpStatus == 400, "\(head): \(answer.text)")
+                #expect(Self.problemCode(answer.text) == "malformed_request")
+                #expect(answer.text.components(separatedBy: "HTTP/1.1 ").count == 2, "one answer only: \(answer.text)")
+            }
+            #expect(try await server.count("profiles") == 0)
+        }
+    }
+
+    /// RFC 9112: one `Host` from HTTP/1.1 on; an HTTP/1.0 request without keep-alive ends its connection.
+    @Test func hostIsRequiredOnceAndHTTP10Closes() async throws {
+        try await TestServer.run { server throws in
+            for request in ["GET /health HTTP/1.1\r\n\r\n", "GET /health HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"] {
+                let connection = try RawHTTP(port: server.port)
+                connection.send(request)
+                let answer = try await connection.readUntilClosed(timeout: 10)
+                #expect(answer.closed)
+                #expect(answer.text.httpStatus == 400)
+                #expect(Self.problemCode(answer.text) == "bad_host")
+            }
+            let old = try RawHTTP(port: server.port)
+            old.send("GET /health HTTP/1.0\r\n\r\n")
+            let answer = try await old.readUntilClosed(timeout: 30)
+            #expect(answer.text.httpStatus == 200)
+            #expect(answer.closed && answer.seconds < 10, "closed after the answer, not at the idle timeout")
+            let kept = try RawHTTP(port: server.port)
+            kept.send("GET /health HTTP/1.0\r\nConnection: keep-alive\r\n\r\nGET /health HTTP/1.0\r\n\r\n")
+            let both = try await kept.readUntilClosed(timeout: 30)
+            #expect(both.text.components(separatedBy: "HTTP/1.1 200").count == 3, "keep-alive keeps it for a second request")
         }
     }
 

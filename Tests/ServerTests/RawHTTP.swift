@@ -25,6 +25,9 @@ final class RawHTTP: Sendable {
 
     deinit { close(socket) }
 
+    /// Ends the connection now, as a client that goes away does.
+    func hangUp() { shutdown(socket, Int32(SHUT_RDWR)) }
+
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

@@ -49,6 +49,50 @@ import Testing
         }
     }
 
+    /// One rule for every field a person types into: blank fillers, tag characters outside an emoji
+    /// flag, stray variation selectors and text made only of marks are refused in names, headlines,
+    /// notes, tags and nonces alike; what real names and emoji need is kept.
+    @Test(arguments: [
+        "\u{3164}", "Ada\u{3164}", "\u{2800}", "A\u{2800}da", "\u{115F}\u{1160}", "\u{FFA0}", "Ada\u{E0041}\u{E0042}",
+        "\u{E0001}Ada", "\u{1F3F4}\u{E0067}\u{E0062}", "\u{E0067}\u{E0062}\u{E007F}", "\u{301}\u{302}\u{303}", "\u{FE0F}Ada",
+        "Ada\u{34F}", "Ada\u{AD}", "Ada\u{180E}",
+    ])
+    func blankAndHiddenTextIsRefusedInEveryField(text: String) async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let bob = try await server.user("Bob")
+            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            await expectProblem(422, "validation_failed") { _ = try await Self.register(text, on: server) }
+            await expectProblem(422, "validation_failed") { _ = try await ada.client.updateMe(ProfileChanges(headline: text)) }
+            await expectProblem(422, "validation_failed") {
+                _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: text))
+            }
+            await expectProblem(422, "validation_failed") {
+                _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(tags: [text]))
+            }
+            let token = try await ada.client.issueToken().token
+            let carol = try await server.user("Carol")
+            await expectProblem(422, "validation_failed") {
+                _ = try await carol.client.redeem(RedeemRequest(token: token, clientNonce: text))
+            }
+            #expect(try await server.count("profiles") == 3)
+            #expect(try await ada.client.me().headline == nil)
+        }
+    }
+
+    @Test func whatNamesAndEmojiNeedIsKept() async throws {
+        try await TestServer.run { server throws in
+            for name in [
+                "\u{2764}\u{FE0F} Ada", "1\u{FE0F}\u{20E3}", "\u{1F44B}\u{1F3FD}",
+                "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}",
+                "e\u{301}mile", "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}", "\u{D55C}\u{AD6D}\u{C5B4}", "\u{8449}",
+            ] {
+                let profile = try await Self.register(name, on: server)
+                #expect(profile.displayName == name.precomposedStringWithCanonicalMapping)
+            }
+        }
+    }
+
     @Test func clientNoncesAreVisibleTextCountedInCodePoints() async throws {
         try await TestServer.run { server throws in
             let owner = try await server.user("Owner")

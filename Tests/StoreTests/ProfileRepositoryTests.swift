@@ -25,9 +25,11 @@ import Testing
 
     @Test func theDatabaseRefusesAnEmptyName() async throws {
         let store = try await StoreFixture.make()
-        await #expect(throws: PostgresError.self) {
+        let refusal = await #expect(throws: PostgresError.self) {
             try await store.profiles.create(displayName: "", headline: nil, apiKeyHash: .init(repeating: 1, count: 32))
         }
+        // The table's check constraint, not any other failure of the statement.
+        #expect(refusal?.sqlState == "23514", "\(String(describing: refusal))")
         #expect(try await store.count("profiles") == 0)
     }
 }

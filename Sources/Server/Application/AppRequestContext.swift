@@ -23,15 +23,21 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// view token: read access to one event (see `AppServices.requireEventReader`), nothing else.
     public var viewGrant: ViewClaims?
 
+    /// Completes when the client's connection closes: a long answer (an event stream) stops then,
+    /// not at its next write.
+    let connectionClosed: EventLoopFuture<Void>
+
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 
     /// Request bodies are small JSON documents.
     public var maxUploadSize: Int { 64 * 1024 }
 
-    public var requestDecoder: JSONDecoder { .constellation }
+    /// JSON bodies, read as the API accepts them (see `JSONBody`).
+    public var requestDecoder: JSONBody { JSONBody() }
 
     /// The device (API key) that authenticated; only with `profile`.
     func requireDevice() throws -> UUID {

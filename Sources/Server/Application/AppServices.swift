@@ -35,7 +35,9 @@ public struct AppServices: Sendable {
     /// Where layouts, statistics and growth are computed, and what is kept of them.
     let graphWork: GraphWork
     /// The live feeds of the events being watched.
-    let feeds: EventFeeds
+    package let feeds: EventFeeds
+    /// Where this server listens, for links when there is no public URL.
+    let listening: ListeningAddress
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).
@@ -73,6 +75,7 @@ public struct AppServices: Sendable {
         replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
+        listening = ListeningAddress(host: configuration.host, port: configuration.port)
         let metrics = ServerMetrics()
         self.metrics = metrics
         graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)

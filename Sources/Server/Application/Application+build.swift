@@ -9,9 +9,9 @@ import NIOCore
 public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     let router = Router(context: AppRequestContext.self, options: .autoGenerateHeadEndpoints)
     router.add(middleware: RequestIDMiddleware())
+    router.add(middleware: ResponseHeadersMiddleware())
     router.add(middleware: RequestMetricsMiddleware(metrics: services.metrics))
     router.add(middleware: ProblemMiddleware())
-    router.add(middleware: KnownMethodsMiddleware())
     router.add(middleware: ClientAddressMiddleware(proxies: services.configuration.trustedProxies))
     HealthController(services: services).addRoutes(to: router)
     WebController(assets: .bundled).addRoutes(to: router)
@@ -74,7 +74,11 @@ public func buildApplication(
             address: .hostname(services.configuration.host, port: services.configuration.port),
             serverName: "constellation"),
         services: services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)],
-        onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? 0) },
+        onServerRunning: { channel in
+            let port = channel.localAddress?.port ?? 0
+            services.listening.listening(on: port)
+            await onServerRunning(port)
+        },
         logger: logger
     )
 }

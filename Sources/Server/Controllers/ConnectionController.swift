@@ -28,7 +28,8 @@ struct ConnectionController {
         let now = Date()
         let scannedAt = input.scannedAt ?? now
         guard scannedAt <= now.addingTimeInterval(Self.scanClockSkew) else {
-            throw Problem.validation("scannedAt lies in the future")
+            throw InvalidDate(
+                field: "scannedAt", expected: "a time that has come (a phone's clock may be \(Int(Self.scanClockSkew)) s ahead)")
         }
         // The token must have been valid when it was scanned (now, or offline earlier) …
         let claims = try ConnectionTokens.verify(input.token, keys: services.keyRing.verificationKeys, at: scannedAt, now: now)

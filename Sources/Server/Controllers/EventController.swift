@@ -92,10 +92,7 @@ struct EventController {
         let me = try context.requireProfile()
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let input =
-            body.readableBytes == 0
-            ? ViewTokenRequest() : try JSONDecoder.constellation.decode(ViewTokenRequest.self, from: Data(body.readableBytesView))
+        let input = try await JSONBody.decodeIfPresent(ViewTokenRequest.self, from: request, context: context) ?? ViewTokenRequest()
         let wall = input.wall ?? false
         let (token, claims) = try ViewTokens.issue(
             eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)

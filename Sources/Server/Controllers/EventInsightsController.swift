@@ -24,7 +24,8 @@ struct EventInsightsController {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
         let series = try await quota.run(for: reader.quotaKey) { try await growthCache.series(of: reader.event.id) }
-        guard let window = try series.window(size: query.size, from: query.from, to: query.to) else {
+        let event = reader.event.startsAt...reader.event.endsAt
+        guard let window = try series.window(size: query.size, from: query.from, to: query.to, within: event) else {
             return try .json(EventGrowth(buckets: []))
         }
         return try .json(EventGrowth(buckets: series.buckets(window)))
@@ -43,7 +44,7 @@ struct EventInsightsController {
     }
 }
 
-/// The growth route's query, checked: 400 `invalid_bucket`, `invalid_date` or `invalid_range`.
+/// The growth route's query, checked: 400 `invalid_bucket` or `invalid_range`, 422 `invalid_date`.
 struct GrowthQuery {
     let size: Int
     let from: Date?
@@ -62,19 +63,7 @@ struct GrowthQuery {
 
     private static func date(_ parameters: Parameters, _ name: String) throws -> Date? {
         guard let text = parameters.get(name) else { return nil }
-        guard let date = parse(text) else {
-            throw Problem.badRequest("invalid_date", "\(name) must be an RFC 3339 date-time, e.g. 2026-11-21T09:00:00Z")
-        }
+        guard let date = RFC3339.date(text), RFC3339.accepted.contains(date) else { throw InvalidDate(field: name) }
         return date
-    }
-
-    /// RFC 3339 with or without fractional seconds.
-    static func parse(_ text: String) -> Date? {
-        guard text.utf8.count <= 40 else { return nil }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        if let date = formatter.date(from: text) { return date }
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
     }
 }

@@ -26,7 +26,8 @@ struct EventStreamController {
         let event = reader.event.id
         let resumeAfter = try Self.lastEventId(request)
         guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
-        let (position, messages) = try feeds.watch(event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey)
+        let (position, messages) = try feeds.watch(
+            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.connectionClosed)
         let events = services.events
         let replayLimit = replayLimit
         let headers: HTTPFields = [

@@ -6,6 +6,7 @@ import Tokens
 
 /// `GET /v1/events/{event}/join-qr?code=XXXX-XXXX`: the event's join link, `BASE/#join=SLUG&code=CODE`,
 /// drawn as an SVG QR code for the corner of the organizer's wall (`/events/{slug}/live?wall`).
+/// BASE is `CONSTELLATION_PUBLIC_URL`, else the address the server listens on: never the request's `Host`.
 /// The server keeps only the join code's hash, so the organizer gives the code; it is checked
 /// against the stored hash (400 `invalid_join_code` if it is not the current one). For the event's
 /// readers (`requireEventReader`): organizers, and a view token's wall. A read (GET), so that a
@@ -24,15 +25,9 @@ struct JoinQRController {
             try await services.events.joinCodeMatches(event.id, codeHash: hash)
         else { throw Self.invalidCode }
         let shown = "\(code.prefix(4))-\(code.dropFirst(4))"
-        let link = "\(base(of: request))/#join=\(event.slug)&code=\(shown)"
+        let link = "\(services.configuration.publicURL ?? services.listening.base)/#join=\(event.slug)&code=\(shown)"
         return .fresh(Array(try QRCode(encoding: link).svg().utf8), contentType: "image/svg+xml")
     }
 
     static let invalidCode = Problem.badRequest("invalid_join_code", "That is not this event's current join code (XXXX-XXXX).")
-
-    /// Where attendees' phones reach this server: `CONSTELLATION_PUBLIC_URL`, else the address the
-    /// organizer's browser used.
-    func base(of request: Request) -> String {
-        services.configuration.publicURL ?? "http://\(request.head.authority ?? "127.0.0.1")"
-    }
 }

@@ -91,10 +91,7 @@ struct PrivacyController {
         let me = try context.requireProfile()
         var confirmation = request.uri.queryParameters.get("confirm")
         if confirmation == nil {
-            let body = try await request.body.collect(upTo: context.maxUploadSize)
-            if body.readableBytes > 0 {
-                confirmation = try JSONDecoder.constellation.decode(DeletionConfirmation.self, from: Data(body.readableBytesView)).confirm
-            }
+            confirmation = try await JSONBody.decodeIfPresent(DeletionConfirmation.self, from: request, context: context)?.confirm
         }
         guard confirmation == DeletionConfirmation.phrase else {
             throw Problem(

@@ -31,11 +31,11 @@ struct ProfileController {
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        _ = try context.requireProfile()  // a key's holder, not a view token's
+        let me = try context.requireProfile()  // a key's holder, not a view token's
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
             throw Problem(status: 404, code: "not_found", title: "No such profile")
         }
-        guard let profile = try await services.profiles.profile(id: id) else {
+        guard let profile = try await services.profiles.profile(id: id, seenBy: me.id) else {
             throw Problem(status: 404, code: "not_found", title: "No such profile")
         }
         return try .json(profile)

@@ -31,10 +31,7 @@ struct TokenController {
 
     /// No body (or `{}`): a personal token; `{"eventId": id or slug}`: a token for that event.
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let body = try await request.body.collect(upTo: context.maxUploadSize)
-        let input =
-            body.readableBytes == 0
-            ? TokenRequest() : try JSONDecoder.constellation.decode(TokenRequest.self, from: Data(body.readableBytesView))
+        let input = try await JSONBody.decodeIfPresent(TokenRequest.self, from: request, context: context) ?? TokenRequest()
         let me = try context.requireProfile()
         var response = Response.json(
             bytes: try await freshToken(for: me, event: input.eventId, context: context).jsonBytes(), status: .created)

@@ -1,9 +1,10 @@
 import ConstellationModel
 import Foundation
 
-/// A body that is not the JSON a route expects.
+/// A body that is not the JSON a route expects: which field, and what it must be. The decoder's
+/// own words stay in the log.
 extension DecodingError: ProblemConvertible {
-    package var problem: Problem {
-        Problem(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: "\(self)")
-    }
+    package var problem: Problem { .malformedJSON(JSONBody.explanation(of: self)) }
+
+    package var logsItsCause: Bool { true }
 }

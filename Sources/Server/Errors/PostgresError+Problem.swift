@@ -3,7 +3,7 @@ import Store
 
 /// A database that is down, busy or slow is a 503 to retry; a value it refused is the request's
 /// fault (a backstop: the checks before the database should have caught it, and nothing changed).
-/// Anything else is a 500. The SQL and the server's message stay in the log.
+/// Anything else is a 500. The SQL, the SQLSTATE and the server's message stay in the log.
 extension PostgresError: ProblemConvertible {
     package var problem: Problem {
         switch kind {
@@ -23,8 +23,10 @@ extension PostgresError: ProblemConvertible {
         if isDataException || isIntegrityViolation {
             return Problem(
                 status: isUniqueViolation ? 409 : 422, code: isUniqueViolation ? "conflict" : "validation_failed",
-                title: "The database refused a value of this request", detail: "SQLSTATE \(sqlState ?? "")")
+                title: "A value of this request cannot be stored")
         }
         return .internalError
     }
+
+    package var logsItsCause: Bool { true }
 }

@@ -9,6 +9,13 @@ import NIOCore
 /// An error without one is a 500 that shows nothing but the request's id (`ProblemMiddleware`).
 package protocol ProblemConvertible: Error {
     var problem: Problem { get }
+    /// Whether the error itself is logged when its problem is a client's (4xx): for errors whose own
+    /// words (the database's, the decoder's) are kept out of the response but are worth reading.
+    var logsItsCause: Bool { get }
+}
+
+extension ProblemConvertible {
+    package var logsItsCause: Bool { false }
 }
 
 extension Problem: ProblemConvertible {

@@ -12,8 +12,14 @@ package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch {
-            let problem = (error as? any ProblemConvertible)?.problem ?? .internalError
-            if problem.status == 503 {
+            let described = error as? any ProblemConvertible
+            let problem = described?.problem ?? .internalError
+            if problem.status < 500 {
+                if described?.logsItsCause == true {
+                    context.logger.notice(
+                        "request refused", metadata: ["error": "\(String(reflecting: error))", "code": "\(problem.code)"])
+                }
+            } else if problem.status == 503 {
                 // The cause (a database down or restarting) is logged where it is handled, not per request.
                 context.logger.debug("request refused: service unavailable", metadata: ["error": "\(String(reflecting: error))"])
             } else if problem.status >= 500 {

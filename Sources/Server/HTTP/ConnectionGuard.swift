@@ -77,16 +77,29 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
 
     /// Writes `problem` as the response and closes the connection.
     func refuse(_ problem: Problem) {
+        let body = (try? JSONEncoder.constellation.encode(problem)) ?? Data()
+        respondAndClose(
+            status: problem.status, headers: [("content-type", Problem.mediaType), ("cache-control", "no-store")],
+            body: ByteBuffer(bytes: body))
+    }
+
+    /// Writes a whole response straight to the socket, bypassing the HTTP encoder (which cannot frame
+    /// it: a request it could not parse, or a CONNECT, whose answers it sends without a body), then
+    /// closes the connection.
+    func respondAndClose(status: Int, headers: [(String, String)], body: ByteBuffer) {
         guard !isClosing, let context else { return }
         isClosing = true
         deadline?.cancel()
-        let body = (try? JSONEncoder.constellation.encode(problem)) ?? Data()
-        let reason = HTTPResponseStatus(statusCode: problem.status).reasonPhrase
-        var buffer = context.channel.allocator.buffer(capacity: body.count + 200)
-        buffer.writeString(
-            "HTTP/1.1 \(problem.status) \(reason)\r\ncontent-type: \(Problem.mediaType)\r\n"
-                + "content-length: \(body.count)\r\ncache-control: no-store\r\nconnection: close\r\n\r\n")
-        buffer.writeBytes(body)
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        var head = "HTTP/1.1 \(status) \(reason)\r\n"
+        let framing = ["content-length", "connection", "transfer-encoding", "x-content-type-options"]
+        for (name, value) in headers where !framing.contains(name.lowercased()) {
+            head += "\(name): \(value)\r\n"
+        }
+        head += "x-content-type-options: nosniff\r\ncontent-length: \(body.readableBytes)\r\nconnection: close\r\n\r\n"
+        var buffer = context.channel.allocator.buffer(capacity: head.utf8.count + body.readableBytes)
+        buffer.writeString(head)
+        buffer.writeImmutableBuffer(body)
         context.writeAndFlush(wrapInboundOut(buffer)).assumeIsolated().whenComplete { _ in
             context.close(promise: nil)
         }

@@ -7,8 +7,9 @@ import NIOHTTPTypesHTTP1
 
 /// HTTP/1.1 connections with the limits a server on the open internet needs: a request must
 /// arrive whole within `requestTimeout` of its first byte (408 and close otherwise), an idle
-/// keep-alive connection closes after `idleTimeout`, and a request the HTTP parser refuses is
-/// answered with problem+json (414, 431, 501 or 400) instead of an empty 400.
+/// keep-alive connection closes after `idleTimeout`, a request the HTTP parser refuses is
+/// answered with problem+json (414, 431, 501 or 400) instead of an empty 400, and a request
+/// without exactly one `Host` is refused (`HTTP1RequestHygiene`).
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -33,6 +34,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)
+            try pipeline.addHandler(HTTP1RequestHygiene(connection: connection))
             try pipeline.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try pipeline.addHandler(RequestTracker(connection: connection))
             try pipeline.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))

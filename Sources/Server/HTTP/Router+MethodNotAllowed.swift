@@ -2,13 +2,22 @@ import ConstellationModel
 import Hummingbird
 
 extension Router {
-    /// The methods this server knows (RFC 9110's and PATCH, but CONNECT, which names no resource);
-    /// any other is answered 501 by `KnownMethodsMiddleware`. TRACE is routed nowhere: 405.
-    static var knownMethods: Set<HTTPRequest.Method> { [.get, .head, .post, .put, .patch, .delete, .options, .trace] }
+    /// Every method the HTTP parser reads (llhttp's, as NIO passes them on): RFC 9110's, PATCH,
+    /// WebDAV's, QUERY and the rest. A request with any other method is refused by the parser
+    /// before its path is read (501 `not_implemented`, `RequestTracker`).
+    static var parsedMethods: Set<HTTPRequest.Method> {
+        Set(
+            [
+                "GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH", "QUERY", "COPY", "LOCK", "MKCOL",
+                "MOVE", "PROPFIND", "PROPPATCH", "SEARCH", "UNLOCK", "BIND", "REBIND", "UNBIND", "ACL", "REPORT", "MKACTIVITY",
+                "CHECKOUT", "MERGE", "MSEARCH", "NOTIFY", "SUBSCRIBE", "UNSUBSCRIBE", "PURGE", "MKCALENDAR", "LINK", "UNLINK", "SOURCE",
+            ].compactMap(HTTPRequest.Method.init(rawValue:)))
+    }
 
-    /// For every path with routes, answers the known methods it has no route for: `OPTIONS` with
-    /// 204 and `Allow`, the others with 405 problem+json and `Allow` (RFC 9110 §15.5.6). Call it
-    /// after every route is added; `HEAD` counts as allowed wherever `GET` is (the router answers it).
+    /// For every path with routes, answers the methods it has no route for: `OPTIONS` with 204 and
+    /// `Allow`, every other method the parser reads with 405 problem+json and `Allow` (RFC 9110
+    /// §15.5.6); a path without routes is 404 whatever the method. Call it after every route is
+    /// added; `HEAD` counts as allowed wherever `GET` is (the router answers it).
     func addMethodNotAllowedRoutes() {
         var methodsByPath: [String: (path: RouterPath, methods: Set<HTTPRequest.Method>)] = [:]
         for route in routes {
@@ -18,7 +27,7 @@ extension Router {
             var allowed = methods.union([.options])
             if allowed.contains(.get) { allowed.insert(.head) }
             let allow = allowed.map(\.rawValue).sorted().joined(separator: ", ")
-            for method in Self.knownMethods.subtracting(allowed.subtracting([.options])) {
+            for method in Self.parsedMethods.subtracting(allowed.subtracting([.options])) {
                 on(path, method: method) { _, _ -> Response in
                     var response =
                         method == .options
@@ -32,18 +41,5 @@ extension Router {
                 }
             }
         }
-    }
-}
-
-/// Answers 501 problem+json for a method the server does not implement on any resource.
-struct KnownMethodsMiddleware<Context: RequestContext>: RouterMiddleware {
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard Router<Context>.knownMethods.contains(request.method) else {
-            return Problem(
-                status: 501, code: "not_implemented", title: "Method not implemented",
-                detail: "\(request.method.rawValue) is not a method this server implements"
-            ).response
-        }
-        return try await next(request, context)
     }
 }

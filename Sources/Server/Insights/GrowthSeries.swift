@@ -74,16 +74,23 @@ struct GrowthSeries: Sendable {
     func counts(_ profile: UUID) -> Bool { components.contains(profile) }
 
     /// The window for buckets of `size` seconds: from `from` (default: the first connection) to
-    /// `to` (default: the last one), each widened to bucket boundaries; `to` is exclusive.
-    /// Nil when there is nothing to answer (no pairs, or an empty window).
-    func window(size: Int, from: Date?, to: Date?) throws(WindowError) -> Window? {
+    /// `to` (default: the last one), each widened to bucket boundaries; `to` is exclusive; never
+    /// outside `event`'s dates and its pairs. Nil when there is nothing to answer (no pairs, or an
+    /// empty window).
+    func window(size: Int, from: Date?, to: Date?, within event: ClosedRange<Date>) throws(WindowError) -> Window? {
         guard !steps.isEmpty else { return nil }
         let perBucket = size / Self.stepSeconds
-        let first = from.map { Self.index($0, size: size) } ?? Self.floorDivide(firstStep, perBucket)
+        let dataFirst = Self.floorDivide(firstStep, perBucket)
+        let dataEnd = Self.floorDivide(firstStep + steps.count - 1, perBucket) + 1
+        // Never wider than the event and its pairs, whatever from and to ask: a year of hourly
+        // buckets for a day's event would be work and bytes for nothing.
+        let spanFirst = min(Self.index(event.lowerBound, size: size), dataFirst)
+        let spanEnd = max(Self.ceilingIndex(event.upperBound, size: size), dataEnd)
+        let first = max(from.map { Self.index($0, size: size) } ?? dataFirst, spanFirst)
         // `to` exclusive: the buckets that start before it. The last pair's bucket is included.
-        let end = to.map { Self.ceilingIndex($0, size: size) } ?? Self.floorDivide(firstStep + steps.count - 1, perBucket) + 1
+        let end = min(to.map { Self.ceilingIndex($0, size: size) } ?? dataEnd, spanEnd)
         guard end > first else { return nil }
-        // Refused before any work: dates far apart would make a huge answer.
+        // Refused before any work: a month's event and its grace in 5-minute buckets is still a large answer.
         let count = end - first
         guard count <= EventGrowth.maximumBuckets else { throw .tooMany(count) }
         return Window(size: size, first: first, end: end)

@@ -61,9 +61,12 @@ package final class EventFeeds: Sendable {
     }
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
-    /// the position live messages follow from, and the messages. Ending the iteration (or the
-    /// stream's end) stops watching. 429 `too_many_streams` past `streamsPerCredential`.
-    package func watch(_ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID) throws -> (
+    /// the position live messages follow from, and the messages. Ending the iteration, the stream's
+    /// end or `ended` (the client's connection closing) stops watching and frees the credential's
+    /// slot. 429 `too_many_streams` past `streamsPerCredential`.
+    package func watch(
+        _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, until ended: EventLoopFuture<Void>? = nil
+    ) throws -> (
         FeedPosition, AsyncStream<Message>
     ) {
         let key = FeedKey(event: event, showsNames: showingNames)
@@ -86,6 +89,7 @@ package final class EventFeeds: Sendable {
                 detail: "Close another live view first (at most \(streamsPerCredential) at a time).", retryAfter: 5)
         }
         continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
+        ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
     }
 

@@ -6,11 +6,26 @@ import Foundation
 package enum EventFields {
     static let nameText = UserText(field: "name", minimum: 1, maximum: Event.nameLimit)
 
-    /// The checked input: a tidied name, and a slug, zone and dates as given.
-    package static func check(_ input: NewEvent) throws -> NewEvent {
+    /// The checked input: a tidied name, and a slug, zone and dates as given. Its dates must lie in
+    /// `dates`: an event's (years 2000 to 2199) for the API; an import of a recording may pass
+    /// `RFC3339.accepted`, since recordings count UNIX seconds from 1970.
+    package static func check(_ input: NewEvent, dates: Range<Date> = eventDates) throws -> NewEvent {
         NewEvent(
-            name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: input.startsAt,
-            endsAt: try endsAt(input.endsAt, after: input.startsAt), timeZone: try timeZone(input.timeZone))
+            name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: try date(input.startsAt, "startsAt", in: dates),
+            endsAt: try endsAt(date(input.endsAt, "endsAt", in: dates), after: input.startsAt), timeZone: try timeZone(input.timeZone))
+    }
+
+    /// The instants an event's dates may take through the API: years 2000 to 2199 (an earlier or later one is a typo).
+    package static let eventDates = Date(timeIntervalSince1970: 946_684_800)..<Date(timeIntervalSince1970: 7_258_118_400)
+
+    static func date(_ date: Date, _ field: String, in dates: Range<Date>) throws -> Date {
+        guard dates.contains(date) else {
+            throw InvalidDate(
+                field: field,
+                expected: "a date-time from \(ISO8601Seconds.string(dates.lowerBound)) to before \(ISO8601Seconds.string(dates.upperBound))"
+            )
+        }
+        return date
     }
 
     /// 3…64 lowercase ASCII letters, digits and hyphens, starting and ending with a letter or digit,

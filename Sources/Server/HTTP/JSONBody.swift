@@ -1,0 +1,95 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// A request's JSON body, read the one way the API accepts it: `Content-Type: application/json`
+/// (415 otherwise: a `text/plain` or form POST is what a cross-site form sends without a
+/// preflight), UTF-8, no key twice in an object (a proxy in front may read the other value), then
+/// decoded with the API's decoder. Its refusals say which field and what was expected, never the
+/// decoder's own words.
+public struct JSONBody: RequestDecoder {
+    public init() {}
+
+    public func decode<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        return try Self.decode(type, from: body, contentType: request.headers[.contentType])
+    }
+
+    /// The body as `T`, or nil when there is none (routes whose body is optional).
+    static func decodeIfPresent<T: Decodable>(_ type: T.Type, from request: Request, context: some RequestContext) async throws -> T? {
+        let body = try await request.body.collect(upTo: context.maxUploadSize)
+        guard body.readableBytes > 0 else { return nil }
+        return try decode(type, from: body, contentType: request.headers[.contentType])
+    }
+
+    static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer, contentType: String?) throws -> T {
+        guard let contentType, Self.isJSON(contentType) else { throw Problem.unsupportedMediaType }
+        let bytes = Array(body.readableBytesView)
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw Problem.malformedJSON("The body is not UTF-8.")
+        }
+        if let key = DuplicateKeys.first(in: bytes) {
+            throw Problem.malformedJSON("The key \"\(key)\" appears twice in one object.")
+        }
+        do {
+            return try Self.decoder.decode(type, from: Data(bytes))
+        } catch let error as DecodingError {
+            throw Problem.malformedJSON(Self.explanation(of: error))
+        }
+    }
+
+    /// Dates in requests must lie in `RFC3339.accepted`.
+    private static let decoder = JSONDecoder.constellation(accepting: RFC3339.accepted)
+
+    /// `application/json`, with no parameter but `charset=utf-8`, in any case.
+    static func isJSON(_ contentType: String) -> Bool {
+        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard parts.first == "application/json" else { return false }
+        return parts.dropFirst().allSatisfy { $0 == "charset=utf-8" || $0 == "charset=\"utf-8\"" }
+    }
+
+    /// What a client needs to fix: the field's path and what it must be.
+    static func explanation(of error: DecodingError) -> String {
+        switch error {
+        case .typeMismatch(let type, let context):
+            "\(field(context.codingPath)) must be \(describe(type))."
+        case .valueNotFound(let type, let context):
+            "\(field(context.codingPath)) must be \(describe(type)), not null."
+        case .keyNotFound(let key, let context):
+            "\(field(context.codingPath + [key])) is required."
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            "The body is not valid JSON."
+        case .dataCorrupted(let context):
+            "\(field(context.codingPath)) is not one of the values it may take."
+        @unknown default:
+            "The body is not the JSON expected."
+        }
+    }
+
+    /// `displayName`, `tags[2]`, `events[0].name`; `The body` at the top.
+    static func field(_ path: [any CodingKey]) -> String {
+        path.isEmpty ? "The body" : path.fieldName
+    }
+
+    private static func describe(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        case is Int.Type, is Int64.Type, is UInt64.Type, is Int32.Type, is Double.Type: "a number"
+        case is [Any].Type: "an array"
+        case is [String: Any].Type: "an object"
+        default: "a value of another kind"
+        }
+    }
+}
+
+extension Problem {
+    static let unsupportedMediaType = Problem(
+        status: 415, code: "unsupported_media_type", title: "The body must be JSON",
+        detail: "Send it with Content-Type: application/json.")
+
+    static func malformedJSON(_ detail: String) -> Problem {
+        Problem(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: detail)
+    }
+}
