@@ -117,6 +117,45 @@ import Testing
         }
     }
 
+    /// Wrong join codes are counted per person and per event, not per address: one person's typos
+    /// stop that person (80 in a row were all 403 before), someone else at the same venue address
+    /// still joins, and once the event's room for wrong codes is spent, only those who guessed
+    /// wrong already are held back.
+    @Test func wrongJoinCodesAreThrottledPerPersonAndPerEvent() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("join_guess=5/h,join_guess_event=12/h") }) { server throws in
+            let ada = try await server.user("Ada")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent("guess-fest"))
+            let bob = try await server.user("Bob")
+            var statuses: [Int] = []
+            for _ in 0..<8 {
+                do {
+                    _ = try await bob.client.joinEvent("guess-fest", code: "AAAA-AAAA")
+                    statuses.append(200)
+                } catch {
+                    guard case .problem(let problem)? = error as? ClientError else { throw error }
+                    statuses.append(problem.status)
+                }
+            }
+            #expect(statuses == [403, 403, 403, 403, 403, 429, 429, 429])
+            await expectProblem(429, "rate_limited") { _ = try await bob.client.joinEvent("guess-fest", code: created.joinCode) }
+            // Another person behind the same address is not held back by Bob's typos.
+            let cleo = try await server.user("Cleo")
+            #expect(try await cleo.client.joinEvent("guess-fest", code: created.joinCode).role == .attendee)
+            // Seven more people guess wrong once each: the event's room (12) is spent.
+            var guessers: [ConstellationClient] = []
+            for index in 0..<7 {
+                let guesser = try await server.user("Guesser \(index)").client
+                await expectProblem(403, "invalid_join_code") { _ = try await guesser.joinEvent("guess-fest", code: "BBBB-BBBB") }
+                guessers.append(guesser)
+            }
+            await expectProblem(429, "rate_limited") { _ = try await guessers[0].joinEvent("guess-fest", code: created.joinCode) }
+            let dora = try await server.user("Dora")
+            #expect(
+                try await dora.client.joinEvent("guess-fest", code: created.joinCode).role == .attendee,
+                "who never guessed wrong still joins")
+        }
+    }
+
     @Test func theConfigurationSaysWhatItMeans() throws {
         #expect(RateLimits("off") == .off)
         let changed = try #require(RateLimits("redeem=120/min, register_address=5/h,mint_address=10/s"))

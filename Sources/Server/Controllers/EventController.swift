@@ -76,12 +76,21 @@ struct EventController {
     }
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
+    /// Wrong codes are counted per person and per event (`RateLimiter.checkGuess`): 429 past them.
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await event(context).event
         let input = try await request.decode(as: JoinRequest.self, context: context)
-        guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw StoreError.invalidJoinCode }
-        let (membership, joined) = try await services.events.join(event.id, profile: me.id, codeHash: hash)
+        try services.limiter.checkGuess(.joinGuess, credential: me.id, event: event.id)
+        let membership: MyEvent
+        let joined: Bool
+        do {
+            guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw StoreError.invalidJoinCode }
+            (membership, joined) = try await services.events.join(event.id, profile: me.id, codeHash: hash)
+        } catch StoreError.invalidJoinCode {
+            services.limiter.chargeGuess(.joinGuess, credential: me.id, event: event.id)
+            throw StoreError.invalidJoinCode
+        }
         if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }
         return try .json(membership, status: joined ? .created : .ok)
     }

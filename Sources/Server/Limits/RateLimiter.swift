@@ -15,6 +15,7 @@ extension RateLimits.Action {
         case .mint: "new codes"
         case .redeem: "scans"
         case .authFailure: "requests with a missing or wrong API key"
+        case .joinGuess: "wrong join codes"
         }
     }
 }
@@ -78,16 +79,39 @@ package final class RateLimiter: Sendable {
     /// Throws `RateLimited` if `address` has no room left for `action`, counting nothing.
     func check(_ action: RateLimits.Action, address: String?) throws(RateLimited) {
         guard let rule = limits.perAddress[action], let address else { return }
-        let key = Key(action: action, subject: "address:\(address)")
-        let now = ContinuousClock.now
-        let bucket = buckets.withLock { Self.refill($0[key], rule: rule, now: now) }
-        if bucket.tokens < 1 { throw RateLimited(action: action, retryAfter: .seconds((1 - bucket.tokens) / rule.perSecond)) }
+        try check(Key(action: action, subject: "address:\(address)"), rule: rule)
     }
 
     /// Counts one `action` for `address` whether or not it has room (a failure that happened).
     func charge(_ action: RateLimits.Action, address: String?) {
         guard let rule = limits.perAddress[action], let address else { return }
-        let key = Key(action: action, subject: "address:\(address)")
+        charge(Key(action: action, subject: "address:\(address)"), rule: rule)
+    }
+
+    /// Throws `RateLimited` when `credential` has no room left for more wrong guesses at a shared
+    /// secret, or when the event's room for them from everyone is spent and `credential` has
+    /// guessed wrong lately; counts nothing.
+    func checkGuess(_ action: RateLimits.Action, credential: UUID, event: UUID) throws(RateLimited) {
+        guard let personal = limits.perCredential[action] else { return }
+        let person = Key(action: action, subject: "profile:\(credential)")
+        try check(person, rule: personal)
+        guard let shared = limits.perEvent[action] else { return }
+        let guessedWrong = buckets.withLock { Self.refill($0[person], rule: personal, now: .now).tokens < Double(personal.count) }
+        if guessedWrong { try check(Key(action: action, subject: "event:\(event)"), rule: shared) }
+    }
+
+    /// Counts a wrong guess by `credential` at `event`.
+    func chargeGuess(_ action: RateLimits.Action, credential: UUID, event: UUID) {
+        if let rule = limits.perCredential[action] { charge(Key(action: action, subject: "profile:\(credential)"), rule: rule) }
+        if let rule = limits.perEvent[action] { charge(Key(action: action, subject: "event:\(event)"), rule: rule) }
+    }
+
+    private func check(_ key: Key, rule: RateRule) throws(RateLimited) {
+        let bucket = buckets.withLock { Self.refill($0[key], rule: rule, now: .now) }
+        if bucket.tokens < 1 { throw RateLimited(action: key.action, retryAfter: .seconds((1 - bucket.tokens) / rule.perSecond)) }
+    }
+
+    private func charge(_ key: Key, rule: RateRule) {
         let now = ContinuousClock.now
         buckets.withLock { buckets in
             tidy(&buckets, now: now)
@@ -108,7 +132,10 @@ package final class RateLimiter: Sendable {
     private func tidy(_ buckets: inout [Key: Bucket], now: ContinuousClock.Instant) {
         guard buckets.count >= capacity else { return }
         buckets = buckets.filter { key, bucket in
-            let rule = (key.subject.hasPrefix("profile:") ? limits.perCredential : limits.perAddress)[key.action]
+            let rules =
+                key.subject.hasPrefix("profile:")
+                ? limits.perCredential : key.subject.hasPrefix("event:") ? limits.perEvent : limits.perAddress
+            let rule = rules[key.action]
             guard let rule else { return false }
             return Self.refill(bucket, rule: rule, now: now).tokens < Double(rule.count)
         }

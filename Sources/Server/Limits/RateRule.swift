@@ -48,30 +48,41 @@ public struct RateLimits: Sendable, Equatable {
         case register, mint, redeem
         /// A request whose API key was missing or wrong.
         case authFailure = "auth_failure"
+        /// A join code that was not the event's.
+        case joinGuess = "join_guess"
     }
 
-    /// Per action: the limit per credential (profile) and per client address; nil is no limit.
+    /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
     public var perCredential: [Action: RateRule]
     public var perAddress: [Action: RateRule]
+    /// Wrong join codes at one event from everyone: past it, only people who have guessed wrong
+    /// already are held back, so a crowd that types its code right is never locked out.
+    public var perEvent: [Action: RateRule]
 
     /// Generous for people, tight for scripts: someone scanning ten people a minute, or a phone
     /// renewing its code, never meets them; a venue's shared address has room for a crowd.
+    /// Wrong join codes are counted per person and per event, not per address, so that one person's
+    /// typos do not lock a venue's shared address out.
     public static let defaults = RateLimits(
-        perCredential: [.mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60))],
+        perCredential: [
+            .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
+        ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),
             .redeem: RateRule(1_200, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
-        ])
+        ],
+        perEvent: [.joinGuess: RateRule(120, per: .seconds(60))])
 
     public static let off = RateLimits(perCredential: [:], perAddress: [:])
 
-    public init(perCredential: [Action: RateRule], perAddress: [Action: RateRule]) {
+    public init(perCredential: [Action: RateRule], perAddress: [Action: RateRule], perEvent: [Action: RateRule] = [:]) {
         self.perCredential = perCredential
         self.perAddress = perAddress
+        self.perEvent = perEvent
     }
 
-    /// `off`, or the defaults changed by `action=N/period` and `action_address=N/period` entries,
-    /// comma separated (e.g. `redeem=120/min,register_address=200/min`).
+    /// `off`, or the defaults changed by `action=N/period`, `action_address=N/period` and
+    /// `join_guess_event=N/period` entries, comma separated (e.g. `redeem=120/min,register_address=200/min`).
     public init?(_ text: String) {
         if text == "off" {
             self = .off
@@ -84,6 +95,8 @@ public struct RateLimits: Sendable, Equatable {
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             if name.hasSuffix("_address"), let action = Action(rawValue: String(name.dropLast("_address".count))) {
                 perAddress[action] = rule
+            } else if name == "join_guess_event" {
+                perEvent[.joinGuess] = rule
             } else if let action = Action(rawValue: name), action != .authFailure, action != .register {
                 perCredential[action] = rule
             } else {
@@ -96,6 +109,6 @@ public struct RateLimits: Sendable, Equatable {
     public func share(of instances: Int) -> RateLimits {
         RateLimits(
             perCredential: perCredential.mapValues { $0.share(of: instances) },
-            perAddress: perAddress.mapValues { $0.share(of: instances) })
+            perAddress: perAddress.mapValues { $0.share(of: instances) }, perEvent: perEvent.mapValues { $0.share(of: instances) })
     }
 }
