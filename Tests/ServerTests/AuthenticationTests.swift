@@ -27,6 +27,7 @@ import Testing
         "POST /v1/events/{event}/view-tokens", "GET /v1/events/{event}/join-qr", "GET /v1/events/{event}/stream",
         "PATCH /v1/me/connections/{profileId}", "GET /v1/me/devices", "PATCH /v1/me/devices/{device}", "DELETE /v1/me/devices/{device}",
         "POST /v1/me/device-links", "GET /v1/me/device-links/{link}", "POST /v1/me/recovery-code",
+        "GET /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens/{link}",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

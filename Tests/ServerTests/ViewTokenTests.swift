@@ -211,4 +211,65 @@ import Tokens
                 try await Self.status(server.client.authenticated(stale), "/v1/events/net-event/summary") == (401, "view_token_expired"))
         }
     }
+
+    /// View links are state: organizers list them and revoke one or all, each stops at once on this
+    /// instance; a token signed by the server's key but never recorded as a link opens nothing.
+    @Test func organizersListAndRevokeViewLinks() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, _, _, _, event) = try await EventNetworkTests.smallEvent(server)
+            let first = try await ada.client.issueViewToken(for: "net-event").token
+            let second = try await ada.client.issueViewToken(for: "net-event", wall: true).token
+            let summary = "/v1/events/net-event/summary"
+            let listed = try JSONDecoder.constellation.decode(
+                ViewLinkList.self, from: Data(try await ada.client.send(.GET, "/v1/events/net-event/view-tokens").body))
+            #expect(listed.items.count == 2 && listed.items.allSatisfy { $0.createdBy == ada.profile.id })
+            #expect(listed.items.map(\.showsNames) == [false, true], "newest first")
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.GET, "/v1/events/net-event/view-tokens") }
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.DELETE, "/v1/events/net-event/view-tokens") }
+
+            let firstId = try ViewTokens.verify(first, keys: server.services.keyRing.verificationKeys).tokenId
+            #expect(try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/\(firstId)").status == 204)
+            #expect(try await Self.status(server.client.authenticated(first), summary) == (401, "view_token_revoked"))
+            #expect(try await Self.status(server.client.authenticated(second), summary).0 == 200)
+            await expectProblem(404, "not_found") { _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/\(firstId)") }
+            await expectProblem(404, "not_found") { _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/nonsense") }
+
+            let all = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens")
+            #expect(try JSONDecoder.constellation.decode(ViewLinksRevoked.self, from: Data(all.body)).revoked == 1)
+            #expect(try await Self.status(server.client.authenticated(second), summary) == (401, "view_token_revoked"))
+            let remaining = try await ada.client.send(.GET, "/v1/events/net-event/view-tokens")
+            #expect(try JSONDecoder.constellation.decode(ViewLinkList.self, from: Data(remaining.body)).items.isEmpty)
+
+            let unrecorded = try ViewTokens.issue(
+                eventId: event.event.id, showsNames: true, lifetime: .seconds(600), keys: server.services.keyRing
+            ).token
+            #expect(try await Self.status(server.client.authenticated(unrecorded), summary) == (401, "view_token_revoked"))
+        }
+    }
+
+    /// A link dies with its maker's role: an organizer who erases their profile takes their links along.
+    @Test func aLinkDiesWithItsMaker() async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, _, _) = try await EventNetworkTests.smallEvent(server)
+            _ = try await ada.client.addOrganizer(cleo.profile.id, to: "net-event")
+            let cleos = try await cleo.client.issueViewToken(for: "net-event").token
+            let adas = try await ada.client.issueViewToken(for: "net-event").token
+            let summary = "/v1/events/net-event/summary"
+            #expect(try await Self.status(server.client.authenticated(cleos), summary).0 == 200)
+            try await cleo.client.deleteMe()
+            #expect(try await Self.status(server.client.authenticated(cleos), summary) == (401, "view_token_revoked"))
+            #expect(try await Self.status(server.client.authenticated(adas), summary).0 == 200, "another organizer's link lives on")
+        }
+    }
+
+    /// Each link is a credential: an organizer makes at most 20 an hour (26 in a row were all 201).
+    @Test func mintingViewLinksIsRateLimited() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("links-fest"))
+            for _ in 0..<20 { _ = try await ada.client.issueViewToken(for: "links-fest") }
+            await expectProblem(429, "rate_limited") { _ = try await ada.client.issueViewToken(for: "links-fest") }
+            #expect(try await server.count("view_links") == 20)
+        }
+    }
 }

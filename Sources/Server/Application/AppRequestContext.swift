@@ -22,6 +22,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Set by `AuthenticationMiddleware` instead of `profile` when the bearer is an organizer's
     /// view token: read access to one event (see `AppServices.requireEventReader`), nothing else.
     public var viewGrant: ViewClaims?
+    /// With `viewGrant`: the organizer who made the link.
+    public var viewLinkMaker: UUID?
 
     /// Completes when the client's connection closes: a long answer (an event stream) stops then,
     /// not at its next write.

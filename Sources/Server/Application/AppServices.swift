@@ -28,6 +28,8 @@ public struct AppServices: Sendable {
     let replicaLag: ReplicaLag?
     /// API keys verified recently (see `CredentialCache`).
     let credentials: CredentialCache
+    /// View links found live recently (see `ViewLinkCache`).
+    let viewLinks: ViewLinkCache
     /// Rate limits, counted in this instance (see `RateLimiter`).
     let limiter: RateLimiter
     /// What `GET /metrics` shows.
@@ -74,6 +76,7 @@ public struct AppServices: Sendable {
         self.replica = replica
         replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
+        viewLinks = ViewLinkCache(lifetime: configuration.credentialCacheLifetime)
         limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
         listening = ListeningAddress(host: configuration.host, port: configuration.port)
         let metrics = ServerMetrics()

@@ -25,7 +25,8 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
 
     let authenticated = v1.group().add(
         middleware: AuthenticationMiddleware(
-            profiles: services.profiles, credentials: services.credentials, limiter: services.limiter, keyRing: services.keys))
+            profiles: services.profiles, events: services.events, credentials: services.credentials, viewLinks: services.viewLinks,
+            limiter: services.limiter, keyRing: services.keys))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)

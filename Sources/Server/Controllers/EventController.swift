@@ -24,6 +24,9 @@ struct EventController {
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
         group.post("events/:event/view-tokens", use: issueViewToken)
+        group.get("events/:event/view-tokens", use: listViewLinks)
+        group.delete("events/:event/view-tokens", use: revokeViewLinks)
+        group.delete("events/:event/view-tokens/:link", use: revokeViewLinks)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -102,9 +105,12 @@ struct EventController {
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
         let input = try await JSONBody.decodeIfPresent(ViewTokenRequest.self, from: request, context: context) ?? ViewTokenRequest()
+        try services.limiter.admit(.viewLink, credential: me.id, address: context.clientAddress)
         let wall = input.wall ?? false
         let (token, claims) = try ViewTokens.issue(
             eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)
+        try await services.events.createViewLink(
+            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, expiresAt: claims.expiresAt)
         let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
         context.logger.info(
             "view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
@@ -114,6 +120,40 @@ struct EventController {
                 url: services.configuration.publicURL.map { $0 + path }), status: .created)
         response.headers[.cacheControl] = "no-store"
         return response
+    }
+
+    /// The event's live view links, newest first (organizers only).
+    @Sendable func listViewLinks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await organizedEvent(context)
+        return try .json(ViewLinkList(items: try await services.events.viewLinks(of: event.id)))
+    }
+
+    /// Revokes one live view link (`…/view-tokens/{link}`, 404 if it is not one of the event's) or
+    /// every one (organizers only); every instance refuses them within the credential cache's lifetime.
+    @Sendable func revokeViewLinks(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await organizedEvent(context)
+        let link = context.parameters.get("link")
+        if let link, UUID(uuidString: link) == nil { throw Self.noSuchLink }
+        let revoked = try await services.events.revokeViewLinks(of: event.id, id: link.flatMap(UUID.init(uuidString:)))
+        services.viewLinks.forget(revoked)
+        context.logger.info(
+            "view links revoked", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)", "view.count": "\(revoked.count)"])
+        if link != nil {
+            guard !revoked.isEmpty else { throw Self.noSuchLink }
+            return Response(status: .noContent)
+        }
+        return try .json(ViewLinksRevoked(revoked: revoked.count))
+    }
+
+    static let noSuchLink = Problem(status: 404, code: "not_found", title: "This event has no such live view link")
+
+    /// The event the path names, which the caller organizes: 404 or 403 `not_an_organizer`.
+    private func organizedEvent(_ context: AppRequestContext) async throws -> Event {
+        let me = try context.requireProfile()
+        let found = try await event(context, viewer: me.id)
+        guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        return found.event
     }
 
     /// The event the path names (`{event}`: id or slug) and `viewer`'s role there; 404 if none.

@@ -100,6 +100,7 @@ struct PrivacyController {
         }
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
         services.credentials.forget(profile: me.id)
+        services.viewLinks.forget(nil)  // the links I made die with my profile
         await layouts.forget(profile: me.id)
         await growth.forget(profile: me.id)
         await eventGraphs.forget(profile: me.id)

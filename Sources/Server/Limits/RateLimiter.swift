@@ -16,6 +16,7 @@ extension RateLimits.Action {
         case .redeem: "scans"
         case .authFailure: "requests with a missing or wrong API key"
         case .joinGuess: "wrong join codes"
+        case .viewLink: "new view links"
         }
     }
 }

@@ -50,6 +50,8 @@ public struct RateLimits: Sendable, Equatable {
         case authFailure = "auth_failure"
         /// A join code that was not the event's.
         case joinGuess = "join_guess"
+        /// A view link made by an organizer: each is a credential.
+        case viewLink = "view_link"
     }
 
     /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
@@ -66,6 +68,7 @@ public struct RateLimits: Sendable, Equatable {
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
+            .viewLink: RateRule(20, per: .seconds(3_600)),
         ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),

@@ -1,4 +1,5 @@
 import ConstellationModel
+import Foundation
 import Hummingbird
 import Keys
 import Store
@@ -6,18 +7,22 @@ import Tokens
 
 /// Requires `Authorization: Bearer <API key>` and puts the key's profile in the context; a key
 /// verified recently is found in `credentials` without a query. An organizer's view token
-/// (`Bearer v4.public.…`) is accepted too, as a read-only grant for its event (`viewGrant`).
+/// (`Bearer v4.public.…`) is accepted too, as a read-only grant for its event (`viewGrant`), while
+/// its link is live (`ViewLinkCache`, else a query): not revoked, and its maker still an organizer.
 /// An address that sent too many missing or wrong keys is refused (429) before its key is looked at.
 struct AuthenticationMiddleware: RouterMiddleware {
     let profiles: ProfileRepository
+    let events: EventRepository
     let credentials: CredentialCache
+    let viewLinks: ViewLinkCache
     let limiter: RateLimiter
     let keyRing: KeyRingStore
 
     /// What a bearer proves.
     private enum Bearer {
         case key(Credential)
-        case view(ViewClaims)
+        /// A view token's claims and the organizer who made its link.
+        case view(ViewClaims, maker: UUID)
     }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
@@ -37,11 +42,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.profile = credential.profile
             context.deviceId = credential.deviceId
             context.tokensValidFrom = credential.tokensValidFrom
-        case .view(let grant):
+        case .view(let grant, let maker):
             // Read-only whatever the route: routes that read check the grant's event (`requireEventReader`),
             // every other route finds no profile (`requireProfile`).
             guard request.method == .get || request.method == .head else { throw Problem.viewTokenReadOnly }
             context.viewGrant = grant
+            context.viewLinkMaker = maker
         }
         return try await next(request, context)
     }
@@ -49,7 +55,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     private func authenticate(_ request: Request) async throws -> Bearer {
         guard let header = request.headers[.authorization] else { throw Problem.missingCredentials }
         guard let key = Self.bearerCredential(in: header) else { throw Problem.missingCredentials }
-        if key.hasPrefix("v4.") { return .view(try viewGrant(key)) }
+        if key.hasPrefix("v4.") {
+            let grant = try viewGrant(key)
+            return .view(grant, maker: try await liveMaker(of: grant))
+        }
         guard APIKey.isWellFormed(key) else { throw Problem.invalidCredentials }
         let hash = try APIKey.hash(key)
         if let cached = credentials.credential(keyHash: hash) { return .key(cached) }
@@ -82,5 +91,14 @@ struct AuthenticationMiddleware: RouterMiddleware {
         } catch {
             throw Problem.invalidViewToken("\(error) [\(error.code)]")
         }
+    }
+
+    /// The organizer whose link `grant` is, while the link is live: 401 `view_token_revoked` once it
+    /// is revoked or its maker no longer organizes the event.
+    private func liveMaker(of grant: ViewClaims) async throws -> UUID {
+        if let maker = viewLinks.maker(of: grant.tokenId) { return maker }
+        guard let maker = try await events.viewLinkMaker(grant.tokenId) else { throw Problem.viewTokenRevoked }
+        viewLinks.remember(grant.tokenId, maker: maker)
+        return maker
     }
 }

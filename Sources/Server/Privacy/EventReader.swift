@@ -11,7 +11,8 @@ struct EventReader: Sendable {
     /// Whether attendees who chose `named` appear by name: yes for organizers, and for a view
     /// token unless it was made for a wall (pseudonyms only).
     let showsNames: Bool
-    /// What the reader's graph work is counted by: the organizer's profile id, or the view token's id.
+    /// What the reader's graph work is counted by: the organizer's profile id, or for a view token
+    /// the profile id of the organizer who made its link.
     let quotaKey: UUID
     /// The organizer reading, nil for a view token (so no node is marked as "me").
     let organizer: UUID?
@@ -26,7 +27,9 @@ extension AppServices {
         if let grant = context.viewGrant {
             guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
             guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
-            return EventReader(event: found.event, showsNames: grant.showsNames, quotaKey: grant.tokenId, organizer: nil)
+            // Graph work is counted against the organizer behind the link, however many links they made.
+            return EventReader(
+                event: found.event, showsNames: grant.showsNames, quotaKey: context.viewLinkMaker ?? grant.tokenId, organizer: nil)
         }
         let me = try context.requireProfile()
         guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
@@ -44,6 +47,9 @@ extension Problem {
     static let viewTokenExpired = Problem(
         status: 401, code: "view_token_expired", title: "This view link has expired",
         detail: "Ask an organizer for a new one (`constellation event open SLUG`).")
+    static let viewTokenRevoked = Problem(
+        status: 401, code: "view_token_revoked", title: "This view link has been revoked",
+        detail: "An organizer revoked it, or its maker no longer organizes the event: ask an organizer for a new one.")
     static func invalidViewToken(_ detail: String) -> Problem {
         Problem(status: 401, code: "invalid_credentials", title: "The view token is not valid", detail: detail)
     }

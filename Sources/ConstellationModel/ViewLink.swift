@@ -1,0 +1,43 @@
+import Foundation
+
+/// One of an event's live view links (`GET /v1/events/{event}/view-tokens`): who made it, when, until
+/// when, and whether it shows names. The token itself is shown once, when it is made.
+public struct ViewLink: Codable, Sendable, Equatable {
+    /// The token's id: what `DELETE /v1/events/{event}/view-tokens/{id}` revokes.
+    public let id: UUID
+    public let eventId: UUID
+    /// The organizer who made it; the link dies when they stop organizing the event.
+    public let createdBy: UUID
+    public let createdByName: String
+    public let showsNames: Bool
+    public let createdAt: Date
+    public let expiresAt: Date
+
+    public init(id: UUID, eventId: UUID, createdBy: UUID, createdByName: String, showsNames: Bool, createdAt: Date, expiresAt: Date) {
+        self.id = id
+        self.eventId = eventId
+        self.createdBy = createdBy
+        self.createdByName = createdByName
+        self.showsNames = showsNames
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+    }
+}
+
+/// An event's live view links, newest first.
+public struct ViewLinkList: Codable, Sendable, Equatable {
+    public let items: [ViewLink]
+
+    public init(items: [ViewLink]) {
+        self.items = items
+    }
+}
+
+/// What `DELETE /v1/events/{event}/view-tokens` revoked.
+public struct ViewLinksRevoked: Codable, Sendable, Equatable {
+    public let revoked: Int
+
+    public init(revoked: Int) {
+        self.revoked = revoked
+    }
+}
