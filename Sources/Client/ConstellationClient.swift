@@ -81,9 +81,26 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.GET, "/v1/me/events"))
     }
 
-    /// Makes `profile` an organizer of `event` (I must organize it).
-    public func addOrganizer(_ profile: UUID, to event: String) async throws(ClientError) -> EventMember {
-        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/organizers", body: NewOrganizer(profileId: profile)))
+    /// Invites `profile` to organize `event` (I must organize it): the invitation they must accept,
+    /// or nil when they organize it already.
+    public func inviteOrganizer(_ profile: UUID, to event: String) async throws(ClientError) -> OrganizerInvitation? {
+        let response = try await send(.POST, "/v1/events/\(Self.escaped(event))/organizers", body: NewOrganizer(profileId: profile))
+        return response.status == 202 ? try decode(response) : nil
+    }
+
+    /// The invitations to organize an event that wait for my answer.
+    public func invitations() async throws(ClientError) -> OrganizerInvitationList {
+        try await decode(send(.GET, "/v1/me/invitations"))
+    }
+
+    /// Accepts my invitation to organize `event`: my membership, now an organizer's.
+    public func acceptInvitation(to event: String) async throws(ClientError) -> EventMember {
+        try await decode(send(.POST, "/v1/me/invitations/\(Self.escaped(event))"))
+    }
+
+    /// Declines my invitation to organize `event`.
+    public func declineInvitation(to event: String) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/me/invitations/\(Self.escaped(event))")
     }
 
     /// Replaces `event`'s join code (I must organize it); the old code stops working.

@@ -110,26 +110,6 @@ public struct EventRepository: Sendable {
         }
     }
 
-    /// Makes `profile` an organizer of `event` (an attendee is promoted), if `caller` organizes it.
-    /// `added` is false when `profile` was an organizer already.
-    public func addOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> (member: EventMember, added: Bool) {
-        do {
-            return try await database.withTransaction { connection in
-                try Self.requireOrganizer(caller, of: event, on: connection)
-                let changed = try connection.query(
-                    """
-                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.organizer))
-                    ON CONFLICT (event_id, profile_id) DO UPDATE SET role = EXCLUDED.role WHERE event_members.role <> EXCLUDED.role
-                    RETURNING event_id, profile_id, role, joined_at
-                    """)
-                if let row = changed.first { return (try EventMember(row: row), true) }
-                return (try Self.member(profile, of: event, on: connection), false)
-            }
-        } catch let error as PostgresError where error.sqlState == "23503" {
-            throw StoreError.unknownProfile
-        }
-    }
-
     /// Replaces the event's join code, if `caller` organizes it; the old code stops working at once.
     public func rotateJoinCode(of event: UUID, hash: [UInt8], by caller: UUID) async throws {
         try await database.withTransaction { connection in
@@ -178,7 +158,7 @@ public struct EventRepository: Sendable {
 
     /// Throws `notAnOrganizer` unless `profile` organizes `event`; the row stays locked (shared)
     /// until the transaction ends, so a change of role cannot slip in between.
-    private static func requireOrganizer(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws {
+    static func requireOrganizer(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws {
         let rows = try connection.query(
             """
             SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR SHARE

@@ -30,6 +30,8 @@ public enum StoreError: Error, Equatable, Sendable, CaseIterable {
     case notAnOrganizer
     /// The join code is not the event's current one.
     case invalidJoinCode
+    /// No invitation to organize the event stands for the caller.
+    case unknownInvitation
 
     // Devices.
     /// No device link has that code.

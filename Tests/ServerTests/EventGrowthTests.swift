@@ -256,7 +256,7 @@ import Testing
             await expectProblem(404, "not_found") { _ = try await scene.ada.client.eventGrowth("no-such-event") }
             await expectProblem(404, "not_found") { _ = try await scene.ada.client.eventSummary(UUID().uuidString) }
             // A co-organizer reads them too.
-            _ = try await scene.ada.client.addOrganizer(scene.cleo.profile.id, to: "growth-fest")
+            try await server.makeOrganizer(scene.cleo, of: "growth-fest", by: scene.ada.client)
             #expect(try await scene.cleo.client.eventGrowth("growth-fest").buckets.count == 2)
             #expect(try await scene.cleo.client.eventSummary("growth-fest").people == 6)
         }

@@ -223,7 +223,7 @@ import Testing
                 _ = try await ada.client.send(.GET, "/v1/events/net-event/network?format=xlsx")
             }
             // A co-organizer reads it too.
-            _ = try await ada.client.addOrganizer(bob.profile.id, to: "net-event")
+            try await server.makeOrganizer(bob, of: "net-event", by: ada.client)
             #expect(try await bob.client.eventNetwork("net-event").nodes.count == 4)
         }
     }

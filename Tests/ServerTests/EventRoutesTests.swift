@@ -139,85 +139,60 @@ import Tokens
         }
     }
 
-    @Test func organizersAddCoOrganizersAndMyEventsShowsRoles() async throws {
+    /// Nobody is made an organizer without saying yes: an organizer invites, the invitee sees the
+    /// invitation and accepts (or declines); a second invitation is the same one; an attendee is
+    /// promoted by accepting; never between two people of whom one blocked the other.
+    @Test func organizersInviteCoOrganizersWhoAcceptOrDecline() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
             let bob = try await server.user("Bob")
             let cleo = try await server.user("Cleo")
+            let dora = try await server.user("Dora")
             let created = try await ada.client.createEvent(Self.newEvent())
-            let added = try await ada.client.send(
+            let invited = try await ada.client.send(
                 .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
-            #expect(added.status == 201)
-            let member = try JSONDecoder.constellation.decode(EventMember.self, from: Data(added.body))
-            #expect(member.profileId == bob.profile.id && member.role == .organizer && member.eventId == created.event.id)
+            #expect(invited.status == 202)
+            let invitation = try JSONDecoder.constellation.decode(OrganizerInvitation.self, from: Data(invited.body))
+            #expect(
+                invitation.profileId == bob.profile.id && invitation.invitedBy == ada.profile.id && invitation.eventId == created.event.id)
+            #expect(try await bob.client.myEvents().items.isEmpty, "an invitation is no role")
             let again = try await ada.client.send(
                 .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
-            #expect(again.status == 200, "adding an organizer twice changes nothing")
+            #expect(again.status == 202, "inviting twice is the same invitation")
+            #expect(try await bob.client.invitations().items.map(\.eventName) == ["RustConf"])
+            #expect(try await bob.client.acceptInvitation(to: "rustconf-2026").role == .organizer)
             #expect(try await bob.client.myEvents().items.map(\.role) == [.organizer])
+            #expect(try await bob.client.invitations().items.isEmpty)
+            await expectProblem(404, "unknown_invitation") { _ = try await bob.client.acceptInvitation(to: "rustconf-2026") }
+            #expect(try await ada.client.inviteOrganizer(bob.profile.id, to: "rustconf-2026") == nil, "an organizer already")
 
-            // An attendee is promoted, by a co-organizer, addressing the event by id.
+            // An attendee is promoted by a co-organizer's invitation, addressing the event by id.
             _ = try await cleo.client.joinEvent("rustconf-2026", code: created.joinCode)
+            _ = try await bob.client.inviteOrganizer(cleo.profile.id, to: created.event.id.uuidString)
             #expect(try await cleo.client.myEvents().items.map(\.role) == [.attendee])
-            let promoted = try await bob.client.addOrganizer(cleo.profile.id, to: created.event.id.uuidString)
-            #expect(promoted.role == .organizer)
+            _ = try await cleo.client.acceptInvitation(to: created.event.id.uuidString)
             #expect(try await cleo.client.myEvents().items.map(\.role) == [.organizer])
 
-            await expectProblem(404, "unknown_profile") { _ = try await ada.client.addOrganizer(UUID(), to: "rustconf-2026") }
+            // Declined: nothing changes; blocked either way: no invitation at all.
+            _ = try await ada.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026")
+            try await dora.client.declineInvitation(to: "rustconf-2026")
+            await expectProblem(404, "unknown_invitation") { _ = try await dora.client.acceptInvitation(to: "rustconf-2026") }
+            _ = try await dora.client.block(ada.profile.id)
+            await expectProblem(403, "blocked") { _ = try await ada.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026") }
+            _ = try await bob.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026")
+            _ = try await dora.client.block(bob.profile.id)
+            #expect(try await dora.client.invitations().items.isEmpty, "an invitation from someone blocked since lapses")
+            await expectProblem(404, "unknown_invitation") { _ = try await dora.client.acceptInvitation(to: "rustconf-2026") }
+            #expect(try await dora.client.myEvents().items.isEmpty)
+
+            await expectProblem(404, "unknown_profile") { _ = try await ada.client.inviteOrganizer(UUID(), to: "rustconf-2026") }
             await expectProblem(400, "malformed_json") {
                 _ = try await ada.client.send(.POST, "/v1/events/rustconf-2026/organizers", rawBody: Array("{\"profileId\":\"x\"}".utf8))
             }
             #expect(try await server.count("event_members") == 3)
-
-            // My events: newest start first, each with my role.
-            _ = try await bob.client.createEvent(Self.newEvent("later-event", name: "Later", startsIn: 86_400))
-            let bobs = try await bob.client.myEvents().items
-            #expect(bobs.map(\.event.slug) == ["later-event", "rustconf-2026"])
-            #expect(bobs.map(\.role) == [.organizer, .organizer])
         }
     }
 
-    @Test func joiningTakesTheCurrentCodeAndIsIdempotent() async throws {
-        try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
-            let created = try await ada.client.createEvent(Self.newEvent())
-            let code = created.joinCode
-            let wrong = Self.otherCode(than: code)
-            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: wrong) }
-            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: "hello") }
-            await expectProblem(403, "invalid_join_code") { _ = try await bob.client.joinEvent("rustconf-2026", code: "") }
-            await expectProblem(400, "malformed_json") {
-                _ = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", rawBody: Array("{\"code\":".utf8))
-            }
-            await expectProblem(404, "not_found") { _ = try await bob.client.joinEvent("no-such-event", code: code) }
-            #expect(try await server.count("event_members") == 1)
-
-            // Case, spaces and the hyphen do not matter.
-            let typed = code.lowercased().replacingOccurrences(of: "-", with: " ")
-            let first = try await bob.client.send(.POST, "/v1/events/rustconf-2026/join", body: JoinRequest(code: typed))
-            #expect(first.status == 201)
-            let membership = try JSONDecoder.constellation.decode(MyEvent.self, from: Data(first.body))
-            #expect(membership.role == .attendee && membership.event == created.event)
-            let second = try await bob.client.send(.POST, "/v1/events/\(created.event.id)/join", body: JoinRequest(code: code))
-            #expect(second.status == 200)
-            #expect(try JSONDecoder.constellation.decode(MyEvent.self, from: Data(second.body)).joinedAt == membership.joinedAt)
-            // An organizer who joins stays an organizer.
-            #expect(try await ada.client.joinEvent("rustconf-2026", code: code).role == .organizer)
-            #expect(try await server.count("event_members") == 2)
-
-            // A new code: the old one is refused from now on, the new one works.
-            let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
-            #expect(rotated.eventId == created.event.id && rotated.joinCode != code)
-            #expect(Self.isJoinCode(rotated.joinCode))
-            await expectProblem(403, "invalid_join_code") { _ = try await cleo.client.joinEvent("rustconf-2026", code: code) }
-            #expect(try await cleo.client.joinEvent("rustconf-2026", code: rotated.joinCode).role == .attendee)
-            #expect(try await bob.client.myEvents().items.map(\.role) == [.attendee], "members stay when the code changes")
-        }
-    }
-
-    /// Every event route: no key 401, a stranger and an attendee 403 on organizer routes, an organizer 2xx;
-    /// each refusal changes nothing.
     @Test func whoMayDoWhatOnEveryEventRoute() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
@@ -231,7 +206,7 @@ import Tokens
             // No key.
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.createEvent(Self.newEvent("other-event")) }
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.myEvents() }
-            await expectProblem(401, "missing_credentials") { _ = try await anonymous.addOrganizer(eve.profile.id, to: "rustconf-2026") }
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.inviteOrganizer(eve.profile.id, to: "rustconf-2026") }
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.rotateJoinCode(of: "rustconf-2026") }
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.joinEvent("rustconf-2026", code: created.joinCode) }
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.issueToken(event: "rustconf-2026") }
@@ -240,9 +215,9 @@ import Tokens
 
             // A stranger (Eve) and an attendee (Bob) on organizer routes; Eve may not make herself one.
             for (who, client) in [("stranger", eve.client), ("attendee", bob.client)] {
-                await expectProblem(403, "not_an_organizer") { _ = try await client.addOrganizer(eve.profile.id, to: "rustconf-2026") }
+                await expectProblem(403, "not_an_organizer") { _ = try await client.inviteOrganizer(eve.profile.id, to: "rustconf-2026") }
                 await expectProblem(403, "not_an_organizer") {
-                    _ = try await client.addOrganizer(bob.profile.id, to: created.event.id.uuidString)
+                    _ = try await client.inviteOrganizer(bob.profile.id, to: created.event.id.uuidString)
                 }
                 await expectProblem(403, "not_an_organizer") { _ = try await client.rotateJoinCode(of: "rustconf-2026") }
                 #expect(try await Self.codeHash(server) == hashBefore, "\(who): the code is unchanged")
@@ -255,13 +230,13 @@ import Tokens
             #expect(try await bob.client.issueToken(event: "rustconf-2026").eventId == created.event.id)
 
             // The organizer may do all of it.
-            #expect(try await ada.client.addOrganizer(eve.profile.id, to: "rustconf-2026").role == .organizer)
+            #expect(try await ada.client.inviteOrganizer(eve.profile.id, to: "rustconf-2026")?.profileId == eve.profile.id)
             #expect(try await ada.client.rotateJoinCode(of: created.event.id.uuidString).eventId == created.event.id)
             #expect(try await Self.codeHash(server) != hashBefore)
             #expect(try await ada.client.myEvents().items.map(\.role) == [.organizer])
             // Organizer routes on an event that does not exist.
             await expectProblem(404, "not_found") { _ = try await ada.client.rotateJoinCode(of: "no-such-event") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.addOrganizer(bob.profile.id, to: UUID().uuidString) }
+            await expectProblem(404, "not_found") { _ = try await ada.client.inviteOrganizer(bob.profile.id, to: UUID().uuidString) }
         }
     }
 

@@ -53,6 +53,14 @@ struct TestServer {
         await database.shutdown()
     }
 
+    /// Makes `user` an organizer of `event`, as people do: `organizer` invites, `user` accepts.
+    func makeOrganizer(_ user: (profile: Profile, client: ConstellationClient), of event: String, by organizer: ConstellationClient)
+        async throws
+    {
+        _ = try await organizer.inviteOrganizer(user.profile.id, to: event)
+        _ = try await user.client.acceptInvitation(to: event)
+    }
+
     /// A registered user's client.
     func user(_ name: String) async throws -> (profile: Profile, client: ConstellationClient) {
         let registered = try await client.register(NewProfile(displayName: name))

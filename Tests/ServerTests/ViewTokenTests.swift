@@ -251,7 +251,7 @@ import Tokens
     @Test func aLinkDiesWithItsMaker() async throws {
         try await TestServer.run { server throws in
             let (ada, _, cleo, _, _, _) = try await EventNetworkTests.smallEvent(server)
-            _ = try await ada.client.addOrganizer(cleo.profile.id, to: "net-event")
+            try await server.makeOrganizer(cleo, of: "net-event", by: ada.client)
             let cleos = try await cleo.client.issueViewToken(for: "net-event").token
             let adas = try await ada.client.issueViewToken(for: "net-event").token
             let summary = "/v1/events/net-event/summary"

@@ -20,7 +20,10 @@ struct EventController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("events", use: create)
         group.get("me/events", use: mine)
-        group.post("events/:event/organizers", use: addOrganizer)
+        group.post("events/:event/organizers", use: inviteOrganizer)
+        group.get("me/invitations", use: myInvitations)
+        group.post("me/invitations/:event", use: acceptInvitation)
+        group.delete("me/invitations/:event", use: declineInvitation)
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
         group.post("events/:event/view-tokens", use: issueViewToken)
@@ -53,17 +56,43 @@ struct EventController {
         try .json(MyEvents(items: try await services.events.events(of: context.requireProfile().id)))
     }
 
-    /// 201 when the profile becomes an organizer (new, or promoted from attendee), 200 when it was one.
-    @Sendable func addOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// 202 with the invitation the profile must accept to organize the event (a second request is the
+    /// same invitation), 200 with its membership when it organizes the event already; 403 `blocked`
+    /// between two people of whom one blocked the other (neither learns which).
+    @Sendable func inviteOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
         let input = try await request.decode(as: NewOrganizer.self, context: context)
-        let (member, added) = try await services.events.addOrganizer(input.profileId, to: event.event.id, by: me.id)
-        if added {
-            context.logger.info("organizer added", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
+        guard let invitation = try await services.events.inviteOrganizer(input.profileId, to: event.event.id, by: me.id) else {
+            let members = try await services.events.members(of: event.event.id)
+            guard let member = members.first(where: { $0.profileId == input.profileId }) else { throw StoreError.unknownProfile }
+            return try .json(member)
         }
-        return try .json(member, status: added ? .created : .ok)
+        context.logger.info("organizer invited", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
+        return try .json(invitation, status: .accepted)
+    }
+
+    /// The invitations to organize an event that wait for my answer.
+    @Sendable func myInvitations(_ request: Request, context: AppRequestContext) async throws -> Response {
+        try .json(OrganizerInvitationList(items: try await services.events.invitations(of: context.requireProfile().id)))
+    }
+
+    /// 201 with my membership, now an organizer's; 404 `unknown_invitation` when none stands.
+    @Sendable func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context, viewer: me.id)
+        let member = try await services.events.acceptInvitation(to: event.event.id, profile: me.id)
+        context.logger.info("organizer invitation accepted", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)"])
+        return try .json(member, status: .created)
+    }
+
+    /// 204 once my invitation is gone; 404 `unknown_invitation` when there was none.
+    @Sendable func declineInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await event(context, viewer: me.id)
+        guard try await services.events.declineInvitation(to: event.event.id, profile: me.id) else { throw StoreError.unknownInvitation }
+        return Response(status: .noContent)
     }
 
     @Sendable func rotateJoinCode(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -32,6 +32,10 @@ extension StoreError: ProblemConvertible {
             Problem(
                 status: 403, code: "invalid_join_code", title: "The join code is not this event's",
                 detail: "Ask an organizer for the current code (XXXX-XXXX).")
+        case .unknownInvitation:
+            Problem(
+                status: 404, code: "unknown_invitation", title: "No invitation to organize this event is waiting for you",
+                detail: "It was declined, or its organizer no longer organizes the event.")
         case .unknownDeviceLink:
             Problem(
                 status: 404, code: "device_link_unknown", title: "No device link has this code",

@@ -1,0 +1,30 @@
+import Foundation
+
+/// An invitation to organize an event (`POST /v1/events/{event}/organizers`, 202): the invitee
+/// becomes an organizer only by accepting it (`POST /v1/me/invitations/{event}`).
+public struct OrganizerInvitation: Codable, Sendable, Equatable {
+    public let eventId: UUID
+    public let eventName: String
+    public let profileId: UUID
+    public let invitedBy: UUID
+    public let invitedByName: String
+    public let createdAt: Date
+
+    public init(eventId: UUID, eventName: String, profileId: UUID, invitedBy: UUID, invitedByName: String, createdAt: Date) {
+        self.eventId = eventId
+        self.eventName = eventName
+        self.profileId = profileId
+        self.invitedBy = invitedBy
+        self.invitedByName = invitedByName
+        self.createdAt = createdAt
+    }
+}
+
+/// `GET /v1/me/invitations`: the invitations waiting for my answer, newest first.
+public struct OrganizerInvitationList: Codable, Sendable, Equatable {
+    public let items: [OrganizerInvitation]
+
+    public init(items: [OrganizerInvitation]) {
+        self.items = items
+    }
+}

@@ -1,0 +1,103 @@
+import ConstellationModel
+import Foundation
+
+/// Invitations to organize an event (`migrations/0011_organizer_invitations.sql`): an organizer
+/// invites, the invitee accepts or declines. An invitation counts only while its inviter organizes
+/// the event and neither of the two has blocked the other.
+extension EventRepository {
+    /// The condition on `organizer_invitations i` that an invitation stands.
+    private static let standing: SQL = """
+        EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = i.event_id AND m.profile_id = i.invited_by AND m.role = 'organizer')
+        AND NOT EXISTS (
+            SELECT 1 FROM blocks b
+            WHERE (b.blocker_id = i.invited_by AND b.blocked_id = i.profile_id) OR (b.blocker_id = i.profile_id AND b.blocked_id = i.invited_by))
+        """
+
+    private static let columns: SQL = """
+        i.event_id, e.name AS event_name, i.profile_id, i.invited_by, p.display_name AS inviter_name, i.created_at
+        """
+
+    /// Invites `profile` to organize `event`, if `caller` organizes it and neither blocked the other
+    /// (`StoreError.blocked`): the standing invitation (a second invitation is the first), or nil when
+    /// `profile` organizes the event already.
+    public func inviteOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> OrganizerInvitation? {
+        do {
+            return try await database.withTransaction { connection -> OrganizerInvitation? in
+                try Self.requireOrganizer(caller, of: event, on: connection)
+                let state = try connection.query(
+                    """
+                    SELECT
+                        EXISTS (SELECT 1 FROM profiles WHERE id = \(profile)) AS known,
+                        EXISTS (SELECT 1 FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) AND role = 'organizer') AS organizes,
+                        EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(caller) AND blocked_id = \(profile))
+                                OR (blocker_id = \(profile) AND blocked_id = \(caller))) AS blocked
+                    """)[0]
+                guard try state.bool("known") else { throw StoreError.unknownProfile }
+                guard try !state.bool("organizes") else { return nil }
+                guard try !state.bool("blocked") else { throw StoreError.blocked }
+                return try connection.query(
+                    """
+                    WITH i AS (
+                        INSERT INTO organizer_invitations (event_id, profile_id, invited_by) VALUES (\(event), \(profile), \(caller))
+                        ON CONFLICT (event_id, profile_id) DO UPDATE SET invited_by = EXCLUDED.invited_by
+                        RETURNING event_id, profile_id, invited_by, created_at
+                    )
+                    SELECT \(Self.columns) FROM i JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by
+                    """
+                ).first.map(OrganizerInvitation.init(row:))
+            }
+        } catch let error as PostgresError where error.sqlState == "23503" {
+            throw StoreError.unknownProfile
+        }
+    }
+
+    /// `profile`'s standing invitations, newest first.
+    public func invitations(of profile: UUID) async throws -> [OrganizerInvitation] {
+        try await database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT \(Self.columns) FROM organizer_invitations i
+                JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by
+                WHERE i.profile_id = \(profile) AND \(Self.standing) ORDER BY i.created_at DESC, i.event_id
+                """
+            ).map(OrganizerInvitation.init(row:))
+        }
+    }
+
+    /// Accepts `profile`'s standing invitation to `event`: in one transaction the invitation goes and
+    /// the role is theirs (an attendee is promoted). `StoreError.unknownInvitation` when none stands.
+    public func acceptInvitation(to event: UUID, profile: UUID) async throws -> EventMember {
+        try await database.withTransaction { connection in
+            let accepted = try connection.query(
+                """
+                DELETE FROM organizer_invitations i WHERE i.event_id = \(event) AND i.profile_id = \(profile) AND \(Self.standing)
+                RETURNING i.event_id
+                """)
+            guard !accepted.isEmpty else { throw StoreError.unknownInvitation }
+            return try EventMember(
+                row: try connection.query(
+                    """
+                    INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.organizer))
+                    ON CONFLICT (event_id, profile_id) DO UPDATE SET role = EXCLUDED.role
+                    RETURNING event_id, profile_id, role, joined_at
+                    """)[0])
+        }
+    }
+
+    /// Declines (forgets) `profile`'s invitation to `event`: whether there was one.
+    public func declineInvitation(to event: UUID, profile: UUID) async throws -> Bool {
+        try await database.withConnection { connection in
+            !(try connection.query(
+                "DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile) RETURNING event_id"
+            ).isEmpty)
+        }
+    }
+}
+
+extension OrganizerInvitation {
+    init(row: Row) throws(PostgresError) {
+        self.init(
+            eventId: try row.uuid("event_id"), eventName: try row.string("event_name"), profileId: try row.uuid("profile_id"),
+            invitedBy: try row.uuid("invited_by"), invitedByName: try row.string("inviter_name"), createdAt: try row.date("created_at"))
+    }
+}
