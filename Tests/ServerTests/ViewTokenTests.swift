@@ -272,4 +272,32 @@ import Tokens
             #expect(try await server.count("view_links") == 20)
         }
     }
+
+    /// A link's graph work is counted against the organizer who made it, not per token: while the
+    /// organizer's one allowed graph request runs, a request through any of their links is 429 (each
+    /// token had its own quota, so 27 links ran 27 at once).
+    @Test func aLinksGraphWorkCountsAgainstItsMaker() async throws {
+        try await TestServer.run(configure: { $0.graphRequestsPerCredential = 1 }) { server throws in
+            let (ada, _, _, _, _, _) = try await EventNetworkTests.smallEvent(server)
+            let links = [
+                try await ada.client.issueViewToken(for: "net-event").token, try await ada.client.issueViewToken(for: "net-event").token,
+            ]
+            let (held, release) = AsyncStream<Void>.makeStream()
+            let (started, begun) = AsyncStream<Void>.makeStream()
+            async let holding: Void = server.services.graphWork.quota.run(for: ada.profile.id) {
+                begun.yield()
+                for await _ in held {}
+            }
+            for await _ in started { break }
+            for link in links {
+                #expect(
+                    try await Self.status(server.client.authenticated(link), "/v1/events/net-event/summary") == (
+                        429, "too_many_graph_requests"
+                    ))
+            }
+            release.finish()
+            try await holding
+            #expect(try await Self.status(server.client.authenticated(links[0]), "/v1/events/net-event/summary").0 == 200)
+        }
+    }
 }

@@ -35,7 +35,7 @@ public struct AppServices: Sendable {
     /// What `GET /metrics` shows.
     public let metrics: ServerMetrics
     /// Where layouts, statistics and growth are computed, and what is kept of them.
-    let graphWork: GraphWork
+    package let graphWork: GraphWork
     /// The live feeds of the events being watched.
     package let feeds: EventFeeds
     /// Where this server listens, for links when there is no public URL.

@@ -4,13 +4,13 @@ import Store
 /// The server's graph work and what it keeps of it, built once per server: the one graph thread,
 /// the pictures and statistics of networks and events, each event's growth and graph, and how
 /// many graph requests one credential may have running.
-struct GraphWork: Sendable {
+package struct GraphWork: Sendable {
     let compute: GraphComputation
     let layouts: SubgraphLayouts
     let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
     let growth: GrowthCache
     let eventGraphs: EventGraphCache
-    let quota: GraphWorkQuota
+    package let quota: GraphWorkQuota
 
     init(configuration: ServerConfiguration, eventReads: EventRepository, metrics: ServerMetrics) {
         compute = GraphComputation(metrics: metrics)
