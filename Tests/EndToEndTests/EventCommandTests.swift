@@ -7,6 +7,38 @@ import Testing
 @Suite(.serialized) struct EventCommandTests {
     let workspace = Workspace()
 
+    /// An organizer invites with `event invite`; the invitee sees it with `event invitations` and
+    /// answers with `event accept` (or `--decline`); only then do they organize.
+    @Test func coOrganizersAreInvitedAndAccept() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let ada = try workspace.home("ada-invites")
+        let bob = try workspace.home("bob-invited")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        let bobId = try workspace.register("Bob", home: bob, server: server.url)
+        let now = Date()
+        let iso = Date.ISO8601FormatStyle()
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "Invite Fest", "--slug", "invite-fest", "--starts",
+                now.addingTimeInterval(-3600).formatted(iso),
+                "--ends", now.addingTimeInterval(3600).formatted(iso),
+            ], home: ada, server: server.url)
+        #expect(create.status == 0, "\(create.stderr)")
+        let invite = try Binaries.cli(["event", "invite", "invite-fest", bobId.uuidString], home: ada, server: server.url)
+        #expect(invite.status == 0 && invite.stdout.contains("event accept invite-fest"), "\(invite.stderr)")
+        let before = try Binaries.cli(["event", "growth", "invite-fest"], home: bob, server: server.url)
+        #expect(before.status == 65 && before.stderr.contains("not_an_organizer"), "invited is not organizing yet")
+        let listed = try Binaries.cli(["event", "invitations"], home: bob, server: server.url)
+        #expect(listed.status == 0 && listed.stdout.contains("Invite Fest") && listed.stdout.contains("from Ada"), "\(listed.stdout)")
+        let accept = try Binaries.cli(["event", "accept", "invite-fest"], home: bob, server: server.url)
+        #expect(accept.status == 0 && accept.stdout.contains("You organize invite-fest now"), "\(accept.stderr)")
+        let after = try Binaries.cli(["event", "growth", "invite-fest"], home: bob, server: server.url)
+        #expect(after.status == 0, "\(after.stderr)")
+        let again = try Binaries.cli(["event", "accept", "invite-fest", "--decline"], home: bob, server: server.url)
+        #expect(again.status == 65 && again.stderr.contains("unknown_invitation"), "\(again.stderr)")
+    }
+
     @Test func createJoinShowAndScanAtAnEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }

@@ -12,7 +12,10 @@ struct EventCommand: AsyncParsableCommand {
             whoever scans it an attendee too. `growth`, `summary`, `view`, `export` and `open` are for its organizers; \
             anyone else gets exit 65 (not_an_organizer), like every other refusal by the server.
             """,
-        subcommands: [Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self]
+        subcommands: [
+            Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
+            Answer.self,
+        ]
     )
 
     struct Create: AsyncParsableCommand {
