@@ -23,17 +23,34 @@ enum DuplicateKeys {
             case UInt8(ascii: ","):
                 expectingKey = containers.last.map { $0 != nil } ?? false
             case UInt8(ascii: "\""):
-                guard let (text, end) = string(in: json, at: index) else { return nil }
                 if expectingKey, let last = containers.indices.last, containers[last] != nil {
-                    guard containers[last]!.insert(text).inserted else { return text }
+                    guard let (key, end) = string(in: json, at: index) else { return nil }
+                    guard containers[last]!.insert(key).inserted else { return key }
+                    index = end
+                } else {
+                    // A value: skipped, not decoded (it is no key, and the decoder reads it anyway).
+                    guard let end = endOfString(in: json, at: index) else { return nil }
+                    index = end
                 }
                 expectingKey = false
-                index = end
                 continue
             default:
                 break
             }
             index += 1
+        }
+        return nil
+    }
+
+    /// The index after the closing quote of the string that starts with the quote at `start`.
+    private static func endOfString(in json: [UInt8], at start: Int) -> Int? {
+        var index = start + 1
+        while index < json.count {
+            switch json[index] {
+            case UInt8(ascii: "\""): return index + 1
+            case UInt8(ascii: "\\"): index += 2
+            default: index += 1
+            }
         }
         return nil
     }
