@@ -17,12 +17,19 @@ extension EventRepository {
         i.event_id, e.name AS event_name, i.profile_id, i.invited_by, p.display_name AS inviter_name, i.created_at
         """
 
+    /// What inviting someone to organize an event came to.
+    public enum Invited: Sendable {
+        /// The standing invitation (a second invitation is the first).
+        case invited(OrganizerInvitation)
+        /// They organize the event already: their membership.
+        case organizer(EventMember)
+    }
+
     /// Invites `profile` to organize `event`, if `caller` organizes it and neither blocked the other
-    /// (`StoreError.blocked`): the standing invitation (a second invitation is the first), or nil when
-    /// `profile` organizes the event already.
-    public func inviteOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> OrganizerInvitation? {
+    /// (`StoreError.blocked`).
+    public func inviteOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> Invited {
         do {
-            return try await database.withTransaction { connection -> OrganizerInvitation? in
+            return try await database.withTransaction { connection -> Invited in
                 try Self.requireOrganizer(caller, of: event, on: connection)
                 let state = try connection.query(
                     """
@@ -33,9 +40,9 @@ extension EventRepository {
                                 OR (blocker_id = \(profile) AND blocked_id = \(caller))) AS blocked
                     """)[0]
                 guard try state.bool("known") else { throw StoreError.unknownProfile }
-                guard try !state.bool("organizes") else { return nil }
+                guard try !state.bool("organizes") else { return .organizer(try Self.member(profile, of: event, on: connection)) }
                 guard try !state.bool("blocked") else { throw StoreError.blocked }
-                return try connection.query(
+                let row = try connection.query(
                     """
                     WITH i AS (
                         INSERT INTO organizer_invitations (event_id, profile_id, invited_by) VALUES (\(event), \(profile), \(caller))
@@ -44,7 +51,8 @@ extension EventRepository {
                     )
                     SELECT \(Self.columns) FROM i JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by
                     """
-                ).first.map(OrganizerInvitation.init(row:))
+                )[0]
+                return .invited(try OrganizerInvitation(row: row))
             }
         } catch let error as PostgresError where error.sqlState == "23503" {
             throw StoreError.unknownProfile

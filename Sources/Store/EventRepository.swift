@@ -168,7 +168,7 @@ public struct EventRepository: Sendable {
         }
     }
 
-    private static func member(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws -> EventMember {
+    static func member(_ profile: UUID, of event: UUID, on connection: PostgresConnection) throws -> EventMember {
         guard
             let row = try connection.query(
                 """

@@ -64,13 +64,13 @@ struct EventController {
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
         let input = try await request.decode(as: NewOrganizer.self, context: context)
-        guard let invitation = try await services.events.inviteOrganizer(input.profileId, to: event.event.id, by: me.id) else {
-            let members = try await services.events.members(of: event.event.id)
-            guard let member = members.first(where: { $0.profileId == input.profileId }) else { throw StoreError.unknownProfile }
+        switch try await services.events.inviteOrganizer(input.profileId, to: event.event.id, by: me.id) {
+        case .organizer(let member):
             return try .json(member)
+        case .invited(let invitation):
+            context.logger.info("organizer invited", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
+            return try .json(invitation, status: .accepted)
         }
-        context.logger.info("organizer invited", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
-        return try .json(invitation, status: .accepted)
     }
 
     /// The invitations to organize an event that wait for my answer.
