@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 /// `block PROFILE_ID`, `block --list` and `unblock PROFILE_ID`.
-struct BlockCommand: AsyncParsableCommand {
+struct BlockCommand: SessionCommand {
     static let configuration = CommandConfiguration(
         commandName: "block",
         abstract: "Block someone: your connection goes, and neither of you can connect with the other.",
@@ -27,25 +27,21 @@ struct BlockCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            guard let id = profileId.flatMap(UUID.init(uuidString:)) else {
-                let blocks = try await session.client.blocks()
-                if options.json { return try Terminal.printJSON(BlockList(items: blocks)) }
-                if blocks.isEmpty { return Terminal.print("You have not blocked anyone.") }
-                for block in blocks { Terminal.print("\(block.profile.displayName)  \(block.profile.id.uuidString.lowercased())") }
-                return
-            }
-            let block = try await session.client.block(id)
-            if options.json { return try Terminal.printJSON(block) }
-            Terminal.print("You blocked \(block.profile.displayName): you are not connected, and neither of you can scan the other's code.")
+    func run(in session: Session) async throws {
+        guard let id = profileId.flatMap(UUID.init(uuidString:)) else {
+            let blocks = try await session.client.blocks()
+            if options.json { return try Terminal.printJSON(BlockList(items: blocks)) }
+            if blocks.isEmpty { return Terminal.print("You have not blocked anyone.") }
+            for block in blocks { Terminal.print("\(block.profile.displayName)  \(block.profile.id.uuidString.lowercased())") }
+            return
         }
+        let block = try await session.client.block(id)
+        if options.json { return try Terminal.printJSON(block) }
+        Terminal.print("You blocked \(block.profile.displayName): you are not connected, and neither of you can scan the other's code.")
     }
 }
 
-struct Unblock: AsyncParsableCommand {
+struct Unblock: SessionCommand {
     static let configuration = CommandConfiguration(
         abstract: "Lift a block.",
         discussion: "You can connect again by scanning a fresh code; the connection the block removed does not come back by itself.")
@@ -62,14 +58,10 @@ struct Unblock: AsyncParsableCommand {
     /// What `unblock --json` prints.
     struct Output: Encodable { let unblocked: UUID }
 
-    func run() async throws {
-        try await reportingErrors {
-            let id = UUID(uuidString: profileId)!
-            let session = try Session(options: options)
-            try await session.catchUp()
-            try await session.client.unblock(id)
-            if options.json { return try Terminal.printJSON(Output(unblocked: id)) }
-            Terminal.print("You unblocked \(id.uuidString.lowercased()). Scan a fresh code to connect again.")
-        }
+    func run(in session: Session) async throws {
+        let id = UUID(uuidString: profileId)!
+        try await session.client.unblock(id)
+        if options.json { return try Terminal.printJSON(Output(unblocked: id)) }
+        Terminal.print("You unblocked \(id.uuidString.lowercased()). Scan a fresh code to connect again.")
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConstellationModel
 
-struct Connections: AsyncParsableCommand {
+struct Connections: SessionCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the people you are connected with, newest first, with your notes and tags.",
         discussion: """
@@ -40,40 +40,36 @@ struct Connections: AsyncParsableCommand {
         if output != nil && !(csv || vcard) { throw ValidationError("--output needs --csv or --vcard") }
     }
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            if csv || vcard {
-                let bytes = try await session.client.exportConnections(format: csv ? "csv" : "vcard")
-                try OutputFile.write(bytes, to: output)
-                if let output { Terminal.note("Wrote your connections to \(output).") }
-                return
-            }
-            var items: [Connection] = []
-            var cursor: String?
-            repeat {
-                let page = try await session.client.connections(
-                    limit: min(200, limit.map { $0 - items.count } ?? 200), cursor: cursor, search: search, tag: tag, event: event)
-                items += page.items
-                cursor = page.nextCursor
-            } while cursor != nil && items.count < (limit ?? .max)
-            if options.json { return try Terminal.printJSON(items) }
-            guard !items.isEmpty else {
-                let narrowed = search != nil || tag != nil || event != nil
-                return Terminal.print(narrowed ? "No connection fits." : "No connections yet: `constellation scan` someone's code.")
-            }
-            for connection in items {
-                let peer = connection.peer
-                let met =
-                    connection.connectedAt.formatted(date: .abbreviated, time: .shortened)
-                    + (connection.eventName.map { " at \($0)" } ?? "")
-                let tags = (connection.tags ?? []).map { "#\($0)" }.joined(separator: " ")
-                Terminal.print("\(peer.displayName)\(peer.headline.map { " — \($0)" } ?? "")  (\(met))\(tags.isEmpty ? "" : "  \(tags)")")
-                if let note = connection.note {
-                    Terminal.print(
-                        note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))
-                }
+    func run(in session: Session) async throws {
+        if csv || vcard {
+            let bytes = try await session.client.exportConnections(format: csv ? "csv" : "vcard")
+            try OutputFile.write(bytes, to: output)
+            if let output { Terminal.note("Wrote your connections to \(output).") }
+            return
+        }
+        var items: [Connection] = []
+        var cursor: String?
+        repeat {
+            let page = try await session.client.connections(
+                limit: min(200, limit.map { $0 - items.count } ?? 200), cursor: cursor, search: search, tag: tag, event: event)
+            items += page.items
+            cursor = page.nextCursor
+        } while cursor != nil && items.count < (limit ?? .max)
+        if options.json { return try Terminal.printJSON(items) }
+        guard !items.isEmpty else {
+            let narrowed = search != nil || tag != nil || event != nil
+            return Terminal.print(narrowed ? "No connection fits." : "No connections yet: `constellation scan` someone's code.")
+        }
+        for connection in items {
+            let peer = connection.peer
+            let met =
+                connection.connectedAt.formatted(date: .abbreviated, time: .shortened)
+                + (connection.eventName.map { " at \($0)" } ?? "")
+            let tags = (connection.tags ?? []).map { "#\($0)" }.joined(separator: " ")
+            Terminal.print("\(peer.displayName)\(peer.headline.map { " — \($0)" } ?? "")  (\(met))\(tags.isEmpty ? "" : "  \(tags)")")
+            if let note = connection.note {
+                Terminal.print(
+                    note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))
             }
         }
     }

@@ -16,7 +16,7 @@ struct DeviceCommand: AsyncParsableCommand {
         subcommands: [Link.self, Join.self, List.self, Rename.self, Revoke.self]
     )
 
-    struct Link: AsyncParsableCommand {
+    struct Link: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show a one-time link for a new device, and wait until it is used.")
 
@@ -28,34 +28,30 @@ struct DeviceCommand: AsyncParsableCommand {
         @Flag(help: "Draw dark modules on a light terminal background (the default suits dark backgrounds).")
         var light = false
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let link = try await session.client.createDeviceLink()
-                if options.json {
-                    try Terminal.printJSON(link)
-                } else {
-                    Terminal.print(try QRCode(encoding: link.qrText).terminalText(darkOnLight: light))
-                    Terminal.print(
-                        """
-                        On the new device: `constellation device join \(link.code)` (or scan this code).
-                        It works once, until \(Show.time(link.expiresAt)).
-                        """)
-                }
-                guard !noWait else { return }
-                while true {
-                    try await Task.sleep(for: .seconds(1))
-                    let status = try await session.client.deviceLink(link.id)
-                    switch status.state {
-                    case .pending:
-                        continue
-                    case .used:
-                        if options.json { return try Terminal.printJSON(status) }
-                        return Terminal.print("Linked: \(status.device?.name ?? "a new device") now uses your profile.")
-                    case .expired:
-                        throw CLIError.data("the link expired unused; run `constellation device link` again")
-                    }
+        func run(in session: Session) async throws {
+            let link = try await session.client.createDeviceLink()
+            if options.json {
+                try Terminal.printJSON(link)
+            } else {
+                Terminal.print(try QRCode(encoding: link.qrText).terminalText(darkOnLight: light))
+                Terminal.print(
+                    """
+                    On the new device: `constellation device join \(link.code)` (or scan this code).
+                    It works once, until \(Show.time(link.expiresAt)).
+                    """)
+            }
+            guard !noWait else { return }
+            while true {
+                try await Task.sleep(for: .seconds(1))
+                let status = try await session.client.deviceLink(link.id)
+                switch status.state {
+                case .pending:
+                    continue
+                case .used:
+                    if options.json { return try Terminal.printJSON(status) }
+                    return Terminal.print("Linked: \(status.device?.name ?? "a new device") now uses your profile.")
+                case .expired:
+                    throw CLIError.data("the link expired unused; run `constellation device link` again")
                 }
             }
         }
@@ -108,31 +104,27 @@ struct DeviceCommand: AsyncParsableCommand {
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: SessionCommand {
         static let configuration = CommandConfiguration(abstract: "List the devices that use your profile.")
 
         @OptionGroup var options: GlobalOptions
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let devices = try await session.client.devices()
-                if options.json { return try Terminal.printJSON(devices) }
-                for device in devices {
-                    let used = device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
-                    Terminal.print(
-                        """
-                        \(device.current ? "*" : " ") \(device.name ?? "(unnamed)")  \(device.id.uuidString.lowercased())
-                            added \(device.createdAt.formatted(date: .abbreviated, time: .shortened)), \(used)
-                        """)
-                }
-                Terminal.note("* this device. Revoke one with `constellation device revoke ID`.")
+        func run(in session: Session) async throws {
+            let devices = try await session.client.devices()
+            if options.json { return try Terminal.printJSON(devices) }
+            for device in devices {
+                let used = device.lastUsedAt.map { "last used \($0.formatted(date: .abbreviated, time: .shortened))" } ?? "not used yet"
+                Terminal.print(
+                    """
+                    \(device.current ? "*" : " ") \(device.name ?? "(unnamed)")  \(device.id.uuidString.lowercased())
+                        added \(device.createdAt.formatted(date: .abbreviated, time: .shortened)), \(used)
+                    """)
             }
+            Terminal.note("* this device. Revoke one with `constellation device revoke ID`.")
         }
     }
 
-    struct Rename: AsyncParsableCommand {
+    struct Rename: SessionCommand {
         static let configuration = CommandConfiguration(abstract: "Rename one of your devices.")
 
         @OptionGroup var options: GlobalOptions
@@ -143,18 +135,14 @@ struct DeviceCommand: AsyncParsableCommand {
         @Argument(help: "Its new name.")
         var name: String
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let device = try await session.client.renameDevice(id, to: name)
-                if options.json { return try Terminal.printJSON(device) }
-                Terminal.print("Renamed to \(device.name ?? name).")
-            }
+        func run(in session: Session) async throws {
+            let device = try await session.client.renameDevice(id, to: name)
+            if options.json { return try Terminal.printJSON(device) }
+            Terminal.print("Renamed to \(device.name ?? name).")
         }
     }
 
-    struct Revoke: AsyncParsableCommand {
+    struct Revoke: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke one of your devices: its key stops working at once.",
             discussion: "Your last device goes only with --last: without a device, only a recovery code gets your profile back.")
@@ -167,25 +155,21 @@ struct DeviceCommand: AsyncParsableCommand {
         @Flag(help: "Revoke it even if it is your profile's last device.")
         var last = false
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let isThisComputer = try await session.client.devices().contains { $0.id == id && $0.current }
-                do {
-                    try await session.client.revokeDevice(id, evenTheLast: last)
-                } catch {
-                    // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
-                    guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
-                    throw CLIError.data(
-                        "that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
-                }
-                guard isThisComputer else { return Terminal.print("Revoked: that device's key no longer works.") }
-                // This computer's own key is dead now: forget it, so that the next command says so plainly.
-                try? FileManager.default.removeItem(at: session.store.credentialsFile)
-                Terminal.print(
-                    "Revoked this computer's key; it is forgotten here too. `constellation device join` or `me recover` to come back.")
+        func run(in session: Session) async throws {
+            let isThisComputer = try await session.client.devices().contains { $0.id == id && $0.current }
+            do {
+                try await session.client.revokeDevice(id, evenTheLast: last)
+            } catch {
+                // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
+                guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
+                throw CLIError.data(
+                    "that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
             }
+            guard isThisComputer else { return Terminal.print("Revoked: that device's key no longer works.") }
+            // This computer's own key is dead now: forget it, so that the next command says so plainly.
+            try? FileManager.default.removeItem(at: session.store.credentialsFile)
+            Terminal.print(
+                "Revoked this computer's key; it is forgotten here too. `constellation device join` or `me recover` to come back.")
         }
     }
 }

@@ -2,7 +2,7 @@ import ArgumentParser
 import ConstellationModel
 import Foundation
 
-struct Disconnect: AsyncParsableCommand {
+struct Disconnect: SessionCommand {
     static let configuration = CommandConfiguration(
         abstract: "Remove your connection with someone.",
         discussion: "Give their profile id, as `connections --json` shows it. You can connect again later by scanning a fresh code.")
@@ -19,15 +19,11 @@ struct Disconnect: AsyncParsableCommand {
     /// What `disconnect --json` prints.
     struct Output: Encodable { let disconnected: UUID }
 
-    func run() async throws {
-        try await reportingErrors {
-            let id = UUID(uuidString: profileId)!
-            let session = try Session(options: options)
-            try await session.catchUp()
-            let name = try? await session.client.profile(id: id).displayName
-            try await session.client.disconnect(from: id)
-            if options.json { return try Terminal.printJSON(Output(disconnected: id)) }
-            Terminal.print("You are no longer connected with \(name ?? id.uuidString).")
-        }
+    func run(in session: Session) async throws {
+        let id = UUID(uuidString: profileId)!
+        let name = try? await session.client.profile(id: id).displayName
+        try await session.client.disconnect(from: id)
+        if options.json { return try Terminal.printJSON(Output(disconnected: id)) }
+        Terminal.print("You are no longer connected with \(name ?? id.uuidString).")
     }
 }

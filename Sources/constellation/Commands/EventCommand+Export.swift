@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 extension EventCommand {
-    struct Export: AsyncParsableCommand {
+    struct Export: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "An event's network as a file for Gephi, yEd, a spreadsheet, sigma.js or Cytoscape.js (organizers only).",
             discussion: """
@@ -29,16 +29,12 @@ extension EventCommand {
             if options.json { throw ValidationError("--format chooses the file's format: drop --json") }
         }
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let bytes = try await EventCommand.asOrganizer(of: event) {
-                    try await session.client.exportEventNetwork(event, format: format.rawValue)
-                }
-                try OutputFile.write(bytes, to: output)
-                if let output { Terminal.note("Wrote \(event)'s network to \(output).") }
+        func run(in session: Session) async throws {
+            let bytes = try await EventCommand.asOrganizer(of: event) {
+                try await session.client.exportEventNetwork(event, format: format.rawValue)
             }
+            try OutputFile.write(bytes, to: output)
+            if let output { Terminal.note("Wrote \(event)'s network to \(output).") }
         }
     }
 }

@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 extension EventCommand {
-    struct Growth: AsyncParsableCommand {
+    struct Growth: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "How an event's network grew, bucket by bucket (organizers only).",
             discussion: """
@@ -41,24 +41,20 @@ extension EventCommand {
             if csv && options.json { throw ValidationError("give --json or --csv, not both") }
         }
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let details = try await session.client.event(event)
-                let zone = TimeZone(identifier: details.timeZone) ?? .gmt
-                let growth = try await EventCommand.asOrganizer(of: event) {
-                    try await session.client.eventGrowth(
-                        event, bucket: bucket, from: from.flatMap { EventCommand.date($0, in: zone) },
-                        to: to.flatMap { EventCommand.date($0, in: zone) })
-                }
-                if options.json { return try Terminal.printJSON(growth) }
-                if csv { return try OutputFile.write(Array(GrowthChart.csv(growth).utf8), to: nil) }
-                let columns = Terminal.columns
-                Terminal.print(
-                    DisplayWidth.truncate("\(details.name) (\(details.slug)), \(bucket) buckets", to: columns - 1) + "\n\n"
-                        + GrowthChart.text(growth, zone: zone, columns: columns))
+        func run(in session: Session) async throws {
+            let details = try await session.client.event(event)
+            let zone = TimeZone(identifier: details.timeZone) ?? .gmt
+            let growth = try await EventCommand.asOrganizer(of: event) {
+                try await session.client.eventGrowth(
+                    event, bucket: bucket, from: from.flatMap { EventCommand.date($0, in: zone) },
+                    to: to.flatMap { EventCommand.date($0, in: zone) })
             }
+            if options.json { return try Terminal.printJSON(growth) }
+            if csv { return try OutputFile.write(Array(GrowthChart.csv(growth).utf8), to: nil) }
+            let columns = Terminal.columns
+            Terminal.print(
+                DisplayWidth.truncate("\(details.name) (\(details.slug)), \(bucket) buckets", to: columns - 1) + "\n\n"
+                    + GrowthChart.text(growth, zone: zone, columns: columns))
         }
     }
 }

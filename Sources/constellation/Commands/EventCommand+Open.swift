@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 extension EventCommand {
-    struct Open: AsyncParsableCommand {
+    struct Open: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "A link to the event's live constellation, to open on any screen (organizers only).",
             discussion: """
@@ -34,23 +34,19 @@ extension EventCommand {
             private enum Key: String, CodingKey { case link }
         }
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let issued = try await EventCommand.asOrganizer(of: event) {
-                    try await session.client.issueViewToken(for: event, wall: wall)
-                }
-                // Without a public URL, the link is on the address this CLI reaches the server at.
-                let link = issued.url ?? session.client.baseURL + issued.path
-                if options.json { return try Terminal.printJSON(Opened(link: link, issued: issued)) }
-                Terminal.print(
-                    """
-                    \(link)
-                    Open it in a browser\(wall ? " on the projector" : ""): it shows \(event)'s live constellation \
-                    until \(issued.expiresAt.formatted(date: .abbreviated, time: .shortened)), read-only.
-                    """)
+        func run(in session: Session) async throws {
+            let issued = try await EventCommand.asOrganizer(of: event) {
+                try await session.client.issueViewToken(for: event, wall: wall)
             }
+            // Without a public URL, the link is on the address this CLI reaches the server at.
+            let link = issued.url ?? session.client.baseURL + issued.path
+            if options.json { return try Terminal.printJSON(Opened(link: link, issued: issued)) }
+            Terminal.print(
+                """
+                \(link)
+                Open it in a browser\(wall ? " on the projector" : ""): it shows \(event)'s live constellation \
+                until \(issued.expiresAt.formatted(date: .abbreviated, time: .shortened)), read-only.
+                """)
         }
     }
 }

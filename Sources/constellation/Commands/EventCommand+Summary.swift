@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 extension EventCommand {
-    struct Summary: AsyncParsableCommand {
+    struct Summary: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "An event's network in a few figures: people, peak hour, top connectors, communities (organizers only).",
             discussion: "People appear by name only if they chose to be named at the event, else by the pseudonym its network shows.")
@@ -13,21 +13,17 @@ extension EventCommand {
         @Argument(help: "The event's slug or id.")
         var event: String
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let details = try await session.client.event(event)
-                let summary = try await EventCommand.asOrganizer(of: event) { try await session.client.eventSummary(event) }
-                if options.json { return try Terminal.printJSON(summary) }
-                let zone = TimeZone(identifier: details.timeZone) ?? .gmt
-                let columns = Terminal.columns
-                let lines = Self.rows(summary, zone: zone).map { label, value in
-                    DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
-                }
-                Terminal.print(
-                    ([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
+        func run(in session: Session) async throws {
+            let details = try await session.client.event(event)
+            let summary = try await EventCommand.asOrganizer(of: event) { try await session.client.eventSummary(event) }
+            if options.json { return try Terminal.printJSON(summary) }
+            let zone = TimeZone(identifier: details.timeZone) ?? .gmt
+            let columns = Terminal.columns
+            let lines = Self.rows(summary, zone: zone).map { label, value in
+                DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
             }
+            Terminal.print(
+                ([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
         }
 
         /// The table's rows: a label (blank to continue the one above) and its value.

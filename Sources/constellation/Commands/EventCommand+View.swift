@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 extension EventCommand {
-    struct View: AsyncParsableCommand {
+    struct View: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "See an event's constellation: who connected there and the pairs that did (organizers only).",
             discussion: "People appear by name only if they chose to be named at the event, else by a per-event pseudonym.")
@@ -16,21 +16,17 @@ extension EventCommand {
         @Option(help: "Also write the picture as SVG to this file (readable by you only).")
         var svg: String?
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let network = try await EventCommand.asOrganizer(of: event) { try await session.client.eventNetwork(event) }
-                if let svg {
-                    try OutputFile.write(Array(NetworkDrawing.svg(network).utf8), to: svg)
-                    Terminal.note("Wrote \(svg).")
-                }
-                if options.json { return try Terminal.printJSON(network) }
-                Terminal.print(
-                    NetworkDrawing.text(
-                        network, columns: Terminal.columns,
-                        empty: "No one has connected at \(event) yet."))
+        func run(in session: Session) async throws {
+            let network = try await EventCommand.asOrganizer(of: event) { try await session.client.eventNetwork(event) }
+            if let svg {
+                try OutputFile.write(Array(NetworkDrawing.svg(network).utf8), to: svg)
+                Terminal.note("Wrote \(svg).")
             }
+            if options.json { return try Terminal.printJSON(network) }
+            Terminal.print(
+                NetworkDrawing.text(
+                    network, columns: Terminal.columns,
+                    empty: "No one has connected at \(event) yet."))
         }
     }
 }

@@ -18,7 +18,7 @@ struct EventCommand: AsyncParsableCommand {
         ]
     )
 
-    struct Create: AsyncParsableCommand {
+    struct Create: SessionCommand {
         static let configuration = CommandConfiguration(abstract: "Create an event; you become its organizer.")
 
         @OptionGroup var options: GlobalOptions
@@ -44,26 +44,22 @@ struct EventCommand: AsyncParsableCommand {
             guard EventCommand.date(ends, in: zone) != nil else { throw ValidationError("--ends '\(ends)' is not a date and time") }
         }
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let zone = TimeZone(identifier: timeZone)!
-                let created = try await session.client.createEvent(
-                    NewEvent(
-                        name: name, slug: slug, startsAt: EventCommand.date(starts, in: zone)!, endsAt: EventCommand.date(ends, in: zone)!,
-                        timeZone: timeZone))
-                if options.json { return try Terminal.printJSON(created) }
-                Terminal.print(
-                    """
-                    Created \(created.event.name) (\(created.event.slug)), \(EventCommand.dates(of: created.event)).
-                    Join code: \(created.joinCode). It is shown only now: attendees run `constellation event join \(created.event.slug) --code \(created.joinCode)`.
-                    """)
-            }
+        func run(in session: Session) async throws {
+            let zone = TimeZone(identifier: timeZone)!
+            let created = try await session.client.createEvent(
+                NewEvent(
+                    name: name, slug: slug, startsAt: EventCommand.date(starts, in: zone)!, endsAt: EventCommand.date(ends, in: zone)!,
+                    timeZone: timeZone))
+            if options.json { return try Terminal.printJSON(created) }
+            Terminal.print(
+                """
+                Created \(created.event.name) (\(created.event.slug)), \(EventCommand.dates(of: created.event)).
+                Join code: \(created.joinCode). It is shown only now: attendees run `constellation event join \(created.event.slug) --code \(created.joinCode)`.
+                """)
         }
     }
 
-    struct Join: AsyncParsableCommand {
+    struct Join: SessionCommand {
         static let configuration = CommandConfiguration(abstract: "Join an event as an attendee with its join code.")
 
         @OptionGroup var options: GlobalOptions
@@ -74,16 +70,12 @@ struct EventCommand: AsyncParsableCommand {
         @Option(help: "The join code an organizer gave you (XXXX-XXXX; case and hyphen do not matter).")
         var code: String
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let membership = try await session.client.joinEvent(event, code: code)
-                if options.json { return try Terminal.printJSON(membership) }
-                Terminal.print(
-                    "You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
-                        + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
-            }
+        func run(in session: Session) async throws {
+            let membership = try await session.client.joinEvent(event, code: code)
+            if options.json { return try Terminal.printJSON(membership) }
+            Terminal.print(
+                "You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
+                    + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
         }
     }
 

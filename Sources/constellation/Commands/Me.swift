@@ -10,7 +10,7 @@ struct Me: AsyncParsableCommand {
         defaultSubcommand: ShowProfile.self
     )
 
-    struct ShowProfile: AsyncParsableCommand {
+    struct ShowProfile: SessionCommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show your profile, or change it.")
 
         @OptionGroup var options: GlobalOptions
@@ -21,24 +21,20 @@ struct Me: AsyncParsableCommand {
         @Option(help: "Change your headline to this (\"\" clears it).")
         var headline: String?
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let profile =
-                    name == nil && headline == nil
-                    ? try await session.client.me()
-                    : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))
-                if options.json {
-                    try Terminal.printJSON(profile)
-                } else {
-                    Terminal.print("\(profile.displayName)\(profile.headline.map { " — \($0)" } ?? "")\nid: \(profile.id)")
-                }
+        func run(in session: Session) async throws {
+            let profile =
+                name == nil && headline == nil
+                ? try await session.client.me()
+                : try await session.client.updateMe(ProfileChanges(displayName: name, headline: headline))
+            if options.json {
+                try Terminal.printJSON(profile)
+            } else {
+                Terminal.print("\(profile.displayName)\(profile.headline.map { " — \($0)" } ?? "")\nid: \(profile.id)")
             }
         }
     }
 
-    struct Export: AsyncParsableCommand {
+    struct Export: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "Save everything the server keeps about you as JSON.",
             discussion: "Your profile, your keys' dates (never the keys), your connections, the codes you scanned and how often yours were."
@@ -49,14 +45,10 @@ struct Me: AsyncParsableCommand {
         @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")
         var output: String?
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let bytes = try await session.client.exportPersonalData()
-                try OutputFile.write(bytes + (output == nil ? [0x0A] : []), to: output)
-                if let output { Terminal.note("Wrote your data to \(output).") }
-            }
+        func run(in session: Session) async throws {
+            let bytes = try await session.client.exportPersonalData()
+            try OutputFile.write(bytes + (output == nil ? [0x0A] : []), to: output)
+            if let output { Terminal.note("Wrote your data to \(output).") }
         }
     }
 
@@ -105,7 +97,7 @@ struct Me: AsyncParsableCommand {
         }
     }
 
-    struct RecoveryCodeCommand: AsyncParsableCommand {
+    struct RecoveryCodeCommand: SessionCommand {
         static let configuration = CommandConfiguration(
             commandName: "recovery-code",
             abstract: "Make a recovery code: it gets your profile back on a new device if you lose this one.",
@@ -113,22 +105,18 @@ struct Me: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let code = try await session.client.createRecoveryCode()
-                if options.json { return try Terminal.printJSON(code) }
-                Terminal.print(
-                    """
-                    Your recovery code (shown this once: keep it somewhere safe, like a password manager):
+        func run(in session: Session) async throws {
+            let code = try await session.client.createRecoveryCode()
+            if options.json { return try Terminal.printJSON(code) }
+            Terminal.print(
+                """
+                Your recovery code (shown this once: keep it somewhere safe, like a password manager):
 
-                        \(code.recoveryCode)
+                    \(code.recoveryCode)
 
-                    On a new device, `constellation me recover CODE` gets your profile back. It works once;
-                    a new code voids this one.
-                    """)
-            }
+                On a new device, `constellation me recover CODE` gets your profile back. It works once;
+                a new code voids this one.
+                """)
         }
     }
 

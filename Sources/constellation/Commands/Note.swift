@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 
 /// `note` and `tag`: my private follow-up on a connection, seen by no one else.
-struct Note: AsyncParsableCommand {
+struct Note: SessionCommand {
     static let configuration = CommandConfiguration(
         abstract: "Write a private note on a connection (only you ever see it).",
         discussion: "PERSON is their profile id or their name (enough of it to tell them apart). An empty note clears it.")
@@ -16,19 +16,15 @@ struct Note: AsyncParsableCommand {
     @Argument(help: "The note (\"\" clears it).")
     var text: String
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            let connection = try await session.connection(named: person)
-            let noted = try await session.client.annotate(connection.peer.id, ConnectionNoteChanges(note: text))
-            if options.json { return try Terminal.printJSON(noted) }
-            Terminal.print(noted.note == nil ? "Cleared your note on \(noted.peer.displayName)." : "Noted on \(noted.peer.displayName).")
-        }
+    func run(in session: Session) async throws {
+        let connection = try await session.connection(named: person)
+        let noted = try await session.client.annotate(connection.peer.id, ConnectionNoteChanges(note: text))
+        if options.json { return try Terminal.printJSON(noted) }
+        Terminal.print(noted.note == nil ? "Cleared your note on \(noted.peer.displayName)." : "Noted on \(noted.peer.displayName).")
     }
 }
 
-struct Tag: AsyncParsableCommand {
+struct Tag: SessionCommand {
     static let configuration = CommandConfiguration(
         abstract: "Tag a connection privately (only you ever see your tags).",
         discussion: "`connections --tag TAG` lists the people with a tag. PERSON is their profile id or their name.")
@@ -48,21 +44,17 @@ struct Tag: AsyncParsableCommand {
         if tags.isEmpty { throw ValidationError("give at least one tag") }
     }
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            let connection = try await session.connection(named: person)
-            let current = connection.tags ?? []
-            let changed =
-                remove
-                ? current.filter { tag in !tags.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
-                : current + tags
-            let tagged = try await session.client.annotate(connection.peer.id, ConnectionNoteChanges(tags: changed))
-            if options.json { return try Terminal.printJSON(tagged) }
-            let list = tagged.tags ?? []
-            Terminal.print("\(tagged.peer.displayName): \(list.isEmpty ? "no tags" : list.joined(separator: ", "))")
-        }
+    func run(in session: Session) async throws {
+        let connection = try await session.connection(named: person)
+        let current = connection.tags ?? []
+        let changed =
+            remove
+            ? current.filter { tag in !tags.contains { $0.caseInsensitiveCompare(tag) == .orderedSame } }
+            : current + tags
+        let tagged = try await session.client.annotate(connection.peer.id, ConnectionNoteChanges(tags: changed))
+        if options.json { return try Terminal.printJSON(tagged) }
+        let list = tagged.tags ?? []
+        Terminal.print("\(tagged.peer.displayName): \(list.isEmpty ? "no tags" : list.joined(separator: ", "))")
     }
 }
 

@@ -6,7 +6,7 @@ struct QRCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qr", abstract: "Manage your QR codes.", subcommands: [Reset.self])
 
-    struct Reset: AsyncParsableCommand {
+    struct Reset: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke every code you have shown so far.",
             discussion:
@@ -14,14 +14,10 @@ struct QRCommand: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
-        func run() async throws {
-            try await reportingErrors {
-                let session = try Session(options: options)
-                try await session.catchUp()
-                let reset = try await session.client.resetTokens()
-                if options.json { return try Terminal.printJSON(reset) }
-                Terminal.print("Every code you have shown so far is revoked. Run `constellation show` for a fresh one.")
-            }
+        func run(in session: Session) async throws {
+            let reset = try await session.client.resetTokens()
+            if options.json { return try Terminal.printJSON(reset) }
+            Terminal.print("Every code you have shown so far is revoked. Run `constellation show` for a fresh one.")
         }
     }
 }

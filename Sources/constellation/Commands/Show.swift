@@ -3,7 +3,7 @@ import ConstellationModel
 import Foundation
 import QR
 
-struct Show: AsyncParsableCommand {
+struct Show: SessionCommand {
     static let configuration = CommandConfiguration(abstract: "Show a fresh QR code for others to scan.")
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case text, svg, png }
@@ -33,20 +33,16 @@ struct Show: AsyncParsableCommand {
         if watch && (output != nil || token || options.json) { throw ValidationError("--watch shows the code in the terminal only") }
     }
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            repeat {
-                let issued = try await session.client.issueToken(event: event)
-                try render(issued)
-                if watch {
-                    // Replace the code 20 seconds before it expires.
-                    let wait = max(5, issued.expiresAt.timeIntervalSinceNow - 20)
-                    try await Task.sleep(for: .seconds(wait))
-                }
-            } while watch
-        }
+    func run(in session: Session) async throws {
+        repeat {
+            let issued = try await session.client.issueToken(event: event)
+            try render(issued)
+            if watch {
+                // Replace the code 20 seconds before it expires.
+                let wait = max(5, issued.expiresAt.timeIntervalSinceNow - 20)
+                try await Task.sleep(for: .seconds(wait))
+            }
+        } while watch
     }
 
     private func render(_ issued: IssuedToken) throws {

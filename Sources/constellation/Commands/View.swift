@@ -2,7 +2,7 @@ import ArgumentParser
 import ConstellationModel
 import Foundation
 
-struct View: AsyncParsableCommand {
+struct View: SessionCommand {
     static let configuration = CommandConfiguration(abstract: "See your network: you, your connections, their links.")
 
     @OptionGroup var options: GlobalOptions
@@ -17,19 +17,15 @@ struct View: AsyncParsableCommand {
         guard depth == 1 || depth == 2 else { throw ValidationError("--depth is 1 or 2") }
     }
 
-    func run() async throws {
-        try await reportingErrors {
-            let session = try Session(options: options)
-            try await session.catchUp()
-            let network = try await session.client.network(depth: depth)
-            if let svg {
-                guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
-                    throw CLIError.io("cannot write \(svg)")
-                }
-                Terminal.note("Wrote \(svg).")
+    func run(in session: Session) async throws {
+        let network = try await session.client.network(depth: depth)
+        if let svg {
+            guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
+                throw CLIError.io("cannot write \(svg)")
             }
-            if options.json { return try Terminal.printJSON(network) }
-            Terminal.print(NetworkDrawing.text(network, columns: Terminal.columns))
+            Terminal.note("Wrote \(svg).")
         }
+        if options.json { return try Terminal.printJSON(network) }
+        Terminal.print(NetworkDrawing.text(network, columns: Terminal.columns))
     }
 }
