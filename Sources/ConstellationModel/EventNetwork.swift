@@ -21,23 +21,16 @@ public struct EventNetwork: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Meta: Codable, Sendable, Equatable {
+    /// What an event's picture is of: the event.
+    public struct Scope: Codable, Sendable, Equatable {
         public let eventId: UUID
-        /// The box the positions lie in.
-        public let box: Box
-        public let layout: String
-        public let seed: UInt64
-        /// Whether the layout started from the previous picture of this event (it grew).
-        public let warmStart: Bool
 
-        public init(eventId: UUID, box: Box, layout: String, seed: UInt64, warmStart: Bool) {
+        public init(eventId: UUID) {
             self.eventId = eventId
-            self.box = box
-            self.layout = layout
-            self.seed = seed
-            self.warmStart = warmStart
         }
     }
+
+    public typealias Meta = PictureMeta<Scope>
 
     public let nodes: [Node]
     public let edges: [Edge]

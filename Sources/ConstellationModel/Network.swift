@@ -34,27 +34,20 @@ public struct Network: Codable, Sendable, Equatable {
         }
     }
 
-    public struct Meta: Codable, Sendable, Equatable {
-        /// The box the positions lie in.
-        public let box: Box
-        public let layout: String
-        public let seed: UInt64
+    /// What a personal network is of: how far it reaches, and whether the size limit cut it.
+    public struct Scope: Codable, Sendable, Equatable {
         /// 1: my connections; 2: theirs too.
         public let depth: Int
         /// Whether the size limit left people out (the nearest are kept).
         public let truncated: Bool
-        /// Whether the layout started from the previous picture of this network.
-        public let warmStart: Bool
 
-        public init(box: Box, layout: String, seed: UInt64, depth: Int, truncated: Bool, warmStart: Bool) {
-            self.box = box
-            self.layout = layout
-            self.seed = seed
+        public init(depth: Int, truncated: Bool) {
             self.depth = depth
             self.truncated = truncated
-            self.warmStart = warmStart
         }
     }
+
+    public typealias Meta = PictureMeta<Scope>
 
     public let nodes: [Node]
     public let edges: [Edge]

@@ -33,8 +33,8 @@ extension EventNetworkTests {
             let network = EventNetwork(
                 nodes: nodes, edges: edges,
                 meta: .init(
-                    eventId: UUID(), box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation",
-                    seed: .max, warmStart: warmStart))
+                    box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation", seed: .max, warmStart: warmStart,
+                    scope: .init(eventId: UUID())))
             let encoded = Array(try JSONEncoder.constellation.encode(network))
             let written = try network.jsonBytes()
             let first =
@@ -58,11 +58,13 @@ extension EventNetworkTests {
                         meta: network.meta))
         }
         let empty = EventNetwork(
-            nodes: [], edges: [], meta: .init(eventId: UUID(), box: Box(xs: [], ys: []), layout: "", seed: 0, warmStart: false))
+            nodes: [], edges: [],
+            meta: .init(box: Box(xs: [], ys: []), layout: "", seed: 0, warmStart: false, scope: .init(eventId: UUID())))
         #expect(try empty.jsonBytes() == Array(try JSONEncoder.constellation.encode(empty)))
         let broken = EventNetwork(
             nodes: [nodes[0]], edges: [],
-            meta: .init(eventId: UUID(), box: Box(minX: .nan, minY: 0, maxX: 0, maxY: 0), layout: "", seed: 0, warmStart: false))
+            meta: .init(
+                box: Box(minX: .nan, minY: 0, maxX: 0, maxY: 0), layout: "", seed: 0, warmStart: false, scope: .init(eventId: UUID())))
         #expect(throws: EncodingError.self) { try broken.jsonBytes() }
     }
 

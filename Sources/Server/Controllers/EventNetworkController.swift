@@ -15,11 +15,8 @@ import Store
 /// visibility re-labels the cached picture without laying it out again.
 struct EventNetworkController {
     let services: AppServices
-    let layouts: SubgraphLayouts
-    let graphs: EventGraphCache
-    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
-    let compute: GraphComputation
-    let quota: GraphWorkQuota
+    /// The graph caches, quota and threads, built once with the other services.
+    var work: GraphWork { services.graphWork }
 
     static let tooLarge = Problem(
         status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
@@ -35,11 +32,11 @@ struct EventNetworkController {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
-        let rendered = try await quota.run(for: reader.quotaKey) {
+        let rendered = try await work.quota.run(for: reader.quotaKey) {
             let graph = try await graph(of: event)
-            let picture = try await layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
+            let picture = try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
             let identity = EventIdentity(keyRing: services.keyRing)
-            return try await compute.run("export") { () -> Result<(bytes: [UInt8], type: String), any Error> in
+            return try await work.compute.run("export") { () -> Result<(bytes: [UInt8], type: String), any Error> in
                 Result {
                     let view = EventNetworkView(
                         event: event, viewer: reader.organizer, graph: graph, picture: picture,
@@ -54,11 +51,11 @@ struct EventNetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
-        let computed = try await quota.run(for: reader.quotaKey) {
+        let computed = try await work.quota.run(for: reader.quotaKey) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
-            let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends)
-            return try await statistics.value(for: .event(event), version: version) { [compute] _ in
+            let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends.lazy.map { ($0.a, $0.b) })
+            return try await work.statistics.value(for: .event(event), version: version) { [compute = work.compute] _ in
                 try await compute.run("statistics") { () -> Result<GraphStatistics, any Error> in
                     Result {
                         let faces = try identity.faces(of: graph.people, at: event)
@@ -69,9 +66,7 @@ struct EventNetworkController {
                 }.get()
             }
         }
-        var response = try Response.json(computed)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(computed)
     }
 
     /// Any member (attendee or organizer) chooses how the event's organizers see them.
@@ -98,7 +93,7 @@ struct EventNetworkController {
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {
-        guard let graph = try await graphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
+        guard let graph = try await work.eventGraphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
             throw Self.tooLarge
         }
         return graph

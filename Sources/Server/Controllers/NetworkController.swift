@@ -9,10 +9,8 @@ import Hummingbird
 /// or measured (JSON).
 struct NetworkController {
     let services: AppServices
-    let layouts: SubgraphLayouts
-    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
-    let compute: GraphComputation
-    let quota: GraphWorkQuota
+    /// The graph caches, quota and threads, built once with the other services.
+    var work: GraphWork { services.graphWork }
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/network", use: network)
@@ -23,10 +21,10 @@ struct NetworkController {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .graphology, .cytoscape])
-        let network = try await quota.run(for: me.id) {
+        let network = try await work.quota.run(for: me.id) {
             let hood = try await services.connectionReads.neighbourhood(
                 of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
-            let picture = try await layouts.picture(
+            let picture = try await work.layouts.picture(
                 of: .network(of: me.id, depth: depth), nodes: hood.profiles.map(\.id), edges: hood.edges)
             return Self.network(me: me.id, depth: depth, hood: hood, picture: picture)
         }
@@ -38,13 +36,14 @@ struct NetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
-        return try await quota.run(for: me.id) {
+        return try await work.quota.run(for: me.id) {
             let hood = try await services.connectionReads.neighbourhood(
                 of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let nodes = hood.profiles.map(\.id)
             let edges = hood.edges
             let version = SubgraphLayouts.version(nodes: nodes, edges: edges)
-            let statistics = try await statistics.value(for: .network(of: me.id, depth: depth), version: version) { [compute] _ in
+            let statistics = try await work.statistics.value(for: .network(of: me.id, depth: depth), version: version) {
+                [compute = work.compute] _ in
                 let graph = Graph(nodes: nodes.map(\.uuidString), edges: edges.map { ($0.0.uuidString, $0.1.uuidString) })
                 return try await compute.run("statistics") { GraphStatistics(graph, seed: SubgraphLayouts.Picture.seed) }
             }
@@ -73,14 +72,10 @@ struct NetworkController {
                 id: profile.id.uuidString, label: profile.displayName, x: place?.point.x ?? 0, y: place?.point.y ?? 0,
                 degree: degree[profile.id] ?? 0, isMe: profile.id == me, community: place?.community)
         }
-        let xs = nodes.map(\.x)
-        let ys = nodes.map(\.y)
         return Network(
             nodes: nodes,
             edges: hood.edges.map { Network.Edge(source: $0.0.uuidString, target: $0.1.uuidString) },
-            meta: .init(
-                box: Box(xs: xs, ys: ys), layout: "constellation",
-                seed: SubgraphLayouts.Picture.seed, depth: depth, truncated: hood.truncated, warmStart: picture.warmStarted))
+            meta: picture.meta(of: nodes, scope: .init(depth: depth, truncated: hood.truncated)))
     }
 
 }

@@ -37,13 +37,7 @@ struct EventNetworkView {
             let (a, b) = graph.ends[key.pair]
             return EventNetwork.Edge(source: ids[Int(a)], target: ids[Int(b)], firstAt: graph.pairs[key.pair].firstAt)
         }
-        let xs = nodes.map(\.x)
-        let ys = nodes.map(\.y)
-        network = EventNetwork(
-            nodes: nodes, edges: edges,
-            meta: .init(
-                eventId: event, box: Box(xs: xs, ys: ys), layout: "constellation",
-                seed: SubgraphLayouts.Picture.seed, warmStart: picture.warmStarted))
+        network = EventNetwork(nodes: nodes, edges: edges, meta: picture.meta(of: nodes, scope: .init(eventId: event)))
     }
 
     /// The body and its media type in `format`: the API's own JSON, or a document.

@@ -1,3 +1,4 @@
+import ConstellationModel
 import Foundation
 import Graph
 
@@ -50,12 +51,21 @@ actor SubgraphLayouts {
         /// The place of the node at `index` of the nodes this picture was asked for, if it is `id`.
         func place(at index: Int, of id: UUID) -> Place? {
             guard ids.indices.contains(index), ids[index] == id else { return nil }
-            return Place(point: points[index], community: Int(communities[index]))
+            return place(at: index)
         }
 
         /// Every node's place, by id: to warm-start the next picture from this one.
         var places: [UUID: Place] {
-            Dictionary(uniqueKeysWithValues: ids.indices.map { (ids[$0], Place(point: points[$0], community: Int(communities[$0]))) })
+            Dictionary(uniqueKeysWithValues: ids.indices.map { (ids[$0], place(at: $0)) })
+        }
+
+        /// The wire `meta` of `nodes`, placed by this picture.
+        func meta<Scope>(of nodes: [Network.Node], scope: Scope) -> PictureMeta<Scope> {
+            PictureMeta(of: nodes, seed: Self.seed, warmStart: warmStarted, scope: scope)
+        }
+
+        private func place(at index: Int) -> Place {
+            Place(point: points[index], community: Int(communities[index]))
         }
     }
 
@@ -84,7 +94,7 @@ actor SubgraphLayouts {
     /// The same with each edge given by its ends' places in `nodes` (as `EventGraph.ends`), which
     /// spares hashing every end's id.
     func picture(of subject: Subject, nodes: [UUID], edges: [(a: Int32, b: Int32)]) async throws -> Picture {
-        try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges)) {
+        try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges.lazy.map { ($0.a, $0.b) })) {
             Graph(ids: nodes, sources: edges.map(\.a), targets: edges.map(\.b))
         }
     }
@@ -113,17 +123,7 @@ actor SubgraphLayouts {
     }
 
     /// A fingerprint of the graph: its nodes and edges, in order.
-    static func version(nodes: [UUID], edges: [(UUID, UUID)]) -> Int {
-        var hasher = Hasher()
-        for node in nodes { hasher.combine(node) }
-        for (a, b) in edges {
-            hasher.combine(a)
-            hasher.combine(b)
-        }
-        return hasher.finalize()
-    }
-
-    static func version(nodes: [UUID], edges: [(a: Int32, b: Int32)]) -> Int {
+    static func version<End: Hashable>(nodes: [UUID], edges: some Sequence<(End, End)>) -> Int {
         var hasher = Hasher()
         for node in nodes { hasher.combine(node) }
         for (a, b) in edges {
