@@ -103,13 +103,7 @@ public struct MyEvent: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/me/events`: the events I belong to, the latest start first.
-public struct MyEvents: Codable, Sendable, Equatable {
-    public let items: [MyEvent]
-
-    public init(items: [MyEvent]) {
-        self.items = items
-    }
-}
+public typealias MyEvents = Items<MyEvent>
 
 /// `POST /v1/events/{event}/organizers`: make a profile an organizer of the event.
 public struct NewOrganizer: Codable, Sendable {

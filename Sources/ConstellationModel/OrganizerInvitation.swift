@@ -21,10 +21,4 @@ public struct OrganizerInvitation: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/me/invitations`: the invitations waiting for my answer, newest first.
-public struct OrganizerInvitationList: Codable, Sendable, Equatable {
-    public let items: [OrganizerInvitation]
-
-    public init(items: [OrganizerInvitation]) {
-        self.items = items
-    }
-}
+public typealias OrganizerInvitationList = Items<OrganizerInvitation>

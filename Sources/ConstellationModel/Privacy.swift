@@ -36,10 +36,4 @@ public struct Block: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/me/blocks`: the people I blocked, most recent first.
-public struct BlockList: Codable, Sendable, Equatable {
-    public let items: [Block]
-
-    public init(items: [Block]) {
-        self.items = items
-    }
-}
+public typealias BlockList = Items<Block>

@@ -25,13 +25,7 @@ public struct ViewLink: Codable, Sendable, Equatable {
 }
 
 /// An event's live view links, newest first.
-public struct ViewLinkList: Codable, Sendable, Equatable {
-    public let items: [ViewLink]
-
-    public init(items: [ViewLink]) {
-        self.items = items
-    }
-}
+public typealias ViewLinkList = Items<ViewLink>
 
 /// What `DELETE /v1/events/{event}/view-tokens` revoked.
 public struct ViewLinksRevoked: Codable, Sendable, Equatable {
