@@ -1,7 +1,6 @@
 /// A position in the plane.
 public struct Point: Sendable, Equatable {
-    public var x: Double
-    public var y: Double
+    public var x, y: Double
 
     public init(x: Double, y: Double) {
         self.x = x

@@ -15,8 +15,7 @@ public struct FedPair: Sendable, Equatable {
 
 /// Where an event's pairs stand: the newest `seq` and the revision (bumped when pairs go or move).
 public struct FeedPosition: Sendable, Equatable {
-    public var seq: Int64
-    public var revision: Int64
+    public var seq, revision: Int64
 
     public init(seq: Int64, revision: Int64) {
         self.seq = seq

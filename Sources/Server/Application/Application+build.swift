@@ -33,25 +33,11 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
-    let graphs = services.graphWork
-    PrivacyController(
-        services: services, layouts: graphs.layouts, statistics: graphs.statistics, growth: graphs.growth,
-        eventGraphs: graphs.eventGraphs
-    )
-    .addAuthenticatedRoutes(to: authenticated)
+    PrivacyController(services: services).addAuthenticatedRoutes(to: authenticated)
     let reads = authenticated.group().add(middleware: ReplicaLagMiddleware(lag: services.replicaLag))
-    NetworkController(
-        services: services, layouts: graphs.layouts, statistics: graphs.statistics, compute: graphs.compute,
-        quota: graphs.quota
-    )
-    .addAuthenticatedRoutes(to: reads)
-    EventNetworkController(
-        services: services, layouts: graphs.layouts, graphs: graphs.eventGraphs, statistics: graphs.statistics,
-        compute: graphs.compute, quota: graphs.quota
-    )
-    .addAuthenticatedRoutes(to: reads)
-    EventInsightsController(services: services, compute: graphs.compute, growthCache: graphs.growth, quota: graphs.quota)
-        .addAuthenticatedRoutes(to: reads)
+    NetworkController(services: services).addAuthenticatedRoutes(to: reads)
+    EventNetworkController(services: services).addAuthenticatedRoutes(to: reads)
+    EventInsightsController(services: services).addAuthenticatedRoutes(to: reads)
     EventStreamController(services: services, feeds: services.feeds).addAuthenticatedRoutes(to: authenticated)
     return router
 }

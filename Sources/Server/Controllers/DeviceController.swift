@@ -80,9 +80,7 @@ struct DeviceController {
         let address = services.configuration.deviceLink(to: token)
         let svg = try qr.map { _ in try QRCode(encoding: address ?? token).svg() }
         let link = DeviceLink(id: id, token: token, link: address, code: code, expiresAt: expiresAt, qrSVG: svg)
-        var response = try Response.json(link, status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(link, status: .created)
     }
 
     @Sendable func showLink(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -90,9 +88,7 @@ struct DeviceController {
         guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)),
             let status = try await services.devices.link(id, of: me.id)
         else { throw StoreError.unknownDeviceLink }
-        var response = try Response.json(status)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(status)
     }
 
     /// 201 with the new device's profile and key. The link is a token (or an address holding one
@@ -119,9 +115,7 @@ struct DeviceController {
         let (code, hash) = try RecoveryCodes.generate()
         let createdAt = try await services.devices.setRecoveryCode(of: me.id, by: try context.requireDevice(), codeHash: hash)
         context.logger.info("recovery code made", metadata: ["profile.id": "\(me.id)"])
-        var response = try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
     }
 
     /// 201 with a new key for the code's profile; the code is used up (make a new one).
@@ -158,18 +152,11 @@ struct DeviceController {
             let apiKey = try APIKey.generate()
             let (profile, device) = try await redeem(apiKey.hash)
             context.logger.info(event, metadata: ["profile.id": "\(profile.id)", "device.id": "\(device.id)"])
-            return try Self.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
+            return try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device), status: .created)
         } catch let refusal as any ProblemConvertible where (400..<500).contains(refusal.problem.status) {
             services.limiter.charge(.authFailure, address: context.clientAddress)
             throw refusal
         }
-    }
-
-    /// A response carrying a new key: shown once, kept by no cache along the way.
-    static func newKey(_ registered: RegisteredProfile) throws -> Response {
-        var response = try Response.json(registered, status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 }
 

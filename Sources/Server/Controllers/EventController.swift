@@ -41,10 +41,8 @@ struct EventController {
             id: id, slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
             joinCodeHash: hash, organizer: me.id)
         context.logger.info("event created", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
-        // The code is shown in clear this once: no cache along the way may keep it.
-        var response = try Response.json(CreatedEvent(event: event, joinCode: code), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
+        // The code is shown in clear this once; `ResponseHeadersMiddleware` keeps caches from keeping it.
+        return try Response.json(CreatedEvent(event: event, joinCode: code), status: .created)
     }
 
     /// Public: the event's name, slug, dates and time zone; no members, no join code.
@@ -102,9 +100,7 @@ struct EventController {
         let (code, hash) = try JoinCode.generate(eventId: event.event.id)
         try await services.events.rotateJoinCode(of: event.event.id, hash: hash, by: me.id)
         context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)"])
-        var response = try Response.json(EventJoinCode(eventId: event.event.id, joinCode: code))
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(EventJoinCode(eventId: event.event.id, joinCode: code))
     }
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
@@ -143,12 +139,10 @@ struct EventController {
         let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
         context.logger.info(
             "view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
-        var response = try Response.json(
+        return try Response.json(
             IssuedViewToken(
                 token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, path: path,
                 url: services.configuration.publicURL.map { $0 + path }), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 
     /// The event's live view links, newest first (organizers only).

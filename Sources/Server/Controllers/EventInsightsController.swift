@@ -10,9 +10,8 @@ import Store
 /// is kept per event (`GrowthCache`) and extended as the event grows.
 struct EventInsightsController {
     let services: AppServices
-    let compute: GraphComputation
-    let growthCache: GrowthCache
-    let quota: GraphWorkQuota
+    /// The graph caches, quota and threads, built once with the other services.
+    var work: GraphWork { services.graphWork }
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/growth", use: growth)
@@ -23,7 +22,7 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let series = try await quota.run(for: reader.quotaKey) { try await growthCache.series(of: reader.event.id) }
+        let series = try await work.quota.run(for: reader.quotaKey) { try await work.growth.series(of: reader.event.id) }
         let event = reader.event.startsAt...reader.event.endsAt
         guard let window = try series.window(size: query.size, from: query.from, to: query.to, within: event) else {
             return try .json(EventGrowth(buckets: []))
@@ -33,12 +32,12 @@ struct EventInsightsController {
 
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
-        let summary = try await quota.run(for: reader.quotaKey) {
+        let summary = try await work.quota.run(for: reader.quotaKey) {
             let (pairs, members) = try await services.eventReads.graph(of: reader.event.id)
             let faces = try EventIdentity(keyRing: services.keyRing)
                 .faces(of: members.map { ($0.profileId, reader.showsNames && $0.named ? $0.displayName : nil) }, at: reader.event.id)
             let labels = faces.mapValues(\.label)
-            return try await compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+            return try await work.compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
         }
         return try .json(summary)
     }

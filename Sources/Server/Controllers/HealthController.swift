@@ -28,9 +28,7 @@ struct HealthController {
     }
 
     @Sendable func health(_ request: Request, context: AppRequestContext) async throws -> Response {
-        var response = try Response.json(Health(status: "ok"))
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(Health(status: "ok"))
     }
 
     @Sendable func ready(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -66,7 +64,6 @@ struct HealthController {
                 status: isReady ? "ready" : "unavailable", database: schema == nil ? "unreachable" : "ok",
                 migrations: migrations, signingKey: signingKey, replica: replica),
             status: isReady ? .ok : .serviceUnavailable)
-        response.headers[.cacheControl] = "no-store"
         if !isReady { response.headers[.retryAfter] = "2" }
         return response
     }
@@ -80,8 +77,6 @@ struct HealthController {
                 detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
         }
         let text = services.metrics.exposition(pool: await services.database.poolStatistics())
-        var response = Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

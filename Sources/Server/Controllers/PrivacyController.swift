@@ -10,10 +10,8 @@ import NIOCore
 /// path to anyone else's.
 struct PrivacyController {
     let services: AppServices
-    let layouts: SubgraphLayouts
-    let statistics: VersionedCache<SubgraphLayouts.Subject, GraphStatistics>
-    let growth: GrowthCache
-    let eventGraphs: EventGraphCache
+    /// The graph caches, quota and threads, built once with the other services.
+    var work: GraphWork { services.graphWork }
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.delete("me/connections/:profileId", use: disconnect)
@@ -70,9 +68,7 @@ struct PrivacyController {
         guard let validFrom = try await services.profiles.resetTokens(of: me.id, at: Date()) else { throw Problem.invalidCredentials }
         services.credentials.forget(profile: me.id)
         context.logger.info("tokens reset", metadata: ["profile.id": "\(me.id)"])
-        var response = try Response.json(TokenReset(tokensValidFrom: validFrom))
-        response.headers[.cacheControl] = "no-store"
-        return response
+        return try Response.json(TokenReset(tokensValidFrom: validFrom))
     }
 
     /// All my data as one JSON document, to be saved rather than shown or cached.
@@ -81,7 +77,6 @@ struct PrivacyController {
         guard let data = try await services.personalData.export(of: me.id) else { throw Problem.invalidCredentials }
         var response = try Response.json(data)
         response.headers[.contentDisposition] = "attachment; filename=\"constellation-export.json\""
-        response.headers[.cacheControl] = "no-store"
         return response
     }
 
@@ -101,11 +96,11 @@ struct PrivacyController {
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }
         services.credentials.forget(profile: me.id)
         services.viewLinks.forget(nil)  // the links I made die with my profile
-        await layouts.forget(profile: me.id)
-        await growth.forget(profile: me.id)
-        await eventGraphs.forget(profile: me.id)
+        await work.layouts.forget(profile: me.id)
+        await work.growth.forget(profile: me.id)
+        await work.eventGraphs.forget(profile: me.id)
         let id = me.id.uuidString
-        await statistics.forget { subject, statistics in
+        await work.statistics.forget { subject, statistics in
             subject.id == me.id || (statistics.topDegree + statistics.betweenness.top).contains { $0.id == id }
         }
         context.logger.info("profile erased", metadata: ["profile.id": "\(me.id)"])

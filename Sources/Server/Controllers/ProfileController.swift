@@ -27,7 +27,7 @@ struct ProfileController {
         let (profile, device) = try await services.profiles.create(
             displayName: name, headline: headline, apiKeyHash: apiKey.hash, deviceName: deviceName)
         context.logger.info("profile registered", metadata: ["profile.id": "\(profile.id)"])
-        return try DeviceController.newKey(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device))
+        return try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device), status: .created)
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

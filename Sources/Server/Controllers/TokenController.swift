@@ -33,10 +33,8 @@ struct TokenController {
     @Sendable func issue(_ request: Request, context: AppRequestContext) async throws -> Response {
         let input = try await JSONBody.decodeIfPresent(TokenRequest.self, from: request, context: context) ?? TokenRequest()
         let me = try context.requireProfile()
-        var response = Response.json(
+        return Response.json(
             bytes: try await freshToken(for: me, event: input.eventId, context: context).jsonBytes(), status: .created)
-        response.headers[.cacheControl] = "no-store"
-        return response
     }
 
     /// A fresh token drawn as a QR code: `?format=svg` (default), `png` or `txt`; the code holds the
