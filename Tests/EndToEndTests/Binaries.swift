@@ -11,8 +11,7 @@ enum Binaries {
 
     struct Output {
         let status: Int32
-        let stdout: String
-        let stderr: String
+        let stdout, stderr: String
     }
 
     /// Runs the CLI with its own config directory and server URL, plus `environment`; waits for it to finish.
@@ -48,8 +47,7 @@ enum Binaries {
     /// A started executable, its output going to files in its scratch directory.
     struct Running {
         let process: Process
-        let out: URL
-        let err: URL
+        let out, err: URL
 
         /// What it has printed so far.
         var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }

@@ -174,9 +174,7 @@ final class ClusterDemo {
             let pid: pid_t
             let url: String
         }
-        let url: String
-        let primary: String
-        let replica: String
+        let url, primary, replica: String
         let instances: [Instance]
     }
 

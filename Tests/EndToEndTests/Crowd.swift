@@ -8,8 +8,7 @@ import Synchronization
 struct Crowd {
     typealias Person = (profile: Profile, key: String)
 
-    let owners: [Person]
-    let scanners: [Person]
+    let owners, scanners: [Person]
     /// One code per owner, in the owners' order.
     let tokens: [String]
 
@@ -33,9 +32,7 @@ struct Crowd {
 /// One redemption attempt as its client saw it: status 0 means no answer (the connection failed
 /// or the client's timeout ran out).
 struct RedemptionAttempt: Sendable {
-    let scanner: Int
-    let owner: Int
-    let status: Int
+    let scanner, owner, status: Int
     let code: String?
     let began: ContinuousClock.Instant
     let took: Duration
@@ -85,8 +82,7 @@ final class LoadProgress: Sendable {
     }
 
     struct Stalled: Error, CustomStringConvertible {
-        let acknowledged: Int
-        let awaited: Int
+        let acknowledged, awaited: Int
         var description: String { "the load stalled at \(acknowledged) acknowledged redemptions, short of \(awaited)" }
     }
 }

@@ -18,9 +18,7 @@ import Testing
     @Test func aSecondComputerJoinsByTheCodeTheFirstShows() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let desk = try workspace.home("desk")
-        let laptop = try workspace.home("laptop")
-        let bob = try workspace.home("bob")
+        let (desk, laptop, bob) = try workspace.homes("desk", "laptop", "bob")
         let adaId = try workspace.register("Ada", home: desk, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         #expect(try Binaries.cli(["scan", try workspace.token(home: desk, server: server.url)], home: bob, server: server.url).status == 0)
@@ -76,9 +74,7 @@ import Testing
         let server = try ServerProcess(
             databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData, logLevel: "trace")
         defer { _ = server.stop() }
-        let phone = try workspace.home("phone")
-        let newPhone = try workspace.home("new-phone")
-        let other = try workspace.home("other")
+        let (phone, newPhone, other) = try workspace.homes("phone", "new-phone", "other")
         let adaId = try workspace.register("Ada", home: phone, server: server.url)
         let made = try Binaries.cli(["me", "recovery-code"], home: phone, server: server.url)
         #expect(made.status == 0 && made.stdout.contains("shown this once"))
@@ -112,9 +108,7 @@ import Testing
     @Test func notesAndTagsFollowUpAfterTheEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let bella = try workspace.home("bella")
+        let (ada, bob, bella) = try workspace.homes("ada", "bob", "bella")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob Stone", home: bob, server: server.url)
         _ = try workspace.register("Bella Stone", home: bella, server: server.url)

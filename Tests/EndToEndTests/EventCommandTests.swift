@@ -12,8 +12,7 @@ import Testing
     @Test func coOrganizersAreInvitedAndAccept() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada-invites")
-        let bob = try workspace.home("bob-invited")
+        let (ada, bob) = try workspace.homes("ada-invites", "bob-invited")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob", home: bob, server: server.url)
         let now = Date()
@@ -42,9 +41,7 @@ import Testing
     @Test func createJoinShowAndScanAtAnEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let cleo = try workspace.home("cleo")
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         _ = try workspace.register("Cleo", home: cleo, server: server.url)
@@ -115,9 +112,7 @@ import Testing
     @Test func organizerInsights() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let cleo = try workspace.home("cleo")
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         let ids = [
             try workspace.register("Ada", home: ada, server: server.url), try workspace.register("Bob", home: bob, server: server.url),
             try workspace.register("Cleo", home: cleo, server: server.url),

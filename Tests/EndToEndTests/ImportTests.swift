@@ -17,14 +17,9 @@ import Testing
     /// A data file, its figures from the README, and a start that puts 5-minute bucket ends right
     /// on as many of its checkpoints as its contacts allow.
     struct DataSet: Sendable, CustomTestStringConvertible {
-        let file: String
-        let slug: String
-        let start: String
-        let rows: Int
-        let people: Int
-        let connections: Int
-        let averageClustering: Double
-        let transitivity: Double
+        let file, slug, start: String
+        let rows, people, connections: Int
+        let averageClustering, transitivity: Double
         /// People seen and unique pairs at 25, 50, 75 and 100 % of the time span.
         let checkpoints: [Checkpoint]
         /// How many checkpoints a bucket's end falls on with no first contact in between.
@@ -33,8 +28,7 @@ import Testing
     }
 
     struct Checkpoint: Equatable, Sendable, CustomStringConvertible {
-        let people: Int
-        let connections: Int
+        let people, connections: Int
         init(_ people: Int, _ connections: Int) {
             self.people = people
             self.connections = connections
@@ -246,8 +240,7 @@ import Testing
 /// A contact file read here, independently of the server: who met whom, first when.
 private struct Contacts {
     struct Pair: Hashable {
-        let a: String
-        let b: String
+        let a, b: String
         init(_ i: Substring, _ j: Substring) {
             (a, b) = i < j ? (String(i), String(j)) : (String(j), String(i))
         }

@@ -26,9 +26,7 @@ import Tokens
         let databaseURL = try await TestDatabase.createEmpty()
         let data = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: data)
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let cleo = try workspace.home("cleo")
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         _ = try workspace.register("Cleo", home: cleo, server: server.url)

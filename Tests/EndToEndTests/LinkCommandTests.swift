@@ -17,8 +17,7 @@ import Tokens
             databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
             environment: ["CONSTELLATION_PUBLIC_URL": Self.publicURL + "/"])
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
+        let (ada, bob) = try workspace.homes("ada", "bob")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
 
@@ -48,8 +47,7 @@ import Tokens
     @Test func eventOpenPrintsAViewLinkForOrganizersOnly() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
+        let (ada, bob) = try workspace.homes("ada", "bob")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         let now = Date()
@@ -70,9 +68,7 @@ import Tokens
         let json = try Binaries.cli(["event", "open", "live-2026", "--wall", "--json"], home: ada, server: server.url)
         #expect(json.status == 0, "\(json.stderr)")
         struct Opened: Decodable {
-            let link: String
-            let token: String
-            let path: String
+            let link, token, path: String
             let showsNames: Bool
             let expiresAt: Date
         }

@@ -18,9 +18,7 @@ import Tokens
     @Test func showScanAndViewEndToEnd() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let cleo = try workspace.home("cleo")
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob", home: bob, server: server.url)
         let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)
@@ -60,8 +58,7 @@ import Tokens
     @Test func badInputGetsClearMessagesAndExitCodes() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let ada = try workspace.home("ada")
-        let stranger = try workspace.home("stranger")
+        let (ada, stranger) = try workspace.homes("ada", "stranger")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let token = try workspace.token(home: ada, server: server.url)
 
@@ -118,8 +115,7 @@ import Tokens
         let databaseURL = try await TestDatabase.createEmpty()
         let dataDirectory = workspace.serverData
         var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
+        let (ada, bob) = try workspace.homes("ada", "bob")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
         let token = try workspace.token(home: ada, server: server.url)

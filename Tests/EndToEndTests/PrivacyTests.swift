@@ -21,9 +21,7 @@ import Testing
     @Test func exportsResetDisconnectAndDelete() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0) }
-        let ada = try workspace.home("ada")
-        let bob = try workspace.home("bob")
-        let cleo = try workspace.home("cleo")
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         let adaId = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob, Jr.", home: bob, server: server.url)
         let cleoId = try workspace.register("Cleo", home: cleo, server: server.url)

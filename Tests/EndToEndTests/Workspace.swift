@@ -13,6 +13,14 @@ struct Workspace {
         return url
     }
 
+    /// Homes, one a name: `let (ada, bob) = try workspace.homes("ada", "bob")`.
+    func homes<each Name: StringProtocol>(_ names: repeat each Name) throws -> (repeat Home<each Name>) {
+        (repeat try home(String(each names)))
+    }
+
+    /// A home, as `homes` gives them (`Name` only counts them).
+    typealias Home<Name> = URL
+
     /// `constellation register --name NAME` in `home`; the new profile's id.
     func register(_ name: String, home: URL, server: String) throws -> UUID {
         let output = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: server)

@@ -5,14 +5,10 @@ import Testing
 /// Statistics against fixtures computed independently with networkx (Tools/graph-oracle).
 @Suite struct StatisticsOracleTests {
     struct Oracle: Decodable {
-        let nodes: Int
-        let edges: Int
-        let components: Int
-        let largestComponent: Int
+        let nodes, edges, components, largestComponent: Int
         let degreeHistogram: [Int]
         let triangles: Int
-        let transitivity: Double
-        let averageClustering: Double
+        let transitivity, averageClustering: Double
         let maxCore: Int
         let diameter: Int?
         let averageShortestPath: Double?

@@ -64,8 +64,7 @@ import Testing
     @Test func aVerifiedKeyIsCachedForItsLifetimeAndNoLonger() async throws {
         let lifetime = Duration.seconds(5)
         try await TestServer.run(configure: { $0.credentialCacheLifetime = lifetime }) { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let verified = ContinuousClock.now
             _ = try await ada.client.me()
             let answered = ContinuousClock.now  // the key was remembered between `verified` and now

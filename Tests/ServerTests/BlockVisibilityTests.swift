@@ -9,15 +9,11 @@ import Testing
 @Suite struct BlockVisibilityTests {
     @Test func blockedPeopleLeaveMySecondRingAndTheirProfile() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
-            let dave = try await server.user("Dave")
-            let erin = try await server.user("Erin")
+            let (ada, bob, carol, dave, erin) = try await server.users("Ada", "Bob", "Carol", "Dave", "Erin")
             // Ada — Bob, and Bob — Carol, Dave, Erin: all three are Ada's second ring.
-            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            _ = try await bob.client.scan(ada.client)
             for friend in [carol, dave, erin] {
-                _ = try await friend.client.redeem(RedeemRequest(token: try await bob.client.issueToken().token))
+                _ = try await friend.client.scan(bob.client)
             }
             let before = try await ada.client.network(depth: 2)
             #expect(Set(before.nodes.map(\.label)) == ["Ada", "Bob", "Carol", "Dave", "Erin"])

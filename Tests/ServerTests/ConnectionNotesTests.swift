@@ -11,9 +11,7 @@ import Testing
 
     @Test func myNoteAndTagsAreMineAloneAndFoundBySearch() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Björn Borg")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Björn Borg", "Cleo")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("rust-meetup"))
             _ = try await bob.client.joinEvent("rust-meetup", code: event.joinCode)
             try await EventNetworkTests.connect(bob, ada, at: "rust-meetup")
@@ -67,9 +65,7 @@ import Testing
 
     @Test func badNotesAndStrangersAreRefusedAndChangeNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             try await EventNetworkTests.connect(bob, ada)
             _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "kept", tags: ["kept"]))
             let refusals: [(ConnectionNoteChanges, String)] = [
@@ -104,8 +100,7 @@ import Testing
     /// The note belongs to the connection: when it goes, the note goes.
     @Test func aNoteGoesWithItsConnection() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             try await EventNetworkTests.connect(bob, ada)
             _ = try await ada.client.annotate(bob.profile.id, ConnectionNoteChanges(note: "met at the door"))
             _ = try await bob.client.annotate(ada.profile.id, ConnectionNoteChanges(note: "Ada's note is not mine"))

@@ -7,8 +7,7 @@ import Tokens
 @Suite struct ConnectionRoutesTests {
     @Test func redeemCreatesThenIsIdempotent() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let token = try await ada.client.issueToken().token
             let first = try await bob.client.send(.POST, "/v1/connections", body: RedeemRequest(token: token))
             #expect(first.status == 201)
@@ -18,7 +17,7 @@ import Tokens
             #expect(!redemption.created)
             #expect(redemption.connection.peer.id == ada.profile.id)
             // Ada scanning Bob's token finds the same connection.
-            let reverse = try await ada.client.redeem(RedeemRequest(token: try await bob.client.issueToken().token))
+            let reverse = try await ada.client.scan(bob.client)
             #expect(!reverse.created)
             #expect(reverse.connection.id == redemption.connection.id)
             #expect(try await server.count("connections") == 1)
@@ -27,8 +26,7 @@ import Tokens
 
     @Test func badTokensAreRefusedWithTheirOwnCodesAndChangeNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let good = try server.token(for: ada.profile)
             let parts = good.split(separator: ".").map(String.init)
             var body = try Base64URL.decode(parts[2])
@@ -75,8 +73,7 @@ import Tokens
 
     @Test func offlineScansAreAcceptedWithinTheGraceWindowOnly() async throws {
         try await TestServer.run(configure: { $0.offlineGrace = .seconds(3600) }) { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             // Scanned 20 minutes ago while valid; expired 15 minutes ago; synced now, within the hour of grace.
             let scannedAt = Date().addingTimeInterval(-1200)
             let old = try server.token(for: ada.profile, issuedAt: scannedAt.addingTimeInterval(-60))
@@ -106,7 +103,7 @@ import Tokens
             let me = try await server.user("Me")
             for index in 0..<3 {
                 let peer = try await server.user("Peer \(index)")
-                _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+                _ = try await me.client.scan(peer.client)
             }
             let first = try await me.client.connections(limit: 2)
             #expect(first.items.map(\.peer.displayName) == ["Peer 2", "Peer 1"])
@@ -120,12 +117,10 @@ import Tokens
 
     @Test func networkHoldsMeMyPeersAndTheirLinks() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me")
-            let a = try await server.user("A")
-            let b = try await server.user("B")
-            _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
-            _ = try await me.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
-            _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            let (me, a, b) = try await server.users("Me", "A", "B")
+            _ = try await me.client.scan(a.client)
+            _ = try await me.client.scan(b.client)
+            _ = try await a.client.scan(b.client)
             let network = try await me.client.network()
             #expect(network.nodes.count == 3)
             #expect(network.edges.count == 3)
@@ -143,18 +138,16 @@ import Tokens
 
     @Test func depthTwoReachesFriendsOfFriendsAndGrowthKeepsThePicture() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me")
-            let a = try await server.user("A")
-            let b = try await server.user("B")
-            _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
-            _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            let (me, a, b) = try await server.users("Me", "A", "B")
+            _ = try await me.client.scan(a.client)
+            _ = try await a.client.scan(b.client)
             #expect(Set(try await me.client.network().nodes.map(\.label)) == ["Me", "A"])
             let wide = try await me.client.network(depth: 2)
             #expect(Set(wide.nodes.map(\.label)) == ["Me", "A", "B"])
             #expect(wide.meta.depth == 2)
             // Someone new connects: the next picture starts from the last one.
             let c = try await server.user("C")
-            _ = try await c.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
+            _ = try await c.client.scan(a.client)
             let grown = try await me.client.network(depth: 2)
             #expect(grown.meta.warmStart)
             #expect(grown.nodes.count == 4)
@@ -174,12 +167,10 @@ import Tokens
 
     @Test func networkAsGEXFAndGraphMLAndItsStatistics() async throws {
         try await TestServer.run { server throws in
-            let me = try await server.user("Me")
-            let a = try await server.user("A")
-            let b = try await server.user("B")
-            _ = try await me.client.redeem(RedeemRequest(token: try await a.client.issueToken().token))
-            _ = try await me.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
-            _ = try await a.client.redeem(RedeemRequest(token: try await b.client.issueToken().token))
+            let (me, a, b) = try await server.users("Me", "A", "B")
+            _ = try await me.client.scan(a.client)
+            _ = try await me.client.scan(b.client)
+            _ = try await a.client.scan(b.client)
             let gexf = try await me.client.send(.GET, "/v1/me/network?format=gexf")
             #expect(gexf.contentType == "application/gexf+xml")
             let gexfText = String(decoding: gexf.body, as: UTF8.self)

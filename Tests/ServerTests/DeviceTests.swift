@@ -139,8 +139,7 @@ import Testing
 
     @Test func aRevokedDeviceIsRefusedAtOnceAndTheLastOneOnlyOnPurpose() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let link = try await ada.client.createDeviceLink()
             let laptop = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code, deviceName: "Laptop"))
             let second = server.client.authenticated(laptop.apiKey)

@@ -31,13 +31,7 @@ import Testing
     /// Ada–Bob 09:02:10, Cleo–Dan 09:14:59.5, Dan–Eve 09:15:00, Bob–Cleo 09:47 (joining the two
     /// components), Finn–Ada 10:20. Gus joins and connects with no one.
     static func scene(_ server: TestServer) async throws -> Scene {
-        let ada = try await server.user("Ada")
-        let bob = try await server.user("Bob")
-        let cleo = try await server.user("Cleo")
-        let dan = try await server.user("Dan")
-        let eve = try await server.user("Eve")
-        let finn = try await server.user("Finn")
-        let gus = try await server.user("Gus")
+        let (ada, bob, cleo, dan, eve, finn, gus) = try await server.users("Ada", "Bob", "Cleo", "Dan", "Eve", "Finn", "Gus")
         let created = try await ada.client.createEvent(EventRoutesTests.newEvent("growth-fest", timeZone: "Asia/Kathmandu"))
         for user in [bob, cleo, dan, eve, finn, gus] { _ = try await user.client.joinEvent("growth-fest", code: created.joinCode) }
         let pairs: [(User, User, Date)] = [
@@ -156,7 +150,7 @@ import Testing
             }
             #expect(try await check("1d", size: 86_400, "before").last?.cumulativeConnections == 5)
             // Gus meets Eve now, months after the scene: the cached series is extended.
-            _ = try await scene.eve.client.redeem(RedeemRequest(token: try await scene.gus.client.issueToken(event: "growth-fest").token))
+            _ = try await scene.eve.client.scan(scene.gus.client, at: "growth-fest")
             let grown = try await check("1d", size: 86_400, "extended")
             #expect(grown.last?.cumulativeConnections == 6 && grown.last?.cumulativePeople == 7)
             // Re-dated into the scene's morning (an update, which renumbers the row): read again.
@@ -304,7 +298,7 @@ import Testing
             #expect(try await scene.ada.client.eventSummary("growth-fest") == summary)
             let other = try await scene.ada.client.createEvent(EventRoutesTests.newEvent("other-fest"))
             _ = try await scene.cleo.client.joinEvent("other-fest", code: other.joinCode)
-            _ = try await scene.cleo.client.redeem(RedeemRequest(token: try await scene.ada.client.issueToken(event: "other-fest").token))
+            _ = try await scene.cleo.client.scan(scene.ada.client, at: "other-fest")
             let elsewhere = try await scene.ada.client.eventSummary("other-fest").topByDegree.map(\.name)
             #expect(elsewhere.count == 2 && Set(elsewhere).isDisjoint(with: pseudonyms))
         }

@@ -10,7 +10,7 @@ import Testing
 
     /// `scanner` scans `owner`'s code: for `event` (a slug), or a personal one.
     static func connect(_ owner: User, _ scanner: User, at event: String? = nil) async throws {
-        _ = try await scanner.client.redeem(RedeemRequest(token: try await owner.client.issueToken(event: event).token))
+        _ = try await scanner.client.scan(owner.client, at: event)
     }
 
     /// Ada organizes `net-event`; at it Bob scanned Ada, Cleo scanned Bob and Ada, Dan scanned Cleo:
@@ -19,11 +19,7 @@ import Testing
     static func smallEvent(_ server: TestServer) async throws -> (
         ada: User, bob: User, cleo: User, dan: User, eve: User, event: CreatedEvent
     ) {
-        let ada = try await server.user("Ada Hidden")
-        let bob = try await server.user("Bob Hidden")
-        let cleo = try await server.user("Cleo Hidden")
-        let dan = try await server.user("Dan Hidden")
-        let eve = try await server.user("Eve Hidden")
+        let (ada, bob, cleo, dan, eve) = try await server.users("Ada Hidden", "Bob Hidden", "Cleo Hidden", "Dan Hidden", "Eve Hidden")
         let event = try await ada.client.createEvent(EventRoutesTests.newEvent("net-event"))
         _ = try await eve.client.joinEvent("net-event", code: event.joinCode)
         try await connect(ada, bob, at: "net-event")
@@ -98,8 +94,7 @@ import Testing
 
     @Test func pseudonymsAreStableAcrossRequestsAndDifferAcrossEvents() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("first-event"))
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("second-event"))
             // The pair meets at both events: the one connection is in both graphs.

@@ -67,8 +67,7 @@ import Tokens
 
     @Test func aTakenSlugIsAConflictAndChangesNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let first = try await ada.client.createEvent(Self.newEvent())
             await expectProblem(409, "slug_taken") { _ = try await bob.client.createEvent(Self.newEvent(name: "Other")) }
             #expect(try await server.count("events") == 1)
@@ -144,10 +143,7 @@ import Tokens
     /// promoted by accepting; never between two people of whom one blocked the other.
     @Test func organizersInviteCoOrganizersWhoAcceptOrDecline() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
-            let dora = try await server.user("Dora")
+            let (ada, bob, cleo, dora) = try await server.users("Ada", "Bob", "Cleo", "Dora")
             let created = try await ada.client.createEvent(Self.newEvent())
             let invited = try await ada.client.send(
                 .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
@@ -195,9 +191,7 @@ import Tokens
 
     @Test func whoMayDoWhatOnEveryEventRoute() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let eve = try await server.user("Eve")
+            let (ada, bob, eve) = try await server.users("Ada", "Bob", "Eve")
             let created = try await ada.client.createEvent(Self.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let anonymous = server.client

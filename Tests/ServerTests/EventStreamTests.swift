@@ -89,9 +89,7 @@ import Testing
 
     @Test func newPairsArriveAsTheOrganizersSeeThem() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-a")).event
             let stream = try await Stream(port: server.port, event: "stream-a", credential: ada.client.apiKey!)
             #expect(stream.status == 200)
@@ -99,10 +97,10 @@ import Testing
             #expect(hello.name == "hello" && hello.data == #"{"seq":0}"#)
 
             // Bob chose to be named at the event; Cleo did not.
-            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-a").token))
+            _ = try await bob.client.scan(ada.client, at: "stream-a")
             _ = try await bob.client.setEventVisibility(.named, at: "stream-a")
             let first = try Self.connection(try await stream.next())
-            _ = try await cleo.client.redeem(RedeemRequest(token: try await bob.client.issueToken(event: "stream-a").token))
+            _ = try await cleo.client.scan(bob.client, at: "stream-a")
             let second = try Self.connection(try await stream.next())
             #expect(second.seq > first.seq)
 
@@ -130,7 +128,7 @@ import Testing
             var people: [String] = []
             for name in ["Bob", "Cleo", "Dan"] {
                 let person = try await server.user(name)
-                _ = try await person.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-b").token))
+                _ = try await person.client.scan(ada.client, at: "stream-b")
                 _ = try await person.client.setEventVisibility(.named, at: "stream-b")
                 people.append(name)
             }
@@ -154,11 +152,10 @@ import Testing
 
     @Test func onlyTheEventsReadersGetAStream() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-c"))
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-d"))
-            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-c").token))
+            _ = try await bob.client.scan(ada.client, at: "stream-c")
             let otherEvent = try await ada.client.issueViewToken(for: "stream-d").token
             let cases: [(String, String, String?, Int)] = [
                 ("stream-c", bob.client.apiKey!, nil, 403),  // an attendee
@@ -222,7 +219,7 @@ import Testing
             #expect(feeds.watcherCount(of: event.id) == 1)
             for name in ["B", "C", "D", "E", "F", "G"] {
                 let person = try await server.user(name)
-                _ = try await person.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "stream-e").token))
+                _ = try await person.client.scan(ada.client, at: "stream-e")
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while feeds.watcherCount(of: event.id) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

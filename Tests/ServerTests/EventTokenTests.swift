@@ -10,9 +10,7 @@ import Tokens
 @Suite struct EventTokenTests {
     @Test func membersMintEventTokensByIdOrSlugAndStrangersDoNot() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let eve = try await server.user("Eve")
+            let (ada, bob, eve) = try await server.users("Ada", "Bob", "Eve")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             for (client, reference) in [(ada.client, "rustconf-2026"), (bob.client, created.event.id.uuidString)] {
@@ -50,8 +48,7 @@ import Tokens
 
     @Test func scanningAnEventTokenMakesTheScannerAnAttendeeAndRecordsThePair() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let cleo = try await server.user("Cleo")
+            let (ada, cleo) = try await server.users("Ada", "Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             // Cleo never joined with the code: she was there, she scanned Ada's event code.
             let token = try await ada.client.issueToken(event: "rustconf-2026").token
@@ -73,17 +70,15 @@ import Tokens
 
     @Test func aPairThatMeetsAtTwoEventsIsInBothWithOneConnection() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             let first = try await ada.client.createEvent(EventRoutesTests.newEvent("first-event"))
             let second = try await bob.client.createEvent(EventRoutesTests.newEvent("second-event"))
             _ = try await ada.client.joinEvent("second-event", code: second.joinCode)
 
-            let atFirst = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "first-event").token))
+            let atFirst = try await bob.client.scan(ada.client, at: "first-event")
             #expect(atFirst.created)
             // They meet again at the second event: the same connection, now in its graph too.
-            let atSecond = try await ada.client.redeem(RedeemRequest(token: try await bob.client.issueToken(event: "second-event").token))
+            let atSecond = try await ada.client.scan(bob.client, at: "second-event")
             #expect(!atSecond.created && atSecond.connection.id == atFirst.connection.id)
             #expect(atSecond.connection.eventId == first.event.id, "a connection remembers the event where the pair first met")
             #expect(try await server.count("connections") == 1)
@@ -92,7 +87,7 @@ import Tokens
             #expect(rows.allSatisfy { $0.pair == Self.pair(ada.profile, bob.profile) && $0.connection == atFirst.connection.id })
 
             // A personal token makes a personal connection: no event row, no membership.
-            let personal = try await cleo.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            let personal = try await cleo.client.scan(ada.client)
             #expect(personal.created && personal.connection.eventId == nil)
             #expect(try await Self.eventConnections(server).count == 2)
             #expect(try await cleo.client.myEvents().items.isEmpty)
@@ -102,8 +97,7 @@ import Tokens
 
     @Test func tokensOfAnEndedEventAreRefusedAndChangeNothing() async throws {
         try await TestServer.run(configure: { $0.offlineGrace = .seconds(3600) }) { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             // Ended two hours ago: past its end plus the hour of grace.
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent("ended-event", startsIn: -10 * 3600, hours: 8))
             await expectProblem(410, "event_ended") { _ = try await ada.client.issueToken(event: "ended-event") }
@@ -118,7 +112,7 @@ import Tokens
 
             // Within the grace (ended 30 minutes ago) it still counts: the after-party, an offline scan synced late.
             let recent = try await ada.client.createEvent(EventRoutesTests.newEvent("recent-event", startsIn: -8.5 * 3600, hours: 8))
-            let redemption = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "recent-event").token))
+            let redemption = try await bob.client.scan(ada.client, at: "recent-event")
             #expect(redemption.connection.eventId == recent.event.id)
             #expect(try await bob.client.myEvents().items.map(\.event.slug) == ["recent-event"])
         }
@@ -126,8 +120,7 @@ import Tokens
 
     @Test func aTokenForAnEventThatDoesNotExistIsRefusedAndChangesNothing() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let token = try server.token(for: ada.profile, event: UUID())
             await expectProblem(404, "unknown_event") { _ = try await bob.client.redeem(RedeemRequest(token: token)) }
             #expect(try await server.count("connections") == 0)

@@ -51,8 +51,7 @@ import Testing
     @Test(arguments: ["2016-12-31T23:59:60Z", "10000-01-01T00:00:00Z", "1969-12-31T23:59:59Z", "2026-11-26T09:00:00"])
     func aScanTimeThatIsNoDateIs422(scannedAt: String) async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let token = try await ada.client.issueToken().token
             await expectProblem(422, "invalid_date") {
                 _ = try await bob.client.send(

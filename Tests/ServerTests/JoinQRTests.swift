@@ -46,9 +46,7 @@ import Testing
 
     @Test func onlyOrganizersGetIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let path = "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)"

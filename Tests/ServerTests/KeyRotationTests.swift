@@ -20,9 +20,7 @@ import Tokens
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try KeyRingStore(environment: [:], dataDirectory: directory)
         try await TestServer.run(keys: keys) { server in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             let before = try await ada.client.issueToken()
             let old = keys.current
             #expect(try ConnectionTokens.keyId(of: before.token) == old.signingKid)
@@ -52,8 +50,7 @@ import Tokens
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try KeyRingStore(environment: [:], dataDirectory: directory)
         try await TestServer.run(keys: keys) { server in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let old = keys.current
             // Retired ten minutes ago, trusted for one: expired nine minutes ago.
             _ = try SigningKeyFile.rotate(dataDirectory: directory, trust: .seconds(60), now: Date().addingTimeInterval(-600))

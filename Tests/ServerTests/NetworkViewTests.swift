@@ -23,7 +23,7 @@ import Testing
             let me = try await server.user("Me")
             for name in ["A", "B", "C", "D"] {
                 let peer = try await server.user(name)
-                _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+                _ = try await me.client.scan(peer.client)
             }
             let pictures = try await withThrowingTaskGroup(of: Network.self) { group in
                 for index in 0..<20 { group.addTask { try await me.client.network(depth: index % 2 + 1) } }
@@ -41,7 +41,7 @@ import Testing
             let me = try await server.user("Me")
             for name in ["A", "B", "C", "D"] {
                 let peer = try await server.user(name)
-                _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
+                _ = try await me.client.scan(peer.client)
             }
             let cut = try await me.client.network()
             #expect(cut.meta.truncated)
@@ -51,11 +51,9 @@ import Testing
                 cut.edges.allSatisfy { edge in cut.nodes.contains { $0.id == edge.source } && cut.nodes.contains { $0.id == edge.target } })
         }
         try await TestServer.run(configure: { $0.networkSizeLimit = 3 }) { server throws in
-            let me = try await server.user("Me")
-            let peer = try await server.user("A")
-            let other = try await server.user("B")
-            _ = try await me.client.redeem(RedeemRequest(token: try await peer.client.issueToken().token))
-            _ = try await me.client.redeem(RedeemRequest(token: try await other.client.issueToken().token))
+            let (me, peer, other) = try await server.users("Me", "A", "B")
+            _ = try await me.client.scan(peer.client)
+            _ = try await me.client.scan(other.client)
             let exact = try await me.client.network()
             #expect(!exact.meta.truncated && exact.nodes.count == 3, "exactly at the limit is not cut")
         }

@@ -56,9 +56,8 @@ import Testing
 
     @Test func metricsCountRequestsTokensGraphWorkCachesAndThePool() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            _ = try await bob.client.scan(ada.client)
             _ = try await ada.client.network()
             _ = try await ada.client.network()  // the same graph: the layout is remembered
             _ = try await server.client.send(.GET, "/health")

@@ -9,12 +9,6 @@ import Tokens
 /// An attendee's control over their own data: disconnecting, revoking shown codes, exporting
 /// everything, erasing the profile, and the connections as CSV and vCard.
 @Suite struct PrivacyRoutesTests {
-    /// `scanner` redeems a fresh token of `owner`.
-    @discardableResult
-    func connect(_ scanner: ConstellationClient, to owner: ConstellationClient, nonce: String? = nil) async throws -> Redemption {
-        try await scanner.redeem(RedeemRequest(token: try await owner.issueToken().token, clientNonce: nonce))
-    }
-
     func counts(_ server: TestServer) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
         for table in ["profiles", "api_keys", "connections", "redemptions", "token_uses"] { counts[table] = try await server.count(table) }
@@ -25,12 +19,10 @@ import Tokens
 
     @Test func disconnectRemovesTheConnectionAndTheRedemptionsThatMadeIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
-            try await connect(bob.client, to: ada.client)
-            try await connect(ada.client, to: bob.client)  // a second redemption of the same pair
-            try await connect(carol.client, to: ada.client)
+            let (ada, bob, carol) = try await server.users("Ada", "Bob", "Carol")
+            try await bob.client.scan(ada.client)
+            try await ada.client.scan(bob.client)  // a second redemption of the same pair
+            try await carol.client.scan(ada.client)
             #expect(try await server.count("redemptions") == 3)
 
             // Carol is not connected with Bob: she cannot remove Ada and Bob's connection, nor her own non-existent one.
@@ -53,7 +45,7 @@ import Tokens
             await expectProblem(404, "not_connected") { try await bob.client.disconnect(from: ada.profile.id) }
 
             // A new scan of a fresh token connects the pair again.
-            let again = try await connect(bob.client, to: ada.client)
+            let again = try await bob.client.scan(ada.client)
             #expect(again.created && again.connection.peer.id == ada.profile.id)
             #expect(try await server.count("connections") == 2)
         }
@@ -63,12 +55,10 @@ import Tokens
 
     @Test func aBlockRemovesTheConnectionEverywhereAndNeitherCanConnectAgain() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
+            let (ada, bob, carol) = try await server.users("Ada", "Bob", "Carol")
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent())
-            try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "rustconf-2026").token))
-            try await connect(carol.client, to: ada.client)
+            try await bob.client.scan(ada.client, at: "rustconf-2026")
+            try await carol.client.scan(ada.client)
             #expect(try await server.count("event_connections") == 1)
             let bobsOldToken = try await bob.client.issueToken().token
 
@@ -83,8 +73,8 @@ import Tokens
 
             // Neither direction connects, not even with a token shown before the block; nothing is written.
             let before = try await counts(server)
-            await expectProblem(403, "blocked") { try await connect(bob.client, to: ada.client) }
-            await expectProblem(403, "blocked") { try await connect(ada.client, to: bob.client) }
+            await expectProblem(403, "blocked") { try await bob.client.scan(ada.client) }
+            await expectProblem(403, "blocked") { try await ada.client.scan(bob.client) }
             await expectProblem(403, "blocked") { _ = try await ada.client.redeem(RedeemRequest(token: bobsOldToken)) }
             #expect(try await counts(server) == before)
 
@@ -106,7 +96,7 @@ import Tokens
             try await ada.client.unblock(bob.profile.id)
             await expectProblem(404, "not_blocked") { try await ada.client.unblock(bob.profile.id) }
             #expect(try await bob.client.connections().items.isEmpty)
-            #expect(try await connect(bob.client, to: ada.client).created)
+            #expect(try await bob.client.scan(ada.client).created)
         }
     }
 
@@ -114,10 +104,7 @@ import Tokens
 
     @Test func qrResetRevokesEveryTokenShownBeforeAndOnlyThose() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
-            let dave = try await server.user("Dave")
+            let (ada, bob, carol, dave) = try await server.users("Ada", "Bob", "Carol", "Dave")
             let shown = try await ada.client.issueToken().token
             let older = try server.token(for: ada.profile, issuedAt: Date().addingTimeInterval(-120))
             #expect(try await bob.client.redeem(RedeemRequest(token: shown)).created)
@@ -139,7 +126,7 @@ import Tokens
             #expect(try await ada.client.connections().items.map(\.peer.id) == [bob.profile.id])
 
             // A token issued after the reset works; Ada's reset did nothing to Bob's tokens.
-            #expect(try await connect(carol.client, to: ada.client).created)
+            #expect(try await carol.client.scan(ada.client).created)
             #expect(try await dave.client.redeem(RedeemRequest(token: bobsToken)).created)
         }
     }
@@ -149,9 +136,7 @@ import Tokens
     /// at S + 1 and redeems.
     @Test func theResetsOwnSecondIsDecidedByWhetherATokenCameBeforeOrAfterIt() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
+            let (ada, bob, carol) = try await server.users("Ada", "Bob", "Carol")
             // The reset and the next issue must fall in the same second: start just after a second
             // begins, and try again until they do. On a loaded machine (the whole suite starts at
             // once) requests take seconds for a while: keep trying for up to two minutes.
@@ -189,14 +174,12 @@ import Tokens
 
     @Test func exportHoldsAllMyDataAndNothingSecretOrSomeoneElses() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
+            let (ada, bob, carol) = try await server.users("Ada", "Bob", "Carol")
             _ = try await ada.client.updateMe(ProfileChanges(headline: "Analytical engines"))
             let adaToken = try await ada.client.issueToken()
             let scannedAt = Date().addingTimeInterval(-30)
             _ = try await bob.client.redeem(RedeemRequest(token: adaToken.token, scannedAt: scannedAt, clientNonce: "bob-nonce-1"))
-            let carolsRedemption = try await connect(ada.client, to: carol.client, nonce: "ada-nonce-1")
+            let carolsRedemption = try await ada.client.scan(carol.client, nonce: "ada-nonce-1")
             _ = try await ada.client.resetTokens()
 
             let response = try await ada.client.send(.GET, "/v1/me/export")
@@ -266,14 +249,12 @@ import Tokens
 
     @Test func deleteMeNeedsAConfirmationThenErasesEverythingThatNamesMe() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let carol = try await server.user("Carol")
+            let (ada, bob, carol) = try await server.users("Ada", "Bob", "Carol")
             let adaToken = try await ada.client.issueToken()
             _ = try await bob.client.redeem(RedeemRequest(token: adaToken.token, clientNonce: "bob-scan"))
             let carolToken = try await carol.client.issueToken()
             _ = try await ada.client.redeem(RedeemRequest(token: carolToken.token, clientNonce: "ada-scan"))
-            try await connect(bob.client, to: carol.client)
+            try await bob.client.scan(carol.client)
             _ = try await ada.client.network()
             let before = try await counts(server)
 
@@ -353,14 +334,14 @@ import Tokens
             for (name, headline) in tricky {
                 let registered = try await server.client.register(NewProfile(displayName: name, headline: headline))
                 let peer = server.client.authenticated(registered.apiKey)
-                let redemption = try await connect(me.client, to: peer)
+                let redemption = try await me.client.scan(peer)
                 expected[registered.profile.id] = (
                     [registered.profile.id.uuidString.lowercased(), defused(name), defused(headline ?? ""), ""],
                     redemption.connection.connectedAt
                 )
             }
             // More than a default page (50): the export is whole.
-            for index in 0..<50 { try await connect(me.client, to: try await server.user("Peer \(index)").client) }
+            for index in 0..<50 { try await me.client.scan(try await server.user("Peer \(index)").client) }
 
             let response = try await me.client.send(.GET, "/v1/me/connections?format=csv")
             #expect(response.status == 200)
@@ -384,7 +365,7 @@ import Tokens
 
             // Another person's export holds only their own connection.
             let peer = try await server.user("Solo")
-            try await connect(peer.client, to: me.client)
+            try await peer.client.scan(me.client)
             let solo = try parseCSV(try await peer.client.exportConnections(format: "csv"))
             #expect(solo.count == 2 && solo[1][0] == me.profile.id.uuidString.lowercased())
             let nobody = try await server.user("Nobody")
@@ -441,7 +422,7 @@ import Tokens
             var expected: [String: (name: String, headline: String?)] = [:]
             for (name, headline) in peers {
                 let registered = try await server.client.register(NewProfile(displayName: name, headline: headline))
-                try await connect(me.client, to: server.client.authenticated(registered.apiKey))
+                try await me.client.scan(server.client.authenticated(registered.apiKey))
                 expected["urn:uuid:" + registered.profile.id.uuidString.lowercased()] = (name, headline)
             }
 

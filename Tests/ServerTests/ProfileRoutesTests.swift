@@ -73,8 +73,7 @@ import Tokens
 
     @Test func patchChangesMyProfileOnly() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let updated = try await ada.client.updateMe(ProfileChanges(displayName: "Ada L.", headline: "Analyst"))
             #expect(updated.displayName == "Ada L." && updated.headline == "Analyst")
             let cleared = try await ada.client.updateMe(ProfileChanges(headline: ""))
@@ -88,8 +87,7 @@ import Tokens
 
     @Test func profilesShowPublicFieldsOnly() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let seen = try await bob.client.send(.GET, "/v1/profiles/\(ada.profile.id)")
             let object = try JSONSerialization.jsonObject(with: Data(seen.body)) as? [String: Any]
             #expect(Set(object?.keys.map { $0 } ?? []) == ["id", "displayName", "createdAt"])

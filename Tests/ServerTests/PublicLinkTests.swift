@@ -80,8 +80,7 @@ import Tokens
     /// A token of the long form (issued before the compact claims) still redeems, event and all.
     @Test func aLongFormTokenStillRedeems() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
+            let (ada, bob) = try await server.users("Ada", "Bob")
             let event = try await ada.client.createEvent(
                 NewEvent(
                     name: "Old tokens", slug: "old-tokens", startsAt: Date(), endsAt: Date().addingTimeInterval(3_600), timeZone: "UTC")

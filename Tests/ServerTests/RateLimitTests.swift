@@ -12,9 +12,7 @@ import Testing
 
     @Test func scansPastTheLimitGet429WithRetryAfterAndChangeNothing() async throws {
         try await TestServer.run(configure: { $0.rateLimits = Self.limits("redeem=3/min") }) { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             var tokens: [String] = []
             for _ in 0..<5 { tokens.append(try await ada.client.issueToken().token) }
             let firstScan = ContinuousClock.now

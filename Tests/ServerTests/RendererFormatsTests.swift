@@ -71,9 +71,7 @@ import Testing
 
     @Test func myNetworkInBothFormats() async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            let cleo = try await server.user("Cleo")
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
             try await EventNetworkTests.connect(ada, bob)
             try await EventNetworkTests.connect(ada, cleo)
             try await EventNetworkTests.connect(bob, cleo)

@@ -67,6 +67,14 @@ struct TestServer {
         return (registered.profile, client.authenticated(registered.apiKey))
     }
 
+    /// Registered users' clients, one a name: `let (ada, bob) = try await server.users("Ada", "Bob")`.
+    func users<each Name: StringProtocol>(_ names: repeat each Name) async throws -> (repeat User<each Name>) {
+        (repeat try await user(String(each names)))
+    }
+
+    /// A registered user, as `users` gives them (`Name` only counts them).
+    typealias User<Name> = (profile: Profile, client: ConstellationClient)
+
     func count(_ table: String) async throws -> Int64 {
         try await services.database.withConnection { try $0.query("SELECT count(*) AS n FROM \(unsafeSQL: table)")[0].int("n") }
     }
@@ -97,5 +105,13 @@ func expectProblem(
         #expect(problem.code == code, sourceLocation: sourceLocation)
     } catch {
         Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+    }
+}
+
+extension ConstellationClient {
+    /// Redeems a fresh code of `owner`'s, for `event` (a slug) if given, as scanning it would.
+    @discardableResult
+    func scan(_ owner: ConstellationClient, at event: String? = nil, nonce: String? = nil) async throws -> Redemption {
+        try await redeem(RedeemRequest(token: try await owner.issueToken(event: event).token, clientNonce: nonce))
     }
 }

@@ -59,9 +59,8 @@ import Testing
     ])
     func blankAndHiddenTextIsRefusedInEveryField(text: String) async throws {
         try await TestServer.run { server throws in
-            let ada = try await server.user("Ada")
-            let bob = try await server.user("Bob")
-            _ = try await bob.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            _ = try await bob.client.scan(ada.client)
             await expectProblem(422, "validation_failed") { _ = try await Self.register(text, on: server) }
             await expectProblem(422, "validation_failed") { _ = try await ada.client.updateMe(ProfileChanges(headline: text)) }
             await expectProblem(422, "validation_failed") {
@@ -95,8 +94,7 @@ import Testing
 
     @Test func clientNoncesAreVisibleTextCountedInCodePoints() async throws {
         try await TestServer.run { server throws in
-            let owner = try await server.user("Owner")
-            let scanner = try await server.user("Scanner")
+            let (owner, scanner) = try await server.users("Owner", "Scanner")
             for nonce in ["a\u{0}b", "a\u{7}b", "\u{202E}x", String(repeating: "\u{E9}", count: 65), ""] {
                 let token = try await owner.client.issueToken().token
                 await expectProblem(422, "validation_failed") {

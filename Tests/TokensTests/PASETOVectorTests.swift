@@ -8,13 +8,10 @@ import Tokens
         struct Vector: Decodable {
             let name: String
             let expectFail: Bool
-            let publicKey: String?
-            let secretKeySeed: String?
-            let key: String?
+            let publicKey, secretKeySeed, key: String?
             let token: String
             let payload: String?
-            let footer: String
-            let implicitAssertion: String
+            let footer, implicitAssertion: String
             enum CodingKeys: String, CodingKey {
                 case name, key, token, payload, footer
                 case expectFail = "expect-fail"
@@ -30,9 +27,7 @@ import Tokens
         struct Vector: Decodable {
             let name: String
             let expectFail: Bool
-            let key: String?
-            let secretKeySeed: String?
-            let paserk: String?
+            let key, secretKeySeed, paserk: String?
             enum CodingKeys: String, CodingKey {
                 case name, key, paserk
                 case expectFail = "expect-fail"

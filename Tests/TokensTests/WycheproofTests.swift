@@ -8,9 +8,7 @@ import Tokens
             struct Key: Decodable { let pk: String }
             struct Case: Decodable {
                 let tcId: Int
-                let msg: String
-                let sig: String
-                let result: String
+                let msg, sig, result: String
             }
             let publicKey: Key
             let tests: [Case]
