@@ -69,6 +69,37 @@ def load_tool(name):
     return module
 
 
+def cpu_seconds(pid, with_children=False):
+    """CPU time (user + system) of process `pid` so far; `with_children` adds its children's, live
+    (from their own counters) and ended (as the kernel folds them into the parent): PostgreSQL's
+    whole CPU, backends included, from its postmaster's pid."""
+    ticks = os.sysconf("SC_CLK_TCK")
+
+    def fields(process):
+        with open(f"/proc/{process}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()
+
+    own = fields(pid)
+    total = int(own[11]) + int(own[12]) + (int(own[13]) + int(own[14]) if with_children else 0)
+    if with_children:
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    child = fields(entry)
+                except OSError:
+                    continue
+                if int(child[1]) == pid:
+                    total += int(child[11]) + int(child[12])
+    return total / ticks
+
+
+def wal_counters(conninfo):
+    """PostgreSQL's WAL records, full-page images and bytes written so far (`pg_stat_wal`)."""
+    output = sh(PGBIN / "psql", conninfo, "-At", "-F", " ", "-c", "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")
+    records, fpi, size = output.split()
+    return int(records), int(fpi), int(size)
+
+
 def machine():
     """The machine and its load right now, for the header of a benchmark's output."""
     model = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.machine())

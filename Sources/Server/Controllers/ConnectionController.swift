@@ -52,7 +52,7 @@ struct ConnectionController {
             metadata: [
                 "connection.id": "\(redemption.connection.id)", "connection.created": "\(redemption.created)",
             ])
-        return try .json(redemption, status: redemption.created ? .created : .ok)
+        return .json(bytes: redemption.jsonBytes(), status: redemption.created ? .created : .ok)
     }
 
     /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`; `?q=` text

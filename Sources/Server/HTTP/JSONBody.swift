@@ -44,9 +44,17 @@ public struct JSONBody: RequestDecoder {
 
     /// `application/json`, with no parameter but `charset=utf-8`, in any case.
     static func isJSON(_ contentType: String) -> Bool {
-        let parts = contentType.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        if contentType == "application/json" { return true }
+        let parts = contentType.split(separator: ";").map { trimmed($0).lowercased() }
         guard parts.first == "application/json" else { return false }
         return parts.dropFirst().allSatisfy { $0 == "charset=utf-8" || $0 == "charset=\"utf-8\"" }
+    }
+
+    /// `part` without the spaces and tabs HTTP allows around a media type's parameters.
+    private static func trimmed(_ part: Substring) -> Substring {
+        let isBlank = { (character: Character) in character == " " || character == "\t" }
+        guard let first = part.firstIndex(where: { !isBlank($0) }), let last = part.lastIndex(where: { !isBlank($0) }) else { return "" }
+        return part[first...last]
     }
 
     /// What a client needs to fix: the field's path and what it must be.

@@ -1,6 +1,7 @@
 import Foundation
 import Prometheus
 import Store
+import Synchronization
 
 /// What the server counts, in Prometheus's text format at `GET /metrics`: requests by route,
 /// method and status with their latency, the database pool, tokens minted and redeemed, graph
@@ -9,6 +10,15 @@ import Store
 /// stays bounded whatever a client sends.
 public final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
+    /// Each route, method and status's counter and latency histogram, once made: the registry's
+    /// lookup builds names and takes its lock, on every request otherwise.
+    private let requestMetrics = Mutex<[RequestKey: (count: Counter, time: DurationHistogram)]>([:])
+
+    private struct RequestKey: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
 
     public init() {}
 
@@ -49,12 +59,18 @@ public final class ServerMetrics: Sendable {
 
     /// One answered request: its route pattern (`unmatched` for none), method, status and time.
     func request(route: String, method: String, status: Int, duration: Duration) {
-        registry.makeCounter(descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
-            .increment()
-        registry.makeDurationHistogram(
-            descriptor: Self.requestDuration, labels: [("route", route), ("method", method)],
-            buckets: Self.requestBuckets
-        ).record(duration)
+        let key = RequestKey(route: route, method: method, status: status)
+        let metrics = requestMetrics.withLock { made in
+            if let found = made[key] { return found }
+            let count = registry.makeCounter(
+                descriptor: Self.requests, labels: [("route", route), ("method", method), ("status", String(status))])
+            let time = registry.makeDurationHistogram(
+                descriptor: Self.requestDuration, labels: [("route", route), ("method", method)], buckets: Self.requestBuckets)
+            made[key] = (count, time)
+            return (count, time)
+        }
+        metrics.count.increment()
+        metrics.time.record(duration)
     }
 
     func tokenMinted() {
