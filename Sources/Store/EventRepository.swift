@@ -122,24 +122,43 @@ public struct EventRepository: Sendable {
     /// a member already keeps their role. `joined` is false when they were a member already.
     public func join(_ event: UUID, profile: UUID, codeHash: [UInt8]) async throws -> (membership: MyEvent, joined: Bool) {
         try await database.withTransaction { connection in
-            // FOR SHARE: a rotation running now either commits first (and this sees the new code) or waits.
-            guard
-                let row = try connection.query(
-                    """
-                    SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
-                    WHERE e.id = \(event) FOR SHARE
-                    """
-                ).first
-            else { throw StoreError.unknownEvent }
-            guard try row.bool("matches") else { throw StoreError.invalidJoinCode }
-            let inserted = try connection.query(
-                """
-                INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event), \(profile), \(EventRole.attendee))
-                ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
-                """)
-            let member = try inserted.first.map(EventMember.init(row:)) ?? Self.member(profile, of: event, on: connection)
-            return (MyEvent(event: try Event(row: row), role: member.role, joinedAt: member.joinedAt), !inserted.isEmpty)
+            let found = try Self.checkJoinCode(codeHash, of: event, on: connection)
+            return try Self.join(found, profile: profile, on: connection)
         }
+    }
+
+    /// Whether `codeHash` is the hash of `event`'s join code now; nil when there is no such event.
+    public func joinCodeMatches(_ codeHash: [UInt8], of event: UUID) async throws -> Bool? {
+        try await database.withConnection { connection in
+            try connection.query("SELECT e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e WHERE e.id = \(event)")
+                .first?.bool("matches")
+        }
+    }
+
+    /// The event, if `codeHash` is its join code: `unknownEvent` or `invalidJoinCode` else. FOR SHARE:
+    /// a rotation running now either commits first (and this sees the new code) or waits.
+    static func checkJoinCode(_ codeHash: [UInt8], of event: UUID, on connection: PostgresConnection) throws -> Event {
+        guard
+            let row = try connection.query(
+                """
+                SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
+                WHERE e.id = \(event) FOR SHARE
+                """
+            ).first
+        else { throw StoreError.unknownEvent }
+        guard try row.bool("matches") else { throw StoreError.invalidJoinCode }
+        return try Event(row: row)
+    }
+
+    /// Makes `profile` an attendee of `event` unless it is a member already (its role stays).
+    static func join(_ event: Event, profile: UUID, on connection: PostgresConnection) throws -> (membership: MyEvent, joined: Bool) {
+        let inserted = try connection.query(
+            """
+            INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(profile), \(EventRole.attendee))
+            ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
+            """)
+        let member = try inserted.first.map(EventMember.init(row:)) ?? Self.member(profile, of: event.id, on: connection)
+        return (MyEvent(event: event, role: member.role, joinedAt: member.joinedAt), !inserted.isEmpty)
     }
 
     /// The events `profile` belongs to and their role in each, the latest start first.

@@ -35,11 +35,20 @@ public enum ConnectionTokens {
     public static func verify(
         _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), now: Date = Date(), leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
+        try verify(token, keys: keys, validAtSomeMomentOf: moment...moment, now: now, leeway: leeway)
+    }
+
+    /// Verifies `token` as `verify(_:keys:at:now:leeway:)` does, valid at some moment of `window`
+    /// rather than at one: a code scanned offline at a time the server does not know, within it.
+    public static func verify(
+        _ token: String, keys: [String: VerificationKey], validAtSomeMomentOf window: ClosedRange<Date>, now: Date = Date(),
+        leeway: TimeInterval = 30
+    ) throws(TokenError) -> ConnectionClaims {
         let (message, key) = try SignedTokens.open(token, implicitAssertion: implicitAssertion, keys: keys)
         let claims = try ConnectionClaims(json: message)
         if let notAfter = key.notAfter, max(now, claims.issuedAt) > notAfter { throw .keyExpired(key.kid) }
-        guard claims.issuedAt <= moment.addingTimeInterval(leeway) else { throw .notYetValid }
-        guard claims.expiresAt > moment.addingTimeInterval(-leeway) else { throw .expired }
+        guard claims.issuedAt <= window.upperBound.addingTimeInterval(leeway) else { throw .notYetValid }
+        guard claims.expiresAt > window.lowerBound.addingTimeInterval(-leeway) else { throw .expired }
         return claims
     }
 }

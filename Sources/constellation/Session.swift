@@ -176,7 +176,10 @@ extension Session {
             to: store.credentialsFile)
         try await Session(options: options).catchUp()
         if options.json {
-            try Terminal.printJSON(SavedKey(profileId: registered.profile.id, apiKey: registered.apiKey, deviceId: registered.device.id))
+            try Terminal.printJSON(
+                SavedKey(
+                    profileId: registered.profile.id, apiKey: registered.apiKey, deviceId: registered.device.id,
+                    eventId: registered.event?.event.id))
         } else {
             Terminal.print(
                 """
@@ -186,10 +189,12 @@ extension Session {
         }
     }
 
-    /// What `register`, `device join` and `me recover` print with `--json`, for scripts.
+    /// What `register`, `device join` and `me recover` print with `--json`, for scripts; `eventId`,
+    /// the event `register --event` joined.
     struct SavedKey: Encodable {
         let profileId: UUID
         let apiKey: String
         let deviceId: UUID
+        let eventId: UUID?
     }
 }

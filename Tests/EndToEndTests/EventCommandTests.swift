@@ -38,6 +38,41 @@ import Testing
         #expect(again.status == 65 && again.stderr.contains("unknown_invitation"), "\(again.stderr)")
     }
 
+    /// A newcomer joins as they register (`register --event --code`); an organizer's
+    /// `event rotate-code` shuts the old code out of both doors at once.
+    @Test func newcomersJoinAsTheyRegisterAndARotatedCodeShutsTheDoor() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let (olga, nina, late) = try workspace.homes("olga-rotates", "nina-newcomer", "late-newcomer")
+        _ = try workspace.register("Olga", home: olga, server: server.url)
+        let now = Date()
+        let iso = Date.ISO8601FormatStyle()
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "Door Fest", "--slug", "door-fest", "--starts", now.addingTimeInterval(-3600).formatted(iso),
+                "--ends", now.addingTimeInterval(3600).formatted(iso), "--json",
+            ], home: olga, server: server.url)
+        #expect(create.status == 0, "\(create.stderr)")
+        let created = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(create.stdout.utf8))
+        let registered = try Binaries.cli(
+            ["register", "--name", "Nina", "--event", "door-fest", "--code", created.joinCode], home: nina, server: server.url)
+        #expect(registered.status == 0 && registered.stdout.contains("You joined Door Fest as an attendee."), "\(registered.stderr)")
+        let half = try Binaries.cli(["register", "--name", "Half", "--event", "door-fest"], home: late, server: server.url)
+        #expect(half.status == 64 && half.stderr.contains("--event and --code together"), "\(half.stderr)")
+        let rotated = try Binaries.cli(["event", "rotate-code", "door-fest", "--json"], home: olga, server: server.url)
+        #expect(rotated.status == 0, "\(rotated.stderr)")
+        let newCode = try JSONDecoder.constellation.decode(EventJoinCode.self, from: Data(rotated.stdout.utf8)).joinCode
+        #expect(newCode != created.joinCode)
+        let notOrganizer = try Binaries.cli(["event", "rotate-code", "door-fest"], home: nina, server: server.url)
+        #expect(notOrganizer.status == 65 && notOrganizer.stderr.contains("not_an_organizer"), "\(notOrganizer.stderr)")
+        let stale = try Binaries.cli(
+            ["register", "--name", "Late", "--event", "door-fest", "--code", created.joinCode], home: late, server: server.url)
+        #expect(stale.status == 65 && stale.stderr.contains("invalid_join_code"), "\(stale.stderr)")
+        let fresh = try Binaries.cli(
+            ["register", "--name", "Late", "--event", "door-fest", "--code", newCode, "--json"], home: late, server: server.url)
+        #expect(fresh.status == 0 && fresh.stdout.contains("\"eventId\""), "\(fresh.stderr)")
+    }
+
     @Test func createJoinShowAndScanAtAnEvent() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }

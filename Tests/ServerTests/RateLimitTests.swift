@@ -161,7 +161,10 @@ import Testing
         #expect(changed.perAddress[.register] == RateRule(5, per: .seconds(3_600)))
         #expect(changed.perAddress[.mint] == RateRule(10, per: .seconds(1)))
         #expect(changed.perCredential[.mint] == RateLimits.defaults.perCredential[.mint], "what is not named keeps its default")
-        for bad in ["redeem=0/min", "redeem=ten/min", "redeem=5/day", "scan=5/min", "register=5/min", "redeem"] {
+        let arrivals = try #require(RateLimits("register=5/min,register_event=1000/h"))
+        #expect(arrivals.perCredential[.register] == RateRule(5, per: .seconds(60)), "newcomers one person's code brings")
+        #expect(arrivals.perEvent[.register] == RateRule(1_000, per: .seconds(3_600)))
+        for bad in ["redeem=0/min", "redeem=ten/min", "redeem=5/day", "scan=5/min", "mint_event=5/min", "auth_failure=5/min", "redeem"] {
             #expect(RateLimits(bad) == nil, "\(bad)")
         }
         // Four instances, each counting on its own, enforce a quarter each (rounded up).

@@ -1,6 +1,7 @@
 import ConstellationModel
 import Foundation
 import Hummingbird
+import Store
 import Tokens
 
 /// `POST /v1/profiles`, `GET /v1/profiles/{id}`, `GET /v1/me`, `PATCH /v1/me`.
@@ -17,17 +18,68 @@ struct ProfileController {
         group.patch("me", use: update)
     }
 
+    /// 201 with the new profile and its key. What brought the newcomer decides whose budget the
+    /// registration counts against (`admit`); a join code also makes them an attendee of its event.
     @Sendable func register(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try services.limiter.admit(.register, address: context.clientAddress)
         let input = try await request.decode(as: NewProfile.self, context: context)
         let name = try ProfileFields.displayName(input.displayName)
         let headline = try input.headline.flatMap(ProfileFields.headline)
         let deviceName = try input.deviceName.map(DeviceController.deviceNameText.check)
+        let joining = try await admit(input, address: context.clientAddress)
         let apiKey = try APIKey.generate()
-        let (profile, device) = try await services.profiles.create(
-            displayName: name, headline: headline, apiKeyHash: apiKey.hash, deviceName: deviceName)
+        let (profile, device, event) = try await services.profiles.create(
+            displayName: name, headline: headline, apiKeyHash: apiKey.hash, deviceName: deviceName, joining: joining)
         context.logger.info("profile registered", metadata: ["profile.id": "\(profile.id)"])
-        return try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device), status: .created)
+        return try Response.json(RegisteredProfile(profile: profile, apiKey: apiKey.key, device: device, event: event), status: .created)
+    }
+
+    /// Counts a registration against what brought it: the event whose join code it carries (the
+    /// event to join, returned), the event or the person whose code it is about to scan, or, with
+    /// nothing behind it, its address. A wrong event, code or token counts against the address, as
+    /// a registration with nothing behind it does, and is refused.
+    private func admit(_ input: NewProfile, address: String?) async throws -> (event: UUID, codeHash: [UInt8])? {
+        let limiter = services.limiter
+        switch (input.event, input.joinCode, input.token) {
+        case (nil, nil, nil):
+            try limiter.admit(.register, address: address)
+            return nil
+        case (let reference?, let code?, nil):
+            let event: UUID
+            let hash: [UInt8]
+            do {
+                guard let found = try await services.events.event(EventReference(reference)) else { throw Problem.unknownEvent }
+                guard let codeHash = try JoinCode.hash(code, eventId: found.event.id),
+                    try await services.events.joinCodeMatches(codeHash, of: found.event.id) == true
+                else { throw StoreError.invalidJoinCode }
+                (event, hash) = (found.event.id, codeHash)
+            } catch {
+                try limiter.admit(.register, address: address)
+                throw error
+            }
+            try limiter.admit(.register, address: nil, event: event)
+            return (event, hash)
+        case (nil, nil, let token?):
+            let claims: ConnectionClaims
+            do {
+                // The code may have been scanned offline a while ago: valid within the offline grace.
+                guard token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
+                let now = Date()
+                let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
+                claims = try ConnectionTokens.verify(
+                    token, keys: services.keyRing.verificationKeys, validAtSomeMomentOf: now.addingTimeInterval(-grace)...now, now: now)
+            } catch {
+                try limiter.admit(.register, address: address)
+                throw error
+            }
+            if let event = claims.eventId {
+                try limiter.admit(.register, address: nil, event: event)
+            } else {
+                try limiter.admit(.register, credential: claims.subject, address: nil)
+            }
+            return nil
+        default:
+            throw Problem.validation("give event and joinCode together, or token, or none of them")
+        }
     }
 
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -45,14 +45,15 @@ package final class RateLimiter: Sendable {
         self.capacity = capacity
     }
 
-    /// Counts one `action` for `credential` and for `address` if both have room; else throws
-    /// `RateLimited` and counts nothing.
+    /// Counts one `action` for each of `credential`, `address` and `event` given if all have room;
+    /// else throws `RateLimited` and counts nothing.
     package func admit(
-        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, at now: ContinuousClock.Instant = .now
+        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, event: UUID? = nil, at now: ContinuousClock.Instant = .now
     ) throws(RateLimited) {
         let checks = [
             (limits.perCredential[action], credential.map { Key(action: action, subject: "profile:\($0)") }),
             (limits.perAddress[action], address.map { Key(action: action, subject: "address:\($0)") }),
+            (limits.perEvent[action], event.map { Key(action: action, subject: "event:\($0)") }),
         ].compactMap { rule, key in rule.flatMap { rule in key.map { (rule, $0) } } }
         guard !checks.isEmpty else { return }
         let wait: Duration? = buckets.withLock { buckets in

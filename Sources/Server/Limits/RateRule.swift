@@ -55,26 +55,32 @@ public struct RateLimits: Sendable, Equatable {
     }
 
     /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
+    /// `register` per credential counts the newcomers whose registration carried that person's code.
     public var perCredential: [Action: RateRule]
     public var perAddress: [Action: RateRule]
-    /// Wrong join codes at one event from everyone: past it, only people who have guessed wrong
-    /// already are held back, so a crowd that types its code right is never locked out.
+    /// Per event: registrations that came through the event (its join code, or one of its codes
+    /// being scanned), which count here instead of against their address; and wrong join codes at
+    /// the event from everyone: past that one, only people who have guessed wrong already are held
+    /// back, so a crowd that types its code right is never locked out.
     public var perEvent: [Action: RateRule]
 
     /// Generous for people, tight for scripts: someone scanning ten people a minute, or a phone
     /// renewing its code, never meets them; a venue's shared address has room for a crowd.
     /// Wrong join codes are counted per person and per event, not per address, so that one person's
-    /// typos do not lock a venue's shared address out.
+    /// typos do not lock a venue's shared address out. A registration that comes through an event
+    /// counts against the event's 300 a minute (a 2,000-person opening rush fits, from one address),
+    /// one that comes through a person's code against that person's 60 a minute, and one with
+    /// nothing behind it against its address's 60.
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
-            .viewLink: RateRule(20, per: .seconds(3_600)),
+            .viewLink: RateRule(20, per: .seconds(3_600)), .register: RateRule(60, per: .seconds(60)),
         ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),
             .redeem: RateRule(1_200, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
         ],
-        perEvent: [.joinGuess: RateRule(120, per: .seconds(60))])
+        perEvent: [.joinGuess: RateRule(120, per: .seconds(60)), .register: RateRule(300, per: .seconds(60))])
 
     public static let off = RateLimits(perCredential: [:], perAddress: [:])
 
@@ -85,7 +91,7 @@ public struct RateLimits: Sendable, Equatable {
     }
 
     /// `off`, or the defaults changed by `action=N/period`, `action_address=N/period` and
-    /// `join_guess_event=N/period` entries, comma separated (e.g. `redeem=120/min,register_address=200/min`).
+    /// `action_event=N/period` entries, comma separated (e.g. `redeem=120/min,register_address=200/min`).
     public init?(_ text: String) {
         if text == "off" {
             self = .off
@@ -98,9 +104,11 @@ public struct RateLimits: Sendable, Equatable {
             let name = parts[0].trimmingCharacters(in: .whitespaces)
             if name.hasSuffix("_address"), let action = Action(rawValue: String(name.dropLast("_address".count))) {
                 perAddress[action] = rule
-            } else if name == "join_guess_event" {
-                perEvent[.joinGuess] = rule
-            } else if let action = Action(rawValue: name), action != .authFailure, action != .register {
+            } else if name.hasSuffix("_event"), let action = Action(rawValue: String(name.dropLast("_event".count))),
+                perEvent[action] != nil
+            {
+                perEvent[action] = rule
+            } else if let action = Action(rawValue: name), action != .authFailure {
                 perCredential[action] = rule
             } else {
                 return nil

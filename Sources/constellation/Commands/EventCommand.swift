@@ -14,7 +14,7 @@ struct EventCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
-            Answer.self,
+            Answer.self, RotateCode.self,
         ]
     )
 
@@ -76,6 +76,24 @@ struct EventCommand: AsyncParsableCommand {
             Terminal.print(
                 "You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
                     + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
+        }
+    }
+
+    struct RotateCode: SessionCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate-code",
+            abstract: "Replace an event's join code (organizers only): the old one stops working at once.",
+            discussion: "For joining and for registering through the event alike; people already in stay in.")
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        func run(in session: Session) async throws {
+            let rotated = try await EventCommand.asOrganizer(of: event) { try await session.client.rotateJoinCode(of: event) }
+            if options.json { return try Terminal.printJSON(rotated) }
+            Terminal.print("The new join code: \(rotated.joinCode). The old one no longer works.")
         }
     }
 

@@ -52,8 +52,10 @@ import Testing
             try await Screenshots.save(laptop, as: "live")
 
             try await connect("Person 5", to: ada, on: server)
-            // Within 2 s of the redemption's answer: the stream, not a reload, brought it.
-            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5), timeout: 2)
+            // Only the event's stream brings a new connection to the picture (the page does not poll
+            // for it). The product's figure, 2 s, is Tools/bench-web's to measure; the whole suite on
+            // two loaded cores once took longer than that here, so the bound leaves room.
+            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5), timeout: 6)
             try await laptop.expectCleanPage(origin: server.url)
         }
     }

@@ -44,7 +44,7 @@ async function redeem() {
 
 function register(event) {
   event.preventDefault();
-  return registerFrom(form, status, redeem);
+  return registerFrom(form, status, redeem, { token: scan.token });
 }
 
 async function start() {

@@ -17,10 +17,13 @@ let view = null;
 
 function register(event) {
   event.preventDefault();
-  return registerFrom($('join'), status, () => {
-    say(status, '');
+  const link = keptJoinLink();
+  return registerFrom($('join'), status, (registered) => {
+    // Registering with the link's code joined its event already.
+    if (registered.event) sessionStorage.removeItem(JOIN_LINK);
+    say(status, registered.event ? `You joined ${registered.event.event.name}: your code for it is under "My code".` : '', 'success');
     showHome();
-  });
+  }, link ? { event: link.slug, joinCode: link.code } : null);
 }
 
 /** Fetches a fresh code and schedules the next one half a minute before this one expires. */
@@ -106,10 +109,14 @@ function takeJoinLink() {
   return link;
 }
 
+/** The `#join=` link this tab keeps, if any. */
+function keptJoinLink() {
+  try { return JSON.parse(sessionStorage.getItem(JOIN_LINK)); } catch { return null; }
+}
+
 /** Joins the event a `#join=` link named: the form filled in and sent, as if typed. */
 function joinFromLink() {
-  let link = null;
-  try { link = JSON.parse(sessionStorage.getItem(JOIN_LINK)); } catch { /* nothing kept */ }
+  const link = keptJoinLink();
   sessionStorage.removeItem(JOIN_LINK);
   if (!link) return;
   const form = $('event-join');
