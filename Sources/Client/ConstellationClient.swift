@@ -9,7 +9,7 @@ import NIOHTTP1
 public struct ConstellationClient: Sendable {
     public let baseURL: String
     public let apiKey: String?
-    private let http: HTTPClient
+    let http: HTTPClient
     private let timeout: TimeAmount
 
     /// - Parameters:

@@ -15,6 +15,34 @@ import Tokens
         return try JSONDecoder.constellation.decode(Network.self, from: Data(output.stdout.utf8))
     }
 
+    /// `show --watch` says who scanned the code, while it shows it.
+    @Test func showWatchSaysWhoConnected() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let ada = try workspace.home("ada-watching")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        let watching = try Binaries.launchCLI(["show", "--watch"], home: ada, server: server.url)
+        defer { watching.process.terminate() }
+        let deadline = Date().addingTimeInterval(60)
+        while !watching.stdout.contains("Valid until"), Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        // Her stream opens beside the code: a scan made before it opened is not announced (it
+        // happened before she watched), so newcomers scan until one is heard.
+        var heard: String?
+        for attempt in 1...3 where heard == nil {
+            let name = "Scanner \(attempt)"
+            let scanner = try workspace.home("scanner-\(attempt)")
+            _ = try workspace.register(name, home: scanner, server: server.url)
+            let scan = try Binaries.cli(["scan", try workspace.token(home: ada, server: server.url)], home: scanner, server: server.url)
+            #expect(scan.status == 0, "\(scan.stderr)")
+            let waitUntil = Date().addingTimeInterval(10)
+            while heard == nil, Date() < waitUntil {
+                if watching.stdout.contains("\(name) connected with you.") { heard = name }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        #expect(heard != nil, "\(watching.stdout.suffix(300))")
+    }
+
     @Test func showScanAndViewEndToEnd() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }

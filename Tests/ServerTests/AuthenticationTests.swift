@@ -28,7 +28,7 @@ import Testing
         "PATCH /v1/me/connections/{profileId}", "GET /v1/me/devices", "PATCH /v1/me/devices/{device}", "DELETE /v1/me/devices/{device}",
         "POST /v1/me/device-links", "GET /v1/me/device-links/{link}", "POST /v1/me/recovery-code",
         "GET /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens/{link}",
-        "GET /v1/me/invitations", "POST /v1/me/invitations/{event}", "DELETE /v1/me/invitations/{event}",
+        "GET /v1/me/invitations", "POST /v1/me/invitations/{event}", "DELETE /v1/me/invitations/{event}", "GET /v1/me/stream",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

@@ -24,8 +24,12 @@ import Testing
         let status: Int
         private var iterator: AsyncThrowingStream<Event, any Error>.AsyncIterator
 
-        init(port: Int, event: String, credential: String, lastEventId: String? = nil) async throws {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)/v1/events/\(event)/stream")
+        convenience init(port: Int, event: String, credential: String, lastEventId: String? = nil) async throws {
+            try await self.init(port: port, path: "/v1/events/\(event)/stream", credential: credential, lastEventId: lastEventId)
+        }
+
+        init(port: Int, path: String, credential: String, lastEventId: String? = nil) async throws {
+            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
             request.headers.add(name: "Authorization", value: "Bearer \(credential)")
             if let lastEventId { request.headers.add(name: "Last-Event-ID", value: lastEventId) }
             let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))

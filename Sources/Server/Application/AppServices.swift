@@ -38,6 +38,8 @@ public struct AppServices: Sendable {
     package let graphWork: GraphWork
     /// The live feeds of the events being watched.
     package let feeds: EventFeeds
+    /// The live feeds of people watching their own new connections.
+    package let personalFeeds: PersonalFeeds
     /// Where this server listens, for links when there is no public URL.
     let listening: ListeningAddress
 
@@ -85,5 +87,6 @@ public struct AppServices: Sendable {
         var feedsLogger = logger
         feedsLogger[metadataKey: "component"] = "feeds"
         feeds = EventFeeds(events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger)
+        personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger)
     }
 }

@@ -83,14 +83,17 @@ package final class EventFeeds: Sendable {
             state.feeds[key] = feed
             return feed.position
         }
-        guard let position else {
-            throw Problem(
-                status: 429, code: "too_many_streams", title: "Too many live streams open at once",
-                detail: "Close another live view first (at most \(streamsPerCredential) at a time).", retryAfter: 5)
-        }
+        guard let position else { throw Self.tooManyStreams(streamsPerCredential) }
         continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
         ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
+    }
+
+    /// 429 `too_many_streams`: a credential holds `limit` streams already.
+    static func tooManyStreams(_ limit: Int) -> Problem {
+        Problem(
+            status: 429, code: "too_many_streams", title: "Too many live streams open at once",
+            detail: "Close another live view first (at most \(limit) at a time).", retryAfter: 5)
     }
 
     /// How many are watching `event` now.

@@ -10,7 +10,7 @@ struct Show: SessionCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Flag(help: "Keep showing the code, replacing it with a fresh one before it expires (Ctrl-C to stop).")
+    @Flag(help: "Keep showing the code, replacing it with a fresh one before it expires, and say who scans it (Ctrl-C to stop).")
     var watch = false
 
     @Option(help: "How to draw the code: text for the terminal, or an SVG or PNG image.")
@@ -34,6 +34,9 @@ struct Show: SessionCommand {
     }
 
     func run(in session: Session) async throws {
+        // While the code is on screen, say who scans it.
+        let listener = watch ? Task { try await announceNewConnections(session) } : nil
+        defer { listener?.cancel() }
         repeat {
             let issued = try await session.client.issueToken(event: event)
             try render(issued)
@@ -43,6 +46,12 @@ struct Show: SessionCommand {
                 try await Task.sleep(for: .seconds(wait))
             }
         } while watch
+    }
+
+    private func announceNewConnections(_ session: Session) async throws {
+        for try await connection in session.client.newConnections() {
+            Terminal.print("\(connection.peer.displayName) connected with you.")
+        }
     }
 
     private func render(_ issued: IssuedToken) throws {

@@ -46,6 +46,18 @@ import Tokens
             try await phone.wait(for: "Ada in my connections", until: "document.getElementById('connections').textContent.includes('Ada')")
             try await phone.wait(
                 for: "my constellation", until: "/2 people, 1 links/.test(document.getElementById('network').getAttribute('aria-label'))")
+
+            // Someone scans my code while my page is open: it says so, by name, and lists them.
+            let bobsKey = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
+            let anonymous = ConstellationClient(baseURL: server.url)
+            let cleo = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Cleo")).apiKey)
+            _ = try await cleo.redeem(RedeemRequest(token: try await anonymous.authenticated(bobsKey).issueToken().token))
+            // 2 s is the promise (`Tools/bench-web` measures it); the bound leaves room for a loaded machine.
+            try await phone.wait(
+                for: "Cleo connected with me", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)",
+                timeout: 6)
+            try await phone.wait(
+                for: "Cleo in my connections", until: "document.getElementById('connections').textContent.includes('Cleo')")
             try await phone.expectCleanPage(origin: server.url)
         }
     }

@@ -5,6 +5,7 @@
 // device's profile here.
 import { call, json, session, explain, say, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
+import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
 import { pending, flushWhenOnline } from './scan-queue.js';
 
@@ -150,6 +151,20 @@ function showHome() {
   loadEvents();
   refreshAll();
   joinFromLink();
+  hearNewConnections();
+}
+
+/** Says at once who just connected with me (someone scanned my code), and shows them in my lists. */
+function hearNewConnections() {
+  new EventStream('/v1/me/stream', {
+    auth: () => session.key,
+    onEvent: ({ type, data }) => {
+      if (type !== 'connection') return;
+      const connection = JSON.parse(data);
+      say($('heard'), `${connection.peer.displayName} connected with you.`, 'success');
+      refreshAll();
+    },
+  }).start();
 }
 
 const ALREADY = 'This browser has a profile already: to use another one here, clear this site\'s data first.';

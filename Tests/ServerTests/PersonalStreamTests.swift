@@ -1,0 +1,57 @@
+import ConstellationModel
+import Foundation
+import Server
+import Testing
+
+/// `GET /v1/me/stream`: whoever shows their code hears, within the stream's 2 s, that someone
+/// connected with them; `Last-Event-ID` replays what was missed; nobody hears of others' connections.
+@Suite struct PersonalStreamTests {
+    typealias Stream = EventStreamTests.Stream
+
+    @Test func theOwnerOfACodeHearsWhoConnectedAndResumesWhatTheyMissed() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, cleo, dan) = try await server.users("Ada", "Bob", "Cleo", "Dan")
+            let adas = try await Stream(port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "")
+            let dans = try await Stream(port: server.port, path: "/v1/me/stream", credential: dan.client.apiKey ?? "")
+            #expect(adas.status == 200)
+            let hello = try await adas.next()
+            #expect(hello.name == "hello" && hello.data == "{\"id\":0}")
+            _ = try await dans.next()
+
+            let began = ContinuousClock.now
+            let redemption = try await bob.client.scan(ada.client)
+            let heard = try await adas.next(within: 10)
+            // The reader asks twice a second: 2 s is the promise; the bound is loose for a loaded machine.
+            #expect(ContinuousClock.now - began < .seconds(10))
+            #expect(heard.name == "connection" && heard.id == String(redemption.connection.id))
+            let connection = try JSONDecoder.constellation.decode(Connection.self, from: Data(heard.data.utf8))
+            #expect(connection.peer.displayName == "Bob" && connection.id == redemption.connection.id)
+
+            // Ada misses Cleo's scan while away, and hears it first when she comes back.
+            _ = try await cleo.client.scan(ada.client)
+            let back = try await Stream(
+                port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "", lastEventId: heard.id)
+            _ = try await back.next()
+            let missed = try await back.next(within: 10)
+            #expect(try JSONDecoder.constellation.decode(Connection.self, from: Data(missed.data.utf8)).peer.displayName == "Cleo")
+
+            // Dan heard of none of it: a keep-alive comment is no event, so nothing arrives.
+            await #expect(throws: Stream.StreamTimedOut.self) { _ = try await dans.next(within: 2) }
+        }
+    }
+
+    @Test func aStrangerAMangledResumePointAndAFifthStreamAreRefused() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let garbled = try await Stream(
+                port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "", lastEventId: "yesterday")
+            #expect(garbled.status == 400)
+            let stranger = try await Stream(port: server.port, path: "/v1/me/stream", credential: "cst_nope")
+            #expect(stranger.status == 401)
+            var open: [Stream] = []
+            for _ in 0..<4 { open.append(try await Stream(port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "")) }
+            let fifth = try await Stream(port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "")
+            #expect(open.allSatisfy { $0.status == 200 } && fifth.status == 429, "four streams per credential")
+        }
+    }
+}
