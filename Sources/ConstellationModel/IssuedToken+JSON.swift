@@ -3,25 +3,24 @@ extension IssuedToken {
     /// busiest request at an event, and the encoder cost it as much as signing the token.
     public func jsonBytes() -> [UInt8] {
         var out = JSONBytes(capacity: 2 * token.utf8.count + 256)
+        out.openObject()
         if let eventId {
-            out.raw("{\"eventId\":")
+            out.member("eventId")
             out.uuid(eventId)
-            out.raw(",\"expiresAt\":")
-        } else {
-            out.raw("{\"expiresAt\":")
         }
+        out.member("expiresAt")
         out.date(expiresAt)
-        out.raw(",\"issuedAt\":")
+        out.member("issuedAt")
         out.date(issuedAt)
         if let link {
-            out.raw(",\"link\":")
+            out.member("link")
             out.string(link)
         }
-        out.raw(",\"token\":")
+        out.member("token")
         out.string(token)
-        out.raw(",\"tokenId\":")
+        out.member("tokenId")
         out.string(tokenId)
-        out.raw("}")
+        out.closeObject()
         return out.bytes
     }
 }

@@ -25,6 +25,29 @@ package struct JSONBytes {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
+    /// Whether the next member of the object being written needs a comma before it.
+    private var afterMember = false
+
+    /// `{`: an object whose members `member(_:)` starts, each after the comma its place needs.
+    mutating func openObject() {
+        raw("{")
+        afterMember = false
+    }
+
+    /// `"name":` (a key that needs no escaping), after a comma unless it is the object's first.
+    mutating func member(_ name: StaticString) {
+        raw(afterMember ? ",\"" : "\"")
+        raw(name)
+        raw("\":")
+        afterMember = true
+    }
+
+    /// `}`: the object ends, a member of what holds it.
+    mutating func closeObject() {
+        raw("}")
+        afterMember = true
+    }
+
     package mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
         var text = text

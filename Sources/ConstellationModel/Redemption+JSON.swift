@@ -3,17 +3,16 @@ extension Redemption {
     /// the request an event makes most, and the encoder cost it about as much as its signature check.
     public func jsonBytes() -> [UInt8] {
         var out = JSONBytes(capacity: 512)
+        out.openObject()
         if let clientNonce {
-            out.raw("{\"clientNonce\":")
+            out.member("clientNonce")
             out.string(clientNonce)
-            out.raw(",\"connection\":")
-        } else {
-            out.raw("{\"connection\":")
         }
+        out.member("connection")
         connection.write(to: &out)
-        out.raw(",\"created\":")
+        out.member("created")
         out.bool(created)
-        out.raw("}")
+        out.closeObject()
         return out.bytes
     }
 }
@@ -21,49 +20,52 @@ extension Redemption {
 extension Connection {
     /// Writes this connection as `JSONEncoder.constellation` would, keys sorted, nil fields left out.
     func write(to out: inout JSONBytes) {
-        out.raw("{\"connectedAt\":")
+        out.openObject()
+        out.member("connectedAt")
         out.date(connectedAt)
         if let eventId {
-            out.raw(",\"eventId\":")
+            out.member("eventId")
             out.uuid(eventId)
         }
         if let eventName {
-            out.raw(",\"eventName\":")
+            out.member("eventName")
             out.string(eventName)
         }
-        out.raw(",\"id\":")
+        out.member("id")
         out.integer(id)
         if let note {
-            out.raw(",\"note\":")
+            out.member("note")
             out.string(note)
         }
-        out.raw(",\"peer\":")
+        out.member("peer")
         peer.write(to: &out)
         if let tags {
-            out.raw(",\"tags\":[")
+            out.member("tags")
+            out.raw("[")
             for (index, tag) in tags.enumerated() {
                 if index > 0 { out.raw(",") }
                 out.string(tag)
             }
             out.raw("]")
         }
-        out.raw("}")
+        out.closeObject()
     }
 }
 
 extension Profile {
     /// Writes this profile as `JSONEncoder.constellation` would, keys sorted, nil fields left out.
     func write(to out: inout JSONBytes) {
-        out.raw("{\"createdAt\":")
+        out.openObject()
+        out.member("createdAt")
         out.date(createdAt)
-        out.raw(",\"displayName\":")
+        out.member("displayName")
         out.string(displayName)
         if let headline {
-            out.raw(",\"headline\":")
+            out.member("headline")
             out.string(headline)
         }
-        out.raw(",\"id\":")
+        out.member("id")
         out.uuid(id)
-        out.raw("}")
+        out.closeObject()
     }
 }

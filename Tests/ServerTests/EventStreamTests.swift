@@ -217,7 +217,7 @@ import Testing
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-e")).event
             let feeds = EventFeeds(
                 events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
-                logger: Logger(label: "test"), interval: .milliseconds(20), bufferLimit: 3)
+                logger: Logger(label: "test"), settings: FeedSettings(interval: .milliseconds(20), bufferLimit: 3))
             let start = try #require(try await server.services.events.feedPosition(of: event.id))
             let (_, messages) = try feeds.watch(event.id, from: start, showingNames: true, credential: ada.profile.id)
             #expect(feeds.watcherCount(of: event.id) == 1)

@@ -20,6 +20,12 @@ extension Problem {
         status: 403, code: "blocked", title: "You cannot connect with this person",
         detail: "One of you has blocked the other.")
     static let unknownEvent = Problem(status: 404, code: "unknown_event", title: "No such event")
+    /// A credential holds `limit` live streams already.
+    static func tooManyStreams(_ limit: Int) -> Problem {
+        Problem(
+            status: 429, code: "too_many_streams", title: "Too many live streams open at once",
+            detail: "Close another live view first (at most \(limit) at a time).", retryAfter: 5)
+    }
     static let eventEnded = Problem(
         status: 410, code: "event_ended", title: "This event has ended",
         detail: "Its tokens are no longer redeemed.")

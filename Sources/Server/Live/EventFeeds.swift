@@ -30,34 +30,26 @@ package final class EventFeeds: Sendable {
 
     private struct State {
         var feeds: [FeedKey: Feed] = [:]
-        /// Open streams by credential (a profile id, or a view token's id).
-        var streams: [UUID: Int] = [:]
     }
 
     private let state = Mutex(State())
     private let events: EventRepository
     private let identity: @Sendable () -> EventIdentity
     private let logger: Logger
-    let interval: Duration
-    let bufferLimit: Int
-    /// How many streams one credential may hold open at once (past it, 429 `too_many_streams`).
-    let streamsPerCredential: Int
-    /// How long a missing pair number is awaited (a redemption that took its number, then committed
-    /// after later ones) before it counts as a gap (a rolled-back or duplicate insert uses one up too).
-    let lateCommitWindow: Duration = .seconds(10)
+    private let settings: FeedSettings
+    /// Streams per credential (a profile id, or a view token's id).
+    private let allowance: CredentialAllowance
     /// A comment sent this often keeps proxies from closing a quiet stream.
-    let keepAlive: Duration = .seconds(15)
+    static let keepAlive: Duration = .seconds(15)
 
     package init(
-        events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger,
-        interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000, streamsPerCredential: Int = 4
+        events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger, settings: FeedSettings = FeedSettings()
     ) {
         self.events = events
-        self.streamsPerCredential = streamsPerCredential
         self.identity = identity
         self.logger = logger
-        self.interval = interval
-        self.bufferLimit = bufferLimit
+        self.settings = settings
+        allowance = CredentialAllowance(limit: settings.streamsPerCredential)
     }
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
@@ -70,11 +62,10 @@ package final class EventFeeds: Sendable {
         FeedPosition, AsyncStream<Message>
     ) {
         let key = FeedKey(event: event, showsNames: showingNames)
-        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
+        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
-        let position = state.withLock { state -> FeedPosition? in
-            guard state.streams[credential, default: 0] < streamsPerCredential else { return nil }
-            state.streams[credential, default: 0] += 1
+        guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
+        let position = state.withLock { state -> FeedPosition in
             var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: nil)
             feed.watchers[watcher] = continuation
             if feed.reader == nil {
@@ -83,17 +74,9 @@ package final class EventFeeds: Sendable {
             state.feeds[key] = feed
             return feed.position
         }
-        guard let position else { throw Self.tooManyStreams(streamsPerCredential) }
         continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
         ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
-    }
-
-    /// 429 `too_many_streams`: a credential holds `limit` streams already.
-    static func tooManyStreams(_ limit: Int) -> Problem {
-        Problem(
-            status: 429, code: "too_many_streams", title: "Too many live streams open at once",
-            detail: "Close another live view first (at most \(limit) at a time).", retryAfter: 5)
     }
 
     /// How many are watching `event` now.
@@ -102,9 +85,8 @@ package final class EventFeeds: Sendable {
     }
 
     private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
+        allowance.giveBack(credential)
         let reader = state.withLock { state -> Task<Void, Never>? in
-            state.streams[credential, default: 1] -= 1
-            if state.streams[credential] == 0 { state.streams[credential] = nil }
             state.feeds[event]?.watchers[watcher] = nil
             guard let feed = state.feeds[event], feed.watchers.isEmpty else { return nil }
             state.feeds[event] = nil
@@ -125,45 +107,37 @@ package final class EventFeeds: Sendable {
         for continuation in behind { continuation.finish() }
     }
 
-    /// The reader of one event: new pairs (and pairs that committed late, within `lateCommitWindow`),
-    /// `changed` when pairs went or moved, a keep-alive comment when quiet.
+    /// The reader of one event: new pairs (and pairs that committed late, `LateCommits`), `changed`
+    /// when pairs went or moved, a keep-alive comment when quiet.
     private func read(_ key: FeedKey, from start: FeedPosition) async {
         let event = key.event
-        var position = start
-        var missing: [Int64: ContinuousClock.Instant] = [:]
+        var revision = start.revision
+        var numbers = LateCommits(from: start.seq)
         var lastSent = ContinuousClock.now
         while !Task.isCancelled {
             do {
-                try await Task.sleep(for: interval)
+                try await Task.sleep(for: settings.interval)
                 guard let now = try await events.feedPosition(of: event) else { return }
-                if now.revision != position.revision {
-                    position.revision = now.revision
-                    broadcast(Self.changed, to: key, position: position)
+                if now.revision != revision {
+                    revision = now.revision
+                    broadcast(Self.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision))
                     lastSent = .now
                 }
-                var more = now.seq > position.seq || !missing.isEmpty
+                var more = now.seq > numbers.position || !numbers.awaited.isEmpty
                 while more {
-                    let awaited = missing.keys.sorted()
-                    let pairs = try await events.pairs(of: event, after: position.seq, orAmong: awaited, limit: 1_000)
+                    let pairs = try await events.pairs(of: event, after: numbers.position, orAmong: numbers.awaited, limit: 1_000)
                     let faces = try identity().faces(of: pairs, at: event, showingNames: key.showsNames)
                     for pair in pairs {
-                        if pair.seq > position.seq {
-                            if pair.seq - position.seq <= 10_000 {
-                                for skipped in (position.seq + 1)..<pair.seq { missing[skipped] = .now }
-                            }
-                            position.seq = pair.seq
-                        } else {
-                            missing[pair.seq] = nil
-                        }
+                        numbers.saw(pair.seq)
+                        let position = FeedPosition(seq: numbers.position, revision: revision)
                         broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: key, position: position)
                         lastSent = .now
                     }
                     more = pairs.count == 1_000
                 }
-                let expired = ContinuousClock.now - lateCommitWindow
-                missing = missing.filter { $0.value > expired }
-                if ContinuousClock.now - lastSent >= keepAlive {
-                    broadcast(Self.keepAliveComment, to: key, position: position)
+                numbers.expire()
+                if ContinuousClock.now - lastSent >= Self.keepAlive {
+                    broadcast(Self.keepAliveComment, to: key, position: FeedPosition(seq: numbers.position, revision: revision))
                     lastSent = .now
                 }
             } catch is CancellationError {

@@ -8,37 +8,28 @@ import Synchronization
 /// The live feeds of people watching their own connections (`GET /v1/me/stream`), so that whoever
 /// shows their code learns at once that it worked. One reader for everyone watching, on this
 /// server, asks the database twice a second for the connections made since (any server may have
-/// made them) and hands each to the watchers of its two ends. As with `EventFeeds`: a connection
-/// whose id was taken before a later one's but committed after it is awaited for
-/// `lateCommitWindow`; a watcher more than `bufferLimit` messages behind is let go (it comes back
-/// with `Last-Event-ID`); each credential may hold `streamsPerCredential` streams at once.
+/// made them) and hands each to the watchers of its two ends. As with `EventFeeds`: an id taken
+/// before a later one's but committed after it is awaited (`LateCommits`); a watcher more than
+/// `bufferLimit` messages behind is let go (it comes back with `Last-Event-ID`); each credential
+/// may hold a few streams at once (`CredentialAllowance`).
 package final class PersonalFeeds: Sendable {
     private struct State {
         var watchers: [UUID: [UUID: AsyncStream<EventFeeds.Message>.Continuation]] = [:]
         var position: Int64 = 0
         var reader: Task<Void, Never>?
-        /// Open streams by credential.
-        var streams: [UUID: Int] = [:]
     }
 
     private let state = Mutex(State())
     private let connections: ConnectionRepository
     private let logger: Logger
-    let interval: Duration
-    let bufferLimit: Int
-    let streamsPerCredential: Int
-    let lateCommitWindow: Duration = .seconds(10)
-    let keepAlive: Duration = .seconds(15)
+    private let settings: FeedSettings
+    private let allowance: CredentialAllowance
 
-    package init(
-        connections: ConnectionRepository, logger: Logger, interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000,
-        streamsPerCredential: Int = 4
-    ) {
+    package init(connections: ConnectionRepository, logger: Logger, settings: FeedSettings = FeedSettings()) {
         self.connections = connections
         self.logger = logger
-        self.interval = interval
-        self.bufferLimit = bufferLimit
-        self.streamsPerCredential = streamsPerCredential
+        self.settings = settings
+        allowance = CredentialAllowance(limit: settings.streamsPerCredential)
     }
 
     /// Starts watching `profile`'s new connections for `credential` (the reader starts with the first
@@ -48,11 +39,10 @@ package final class PersonalFeeds: Sendable {
     package func watch(
         _ profile: UUID, from start: Int64, credential: UUID, until ended: EventLoopFuture<Void>? = nil
     ) throws -> (Int64, AsyncStream<EventFeeds.Message>) {
-        let (stream, continuation) = AsyncStream<EventFeeds.Message>.makeStream(bufferingPolicy: .bufferingOldest(bufferLimit))
+        let (stream, continuation) = AsyncStream<EventFeeds.Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
-        let position = state.withLock { state -> Int64? in
-            guard state.streams[credential, default: 0] < streamsPerCredential else { return nil }
-            state.streams[credential, default: 0] += 1
+        guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
+        let position = state.withLock { state -> Int64 in
             state.watchers[profile, default: [:]][watcher] = continuation
             if state.reader == nil {
                 state.position = start
@@ -60,7 +50,6 @@ package final class PersonalFeeds: Sendable {
             }
             return state.position
         }
-        guard let position else { throw EventFeeds.tooManyStreams(streamsPerCredential) }
         continuation.onTermination = { [self] _ in stopWatching(profile, watcher, credential: credential) }
         ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
@@ -72,9 +61,8 @@ package final class PersonalFeeds: Sendable {
     }
 
     private func stopWatching(_ profile: UUID, _ watcher: UUID, credential: UUID) {
+        allowance.giveBack(credential)
         let reader = state.withLock { state -> Task<Void, Never>? in
-            state.streams[credential, default: 1] -= 1
-            if state.streams[credential] == 0 { state.streams[credential] = nil }
             state.watchers[profile]?[watcher] = nil
             if state.watchers[profile]?.isEmpty == true { state.watchers[profile] = nil }
             guard state.watchers.isEmpty, let reader = state.reader else { return nil }
@@ -109,26 +97,19 @@ package final class PersonalFeeds: Sendable {
         state.withLock { $0.watchers[connection.a.id] != nil || $0.watchers[connection.b.id] != nil }
     }
 
-    /// The reader: new connections (and those that committed late), a keep-alive when quiet.
+    /// The reader: new connections (and those that committed late, `LateCommits`), a keep-alive
+    /// when quiet.
     private func read(from start: Int64) async {
-        var position = start
-        var missing: [Int64: ContinuousClock.Instant] = [:]
+        var ids = LateCommits(from: start)
         var lastSent = ContinuousClock.now
         while !Task.isCancelled {
             do {
-                try await Task.sleep(for: interval)
+                try await Task.sleep(for: settings.interval)
                 var more = true
                 while more {
-                    let found = try await connections.connections(after: position, orAmong: missing.keys.sorted(), limit: 1_000)
+                    let found = try await connections.connections(after: ids.position, orAmong: ids.awaited, limit: 1_000)
                     for connection in found {
-                        if connection.id > position {
-                            if connection.id - position <= 10_000 {
-                                for skipped in (position + 1)..<connection.id { missing[skipped] = .now }
-                            }
-                            position = connection.id
-                        } else {
-                            missing[connection.id] = nil
-                        }
+                        ids.saw(connection.id)
                         if watched(connection) {
                             try deliver(connection)
                             lastSent = .now
@@ -136,10 +117,9 @@ package final class PersonalFeeds: Sendable {
                     }
                     more = found.count == 1_000
                 }
-                state.withLock { [position] in $0.position = position }
-                let expired = ContinuousClock.now - lateCommitWindow
-                missing = missing.filter { $0.value > expired }
-                if ContinuousClock.now - lastSent >= keepAlive {
+                state.withLock { [position = ids.position] in $0.position = position }
+                ids.expire()
+                if ContinuousClock.now - lastSent >= EventFeeds.keepAlive {
                     try deliver(nil)
                     lastSent = .now
                 }
