@@ -94,11 +94,14 @@ public struct MyEvent: Codable, Sendable, Equatable {
     public let event: Event
     public let role: EventRole
     public let joinedAt: Date
+    /// How the event's organizers see me there (`PATCH /v1/events/{event}/me` changes it).
+    public let visibility: EventVisibility
 
-    public init(event: Event, role: EventRole, joinedAt: Date) {
+    public init(event: Event, role: EventRole, joinedAt: Date, visibility: EventVisibility) {
         self.event = event
         self.role = role
         self.joinedAt = joinedAt
+        self.visibility = visibility
     }
 }
 

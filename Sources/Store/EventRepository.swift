@@ -155,10 +155,15 @@ public struct EventRepository: Sendable {
         let inserted = try connection.query(
             """
             INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(profile), \(EventRole.attendee))
-            ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING event_id, profile_id, role, joined_at
+            ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING role, joined_at, visibility
             """)
-        let member = try inserted.first.map(EventMember.init(row:)) ?? Self.member(profile, of: event.id, on: connection)
-        return (MyEvent(event: event, role: member.role, joinedAt: member.joinedAt), !inserted.isEmpty)
+        let row =
+            try inserted.first
+            ?? connection.query(
+                "SELECT role, joined_at, visibility FROM event_members WHERE event_id = \(event.id) AND profile_id = \(profile)")[0]
+        let membership = MyEvent(
+            event: event, role: try EventRole(row: row), joinedAt: try row.date("joined_at"), visibility: try EventVisibility(row: row))
+        return (membership, !inserted.isEmpty)
     }
 
     /// The events `profile` belongs to and their role in each, the latest start first.
@@ -166,11 +171,13 @@ public struct EventRepository: Sendable {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT \(Event.columns), m.role, m.joined_at FROM event_members m JOIN events e ON e.id = m.event_id
+                SELECT \(Event.columns), m.role, m.joined_at, m.visibility FROM event_members m JOIN events e ON e.id = m.event_id
                 WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
                 """
             ).map { row throws(PostgresError) in
-                MyEvent(event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
+                MyEvent(
+                    event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"),
+                    visibility: try EventVisibility(row: row))
             }
         }
     }

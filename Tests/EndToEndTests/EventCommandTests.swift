@@ -57,6 +57,12 @@ import Testing
         let registered = try Binaries.cli(
             ["register", "--name", "Nina", "--event", "door-fest", "--code", created.joinCode], home: nina, server: server.url)
         #expect(registered.status == 0 && registered.stdout.contains("You joined Door Fest as an attendee."), "\(registered.stderr)")
+        let asNow = try Binaries.cli(["event", "visibility", "door-fest"], home: nina, server: server.url)
+        #expect(asNow.status == 0 && asNow.stdout.contains("see you by a pseudonym"), "\(asNow.stdout)\(asNow.stderr)")
+        let named = try Binaries.cli(["event", "visibility", "door-fest", "named", "--json"], home: nina, server: server.url)
+        #expect(named.status == 0 && named.stdout.filter { !$0.isWhitespace }.contains("\"visibility\":\"named\""), "\(named.stderr)")
+        let wrong = try Binaries.cli(["event", "visibility", "door-fest", "famous"], home: nina, server: server.url)
+        #expect(wrong.status == 64, "\(wrong.stderr)")
         let half = try Binaries.cli(["register", "--name", "Half", "--event", "door-fest"], home: late, server: server.url)
         #expect(half.status == 64 && half.stderr.contains("--event and --code together"), "\(half.stderr)")
         let rotated = try Binaries.cli(["event", "rotate-code", "door-fest", "--json"], home: olga, server: server.url)

@@ -14,7 +14,7 @@ struct EventCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
-            Answer.self, RotateCode.self,
+            Answer.self, RotateCode.self, Visibility.self,
         ]
     )
 
@@ -70,12 +70,69 @@ struct EventCommand: AsyncParsableCommand {
         @Option(help: "The join code an organizer gave you (XXXX-XXXX; case and hyphen do not matter).")
         var code: String
 
+        @Flag(help: "Let the event's organizers see your name (by default they see a pseudonym).")
+        var named = false
+
         func run(in session: Session) async throws {
-            let membership = try await session.client.joinEvent(event, code: code)
+            var membership = try await session.client.joinEvent(event, code: code)
+            if named && membership.visibility != .named {
+                _ = try await session.client.setEventVisibility(.named, at: event)
+                membership = MyEvent(event: membership.event, role: membership.role, joinedAt: membership.joinedAt, visibility: .named)
+            }
             if options.json { return try Terminal.printJSON(membership) }
             Terminal.print(
                 "You are \(membership.role == .organizer ? "an organizer" : "an attendee") of \(membership.event.name). "
                     + "Show your code for it with `constellation show --event \(membership.event.slug)`.")
+            Terminal.print(Visibility.sentence(membership.visibility, at: membership.event))
+        }
+    }
+
+    struct Visibility: SessionCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Choose how an event's organizers see you: by name, or by a pseudonym (the default).",
+            discussion: "Without a choice, says which it is now. Only the organizers' views change: your connections always see your name.")
+
+        enum Choice: String, ExpressibleByArgument, CaseIterable { case named, pseudonymous }
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        @Argument(help: "named or pseudonymous.")
+        var choice: Choice?
+
+        func run(in session: Session) async throws {
+            let visibility: EventVisibility
+            let found: Event
+            if let choice {
+                visibility = try await session.client.setEventVisibility(EventVisibility(rawValue: choice.rawValue)!, at: event).visibility
+                found = try await session.client.event(event)
+            } else {
+                guard
+                    let mine = try await session.client.myEvents().items.first(where: {
+                        $0.event.slug == event || $0.event.id.uuidString.lowercased() == event.lowercased()
+                    })
+                else { throw CLIError.data("you are not a member of \(event): join it first") }
+                (visibility, found) = (mine.visibility, mine.event)
+            }
+            if options.json { return try Terminal.printJSON(EventPrivacyOutput(eventId: found.id, visibility: visibility)) }
+            Terminal.print(Self.sentence(visibility, at: found))
+        }
+
+        /// What `event visibility --json` prints.
+        struct EventPrivacyOutput: Encodable {
+            let eventId: UUID
+            let visibility: EventVisibility
+        }
+
+        static func sentence(_ visibility: EventVisibility, at event: Event) -> String {
+            switch visibility {
+            case .named:
+                "\(event.name)'s organizers see you by name (`constellation event visibility \(event.slug) pseudonymous` hides it)."
+            case .pseudonymous:
+                "\(event.name)'s organizers see you by a pseudonym (`constellation event visibility \(event.slug) named` shows your name)."
+            }
         }
     }
 

@@ -62,6 +62,30 @@ import Tokens
         }
     }
 
+    /// A join link (the wall's QR code) registers the newcomer into its event, against the event's
+    /// budget; "My events" then offers how its organizers see them, a pseudonym until they choose.
+    @Test func aJoinLinkRegistersIntoItsEventAndTheNewcomerChoosesHowOrganizersSeeThem() async throws {
+        let (server, ada) = try await serverWithAda()
+        defer { _ = server.stop() }
+        let start = Date().addingTimeInterval(-3600)
+        let created = try await ada.createEvent(
+            NewEvent(name: "Link Night", slug: "link-night", startsAt: start, endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/#join=link-night&code=" + created.joinCode)
+            try await phone.type("#name", "Nina\n")
+            try await phone.wait(for: "joined", until: "/You joined Link Night/.test(document.getElementById('status').textContent)")
+            try await phone.wait(for: "my events", until: "document.querySelector('#my-events input[type=checkbox]') !== null")
+            #expect(try await phone.run("return document.querySelector('#my-events input').checked;") as? Bool == false)
+            try await phone.click("#my-events input")
+            try await phone.wait(for: "named", until: "/now see your name/.test(document.getElementById('event-status').textContent)")
+            let key = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
+            let nina = ConstellationClient(baseURL: server.url).authenticated(key)
+            let mine = try await nina.myEvents().items
+            #expect(mine.map(\.event.slug) == ["link-night"] && mine.first?.visibility == .named && mine.first?.role == .attendee)
+            try await phone.expectCleanPage(origin: server.url)
+        }
+    }
+
     @Test func aVisitorWithoutAProfileTypesANameAndIsConnected() async throws {
         let (server, ada) = try await serverWithAda()
         defer { _ = server.stop() }

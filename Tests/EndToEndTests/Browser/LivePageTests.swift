@@ -50,6 +50,13 @@ import Testing
             try await laptop.wait(for: "the live stream", until: "/live/i.test(document.getElementById('live-state').textContent)")
             try await laptop.wait(for: "the summary", until: "document.getElementById('summary').textContent.includes('5')")
             try await Screenshots.save(laptop, as: "live")
+            // The growth chart tells a bar's values from the keyboard: focus it, then End.
+            try await laptop.wait(for: "the growth chart", until: "document.querySelector('#growth text.readout') !== null")
+            _ = try await laptop.run("document.getElementById('growth').focus();")
+            try await laptop.press("\u{E010}")  // End
+            try await laptop.wait(
+                for: "the last bar's values",
+                until: "/4 connections among 5 people/.test(document.getElementById('growth-value').textContent)")
 
             try await connect("Person 5", to: ada, on: server)
             // Only the event's stream brings a new connection to the picture (the page does not poll

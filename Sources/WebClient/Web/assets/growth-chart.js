@@ -1,6 +1,7 @@
 // An event's growth as an inline SVG built with DOM calls (no markup strings, nothing inline
 // for the CSP to refuse): new connections per bucket as bars, cumulative people and connections
-// as two lines, each on its own scale, labelled with its latest value.
+// as two lines, each on its own scale, labelled with its latest value; axes with their scales, and
+// each bar's values on hover and from the keyboard.
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEIGHT = 200;
@@ -23,13 +24,16 @@ function line(plot, values, max) {
 
 /**
  * Draws `buckets` (from `/v1/events/{event}/growth`) into `svg` (an <svg> element), replacing what
- * it held; `timeZone` names the event's zone for the axis labels. Returns a one-line description.
+ * it held; `timeZone` names the event's zone for the axis labels. The chart has labelled axes and
+ * tells each bar's values when pointed at or, with the chart focused, when the arrow keys (Home,
+ * End) move along it; `announce(text)` says them (a live region). Returns a one-line description.
  */
-export function drawGrowth(svg, buckets, { timeZone } = {}) {
+export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {}) {
   // Drawn at the size it is shown (text at its CSS size), however wide the page makes it.
   const width = Math.max(240, Math.round(svg.clientWidth || 320));
-  const plot = { left: 4, right: width - 4, top: 40, bottom: HEIGHT - 24 };
+  const plot = { left: 36, right: width - 36, top: 48, bottom: HEIGHT - 36 };
   svg.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
+  svg.onkeydown = svg.onpointermove = svg.onpointerleave = svg.onblur = null;
   if (!buckets.length) {
     svg.replaceChildren(element('text', { x: width / 2, y: HEIGHT / 2, class: 'empty', 'text-anchor': 'middle' }, 'No connections yet'));
     return 'No connections yet.';
@@ -37,12 +41,14 @@ export function drawGrowth(svg, buckets, { timeZone } = {}) {
   const group = Math.ceil(buckets.length / Math.min(MAX_BARS, (plot.right - plot.left) / 2));
   const bars = [];
   for (let i = 0; i < buckets.length; i += group) {
-    bars.push(buckets.slice(i, i + group).reduce((sum, bucket) => sum + bucket.newConnections, 0));
+    const slice = buckets.slice(i, i + group);
+    bars.push({ start: slice[0].start, value: slice.reduce((sum, bucket) => sum + bucket.newConnections, 0), end: slice[slice.length - 1] });
   }
-  const maxBar = Math.max(1, ...bars);
+  const maxBar = Math.max(1, ...bars.map((bar) => bar.value));
+  const barTop = plot.bottom - (plot.bottom - plot.top) * 0.6;
   const barWidth = (plot.right - plot.left) / bars.length;
-  const barPath = bars.map((value, i) => {
-    const height = (value / maxBar) * (plot.bottom - plot.top) * 0.6;
+  const barPath = bars.map(({ value }, i) => {
+    const height = (value / maxBar) * (plot.bottom - barTop);
     return value ? `M${(plot.left + i * barWidth).toFixed(1)} ${plot.bottom}v${(-height).toFixed(1)}h${Math.max(barWidth - 1, 0.5).toFixed(1)}v${height.toFixed(1)}z` : '';
   }).join('');
   const last = buckets[buckets.length - 1];
@@ -50,17 +56,59 @@ export function drawGrowth(svg, buckets, { timeZone } = {}) {
   const people = buckets.map((b) => b.cumulativePeople);
   const format = new Intl.DateTimeFormat([], { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
   const number = (n) => n.toLocaleString();
+  const per = group > 1 ? `${group} buckets` : 'bucket';
+  const marker = element('rect', { class: 'marker', y: plot.top, width: Math.max(barWidth, 2), height: plot.bottom - plot.top, visibility: 'hidden' });
+  const readout = element('text', { class: 'readout', x: width / 2, y: 31, 'text-anchor': 'middle' }, `▮ new connections per ${per}`);
   svg.replaceChildren(
+    marker,
     element('path', { class: 'bars', d: barPath }),
     element('path', { class: 'connections', d: line(plot, connections, last.cumulativeConnections) }),
     element('path', { class: 'people', d: line(plot, people, last.cumulativePeople) }),
     element('line', { class: 'axis', x1: plot.left, x2: plot.right, y1: plot.bottom, y2: plot.bottom }),
+    element('line', { class: 'axis', x1: plot.left, x2: plot.left, y1: plot.top, y2: plot.bottom }),
+    element('line', { class: 'axis', x1: plot.right, x2: plot.right, y1: plot.top, y2: plot.bottom }),
     element('text', { class: 'legend connections', x: plot.left, y: 14 }, `— ${number(last.cumulativeConnections)} connections`),
     element('text', { class: 'legend people', x: plot.right, y: 14, 'text-anchor': 'end' }, `— ${number(last.cumulativePeople)} people`),
-    element('text', { class: 'legend bars', x: plot.left, y: 31 }, `▮ new connections per ${group > 1 ? `${group} buckets` : 'bucket'} (max ${number(maxBar)})`),
-    element('text', { class: 'tick', x: plot.left, y: HEIGHT - 8 }, format.format(new Date(buckets[0].start))),
-    element('text', { class: 'tick', x: plot.right, y: HEIGHT - 8, 'text-anchor': 'end' }, format.format(new Date(last.start))),
+    readout,
+    // The left scale is the bars', the right the connections' (the people line ends at its legend's value).
+    element('text', { class: 'tick', x: plot.left - 4, y: barTop + 4, 'text-anchor': 'end' }, number(maxBar)),
+    element('text', { class: 'tick', x: plot.left - 4, y: plot.bottom, 'text-anchor': 'end' }, '0'),
+    element('text', { class: 'tick', x: plot.right + 4, y: plot.top + 4 }, number(last.cumulativeConnections)),
+    element('text', { class: 'tick', x: plot.right + 4, y: plot.bottom }, '0'),
+    element('text', { class: 'tick', x: plot.left, y: HEIGHT - 20 }, format.format(new Date(buckets[0].start))),
+    element('text', { class: 'tick', x: plot.right, y: HEIGHT - 20, 'text-anchor': 'end' }, format.format(new Date(last.start))),
+    element('text', { class: 'tick', x: width / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, `time (${timeZone || 'local'}); new per ${per} on the left, in all on the right`),
   );
+  // One bar's values, pointed at or chosen with the keys.
+  let chosen = null;
+  const choose = (index) => {
+    chosen = Math.max(0, Math.min(bars.length - 1, index));
+    const bar = bars[chosen];
+    const text = `${format.format(new Date(bar.start))}: ${number(bar.value)} new, ${number(bar.end.cumulativeConnections)} connections among ${number(bar.end.cumulativePeople)} people`;
+    readout.textContent = text;
+    marker.setAttribute('x', (plot.left + chosen * barWidth).toFixed(1));
+    marker.setAttribute('visibility', 'visible');
+    announce(text);
+  };
+  const forget = () => {
+    chosen = null;
+    readout.textContent = `▮ new connections per ${per}`;
+    marker.setAttribute('visibility', 'hidden');
+  };
+  svg.onpointermove = (event) => {
+    const box = svg.getBoundingClientRect();
+    const x = ((event.clientX - box.left) / box.width) * width;
+    if (x >= plot.left && x <= plot.right) choose(Math.floor((x - plot.left) / barWidth));
+  };
+  svg.onpointerleave = forget;
+  svg.onblur = forget;
+  svg.onkeydown = (event) => {
+    const moves = { ArrowLeft: -1, ArrowRight: 1, Home: -Infinity, End: Infinity };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const step = moves[event.key];
+    choose(Number.isFinite(step) ? (chosen ?? (step > 0 ? -1 : bars.length)) + step : (step > 0 ? bars.length - 1 : 0));
+  };
   return `${number(last.cumulativeConnections)} connections among ${number(last.cumulativePeople)} people, `
     + `from ${format.format(new Date(buckets[0].start))} to ${format.format(new Date(last.start))}.`;
 }

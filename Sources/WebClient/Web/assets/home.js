@@ -53,7 +53,38 @@ async function loadEvents() {
     const chosen = select.value;
     select.replaceChildren(new Option('Me (personal)', ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
     select.value = chosen;
+    $('my-events').replaceChildren(...events.items.map(myEvent));
   } catch { /* the personal code still works */ }
+}
+
+/** An event I belong to, with my choice of how its organizers see me (a change is sent at once). */
+function myEvent({ event, role, visibility }) {
+  const item = document.createElement('li');
+  const name = document.createElement('strong');
+  name.textContent = event.name;
+  const choice = document.createElement('label');
+  choice.className = 'choice';
+  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: visibility === 'named' });
+  box.addEventListener('change', () => setVisibility(event, box));
+  choice.append(box, ' The organizers see my name');
+  item.append(name, role === 'organizer' ? ' (organizer)' : '', choice);
+  return item;
+}
+
+async function setVisibility(event, box) {
+  box.disabled = true;
+  try {
+    const privacy = await json(`/events/${encodeURIComponent(event.slug)}/me`, {
+      method: 'PATCH', body: { visibility: box.checked ? 'named' : 'pseudonymous' },
+    });
+    box.checked = privacy.visibility === 'named';
+    say($('event-status'), `${event.name}'s organizers now see ${box.checked ? 'your name' : 'a pseudonym'}.`, 'success');
+  } catch (error) {
+    box.checked = !box.checked;
+    say($('event-status'), explain(error), 'error');
+  } finally {
+    box.disabled = false;
+  }
 }
 
 async function loadConnections() {
@@ -90,13 +121,18 @@ async function loadNetwork() {
 async function joinEvent(event) {
   event.preventDefault();
   const form = $('event-join');
+  const slug = form.slug.value.trim();
   try {
-    await call(`/events/${encodeURIComponent(form.slug.value.trim())}/join`, { method: 'POST', body: { code: form.code.value.trim().toUpperCase() } });
-    say(status, `You joined ${form.slug.value.trim()}: your code for it is under "My code".`, 'success');
+    const joined = await json(`/events/${encodeURIComponent(slug)}/join`, { method: 'POST', body: { code: form.code.value.trim().toUpperCase() } });
+    if (form.named.checked && joined.visibility !== 'named') {
+      await call(`/events/${encodeURIComponent(slug)}/me`, { method: 'PATCH', body: { visibility: 'named' } });
+    }
+    const seen = form.named.checked || joined.visibility === 'named' ? 'your name' : 'a pseudonym';
+    say($('event-status'), `You joined ${joined.event.name}: your code for it is under "My code"; its organizers see ${seen}.`, 'success');
     form.reset();
     await loadEvents();
   } catch (error) {
-    say(status, explain(error), 'error');
+    say($('event-status'), explain(error), 'error');
   }
 }
 

@@ -213,7 +213,9 @@ class LivePage {
       const summary = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/summary`, { auth: this.credential() }));
       const growth = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/growth?bucket=${bucket}`, { auth: this.credential() }));
       this.showSummary(summary);
-      $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, { timeZone: this.event.timeZone });
+      $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, {
+        timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; },
+      });
       this.insightsCost = performance.now() - started;
     } catch (error) {
       if (!this.report(error)) setTimeout(this.scheduleInsights, retryDelay(error));
