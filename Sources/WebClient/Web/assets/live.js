@@ -11,6 +11,7 @@ import { json, call, session, explain, say, ApiError } from './api.js';
 import { GraphView } from './graph-view.js';
 import { EventStream } from './sse.js';
 import { drawGrowth } from './growth-chart.js';
+import { StableCommunities } from './stable-communities.js';
 
 const $ = (id) => document.getElementById(id);
 /** The label the server gives a person who did not choose to be named. */
@@ -84,6 +85,8 @@ class LivePage {
     this.status = $('status');
     this.event = null;
     this.stream = null;
+    /** Community numbers (colours) kept from one picture to the next. */
+    this.communities = new StableCommunities();
     this.stopped = false;
     this.helloSeen = false;
     this.networkAsked = false;
@@ -192,7 +195,8 @@ class LivePage {
     try {
       const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network`, { auth: this.credential() }));
       const first = view.nodes.length === 0 && view.edgeCount === 0;
-      view.setGraph({ nodes: network.nodes.map((node) => this.face(node)), edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
+      const nodes = this.communities.relabel(network.nodes).map((node) => this.face(node));
+      view.setGraph({ nodes, edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
       for (const [key, pair] of this.unconfirmed) {
         // Shown by this picture: confirmed. Not yet in it (made while it was computed): drawn again.
         if (!view.addEdge(pair.source, pair.target)) this.unconfirmed.delete(key);
