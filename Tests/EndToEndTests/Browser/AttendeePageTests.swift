@@ -86,6 +86,24 @@ import Tokens
         }
     }
 
+    /// At 360 px a long unbroken name wraps instead of making the page scroll sideways; after
+    /// registering, the focus moves on to the code and the welcome is announced (a live region).
+    @Test func aLongNameWrapsAndRegisteringMovesTheFocusToTheCode() async throws {
+        let (server, _) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await Browser.with(width: 360, height: 740) { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", String(repeating: "W", count: 80) + "\n")
+            try await phone.wait(
+                for: "the welcome", until: "/Welcome, W{80}\\. Your code is ready/.test(document.getElementById('status').textContent)")
+            #expect(try await phone.run("return document.activeElement.id;") as? String == "code-title")
+            #expect(
+                try await phone.run("return document.documentElement.scrollWidth <= document.documentElement.clientWidth;") as? Bool
+                    == true, "nothing sticks out sideways")
+            try await phone.expectCleanPage(origin: server.url)
+        }
+    }
+
     @Test func aVisitorWithoutAProfileTypesANameAndIsConnected() async throws {
         let (server, ada) = try await serverWithAda()
         defer { _ = server.stop() }

@@ -22,8 +22,11 @@ function register(event) {
   return registerFrom($('join'), status, (registered) => {
     // Registering with the link's code joined its event already.
     if (registered.event) sessionStorage.removeItem(JOIN_LINK);
-    say(status, registered.event ? `You joined ${registered.event.event.name}: your code for it is under "My code".` : '', 'success');
+    const joined = registered.event ? ` You joined ${registered.event.event.name}: your code for it is under "My code".` : '';
+    say(status, `Welcome, ${registered.profile.displayName}. Your code is ready: let someone scan it.${joined}`, 'success');
     showHome();
+    // The form that had the focus is gone: it goes to what comes next, the code.
+    $('code-title').focus();
   }, link ? { event: link.slug, joinCode: link.code } : null);
 }
 
