@@ -41,7 +41,10 @@ struct TestServer {
             group.addTask { try await app.runService(gracefulShutdownSignals: []) }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
-            let server = TestServer(services: services, client: ConstellationClient(baseURL: "http://127.0.0.1:\(port)"), port: port)
+            // The whole suite shares two cores: a request may wait its turn for seconds. A test about
+            // time says so itself; the client's 10 s default would fail the others for the machine's load.
+            let client = ConstellationClient(baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(60))
+            let server = TestServer(services: services, client: client, port: port)
             do {
                 try await body(server)
             } catch {
