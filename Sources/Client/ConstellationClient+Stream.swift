@@ -55,18 +55,20 @@ extension ConstellationClient {
 
 /// The `text/event-stream` format, read as it arrives: events with their name, data and id.
 /// Comments and `retry` are skipped.
-struct ServerSentEvents {
-    struct Event {
-        var name = "message"
-        var id: String?
-        var data = ""
+package struct ServerSentEvents {
+    package struct Event: Equatable {
+        package var name = "message"
+        package var id: String?
+        package var data = ""
     }
+
+    package init() {}
 
     private var pending = ""
     private var current = Event()
 
     /// The events that `text` completes.
-    mutating func feed(_ text: String) -> [Event] {
+    package mutating func feed(_ text: String) -> [Event] {
         pending += text
         var events: [Event] = []
         while let newline = pending.firstIndex(where: \.isNewline) {

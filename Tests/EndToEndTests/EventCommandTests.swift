@@ -15,15 +15,7 @@ import Testing
         let (ada, bob) = try workspace.homes("ada-invites", "bob-invited")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         let bobId = try workspace.register("Bob", home: bob, server: server.url)
-        let now = Date()
-        let iso = Date.ISO8601FormatStyle()
-        let create = try Binaries.cli(
-            [
-                "event", "create", "--name", "Invite Fest", "--slug", "invite-fest", "--starts",
-                now.addingTimeInterval(-3600).formatted(iso),
-                "--ends", now.addingTimeInterval(3600).formatted(iso),
-            ], home: ada, server: server.url)
-        #expect(create.status == 0, "\(create.stderr)")
+        _ = try workspace.createEvent("Invite Fest", slug: "invite-fest", home: ada, server: server.url)
         let invite = try Binaries.cli(["event", "invite", "invite-fest", bobId.uuidString], home: ada, server: server.url)
         #expect(invite.status == 0 && invite.stdout.contains("event accept invite-fest"), "\(invite.stderr)")
         let before = try Binaries.cli(["event", "growth", "invite-fest"], home: bob, server: server.url)
@@ -45,15 +37,7 @@ import Testing
         defer { _ = server.stop() }
         let (olga, nina, late) = try workspace.homes("olga-rotates", "nina-newcomer", "late-newcomer")
         _ = try workspace.register("Olga", home: olga, server: server.url)
-        let now = Date()
-        let iso = Date.ISO8601FormatStyle()
-        let create = try Binaries.cli(
-            [
-                "event", "create", "--name", "Door Fest", "--slug", "door-fest", "--starts", now.addingTimeInterval(-3600).formatted(iso),
-                "--ends", now.addingTimeInterval(3600).formatted(iso), "--json",
-            ], home: olga, server: server.url)
-        #expect(create.status == 0, "\(create.stderr)")
-        let created = try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(create.stdout.utf8))
+        let created = try workspace.createEvent("Door Fest", slug: "door-fest", home: olga, server: server.url)
         let registered = try Binaries.cli(
             ["register", "--name", "Nina", "--event", "door-fest", "--code", created.joinCode], home: nina, server: server.url)
         #expect(registered.status == 0 && registered.stdout.contains("You joined Door Fest as an attendee."), "\(registered.stderr)")

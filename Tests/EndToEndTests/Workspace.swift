@@ -1,3 +1,4 @@
+import ConstellationModel
 import Foundation
 import Testing
 
@@ -32,6 +33,19 @@ struct Workspace {
         let registered = try JSONDecoder().decode(Registered.self, from: Data(output.stdout.utf8))
         #expect(registered.apiKey.hasPrefix("cst_"))
         return registered.profileId
+    }
+
+    /// `constellation event create` in `home`: an event named `name` running from an hour ago to an hour from now.
+    func createEvent(_ name: String, slug: String, home: URL, server: String) throws -> CreatedEvent {
+        let now = Date()
+        let iso = Date.ISO8601FormatStyle()
+        let output = try Binaries.cli(
+            [
+                "event", "create", "--name", name, "--slug", slug, "--starts", now.addingTimeInterval(-3600).formatted(iso),
+                "--ends", now.addingTimeInterval(3600).formatted(iso), "--json",
+            ], home: home, server: server)
+        #expect(output.status == 0, "\(output.stderr)")
+        return try JSONDecoder.constellation.decode(CreatedEvent.self, from: Data(output.stdout.utf8))
     }
 
     /// A fresh token of the person registered in `home`, as `constellation show --token` prints it.

@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Client
 import ConstellationModel
 import Foundation
 import Logging
@@ -13,11 +14,7 @@ import Testing
 /// a wall's view token sees pseudonyms only; only the event's readers get a stream.
 @Suite struct EventStreamTests {
     /// One event from the stream.
-    struct Event: Equatable {
-        var name = "message"
-        var id: String?
-        var data = ""
-    }
+    typealias Event = ServerSentEvents.Event
 
     /// An open stream: its events, parsed, as they come.
     final class Stream: @unchecked Sendable {
@@ -37,27 +34,10 @@ import Testing
             let body = response.body
             iterator = AsyncThrowingStream { continuation in
                 let task = Task {
-                    var pending = ""
-                    var current = Event()
+                    var parser = ServerSentEvents()
                     do {
                         for try await chunk in body {
-                            pending += String(buffer: chunk)
-                            while let newline = pending.firstIndex(of: "\n") {
-                                let line = String(pending[..<newline])
-                                pending = String(pending[pending.index(after: newline)...])
-                                if line.isEmpty {
-                                    if !current.data.isEmpty || current.name != "message" { continuation.yield(current) }
-                                    current = Event()
-                                } else if line.hasPrefix(":") || line.hasPrefix("retry:") {
-                                    continue
-                                } else if line.hasPrefix("event: ") {
-                                    current.name = String(line.dropFirst(7))
-                                } else if line.hasPrefix("id: ") {
-                                    current.id = String(line.dropFirst(4))
-                                } else if line.hasPrefix("data: ") {
-                                    current.data += String(line.dropFirst(6))
-                                }
-                            }
+                            for event in parser.feed(String(buffer: chunk)) { continuation.yield(event) }
                         }
                         continuation.finish()
                     } catch {
