@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Client", "ConstellationModel", "Keys", "QR", "Tokens", "Store", "TestSupport",
+                "Server", "Client", "ConstellationModel", "Keys", "QR", "Tokens", "Store", "TestSupport", "WebClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -93,18 +93,21 @@ enum Binaries {
 
 /// The real server binary on a free loopback port, with its database given by `DATABASE_URL`,
 /// or (`databaseURL: nil`, no `PG*` variables either) the embedded PostgreSQL it starts itself.
+/// `port` asks for a given port: a server stopped and started again where its pages live.
 final class ServerProcess {
     let process = Process()
     let url: String
     let log: URL
 
-    init(databaseURL: String?, dataDirectory: URL, environment extra: [String: String] = [:], logLevel: String = "warning") throws {
+    init(
+        databaseURL: String?, dataDirectory: URL, port: Int = 0, environment extra: [String: String] = [:], logLevel: String = "warning"
+    ) throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
-        process.arguments = ["serve", "--port", "0", "--data-dir", dataDirectory.path, "--log-level", logLevel]
+        process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path, "--log-level", logLevel]
         var environment = ProcessInfo.processInfo.environment
         if let databaseURL {
             environment["DATABASE_URL"] = databaseURL
@@ -132,6 +135,9 @@ final class ServerProcess {
         process.terminate()
         throw ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
+
+    /// The loopback port it listens on.
+    var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }
 
     /// What the server has logged so far.
     var logText: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WebClient
 
 /// The web client's files are served from memory with their media type, `no-cache` and an ETag
 /// (304 when it is named), under a strict Content-Security-Policy; an unknown file is 404.
@@ -50,6 +51,22 @@ import Testing
             }
             let total = loaded.values.reduce(0, +)
             #expect(total < 150_000, "\(page) loads \(total) bytes: \(loaded.sorted { $0.key < $1.key })")
+        }
+    }
+
+    /// The service worker keeps every page and asset for offline use: a file added to the web
+    /// client and not to its list would be missing on a phone with no signal.
+    @Test func theServiceWorkerKeepsEveryAsset() async throws {
+        try await TestServer.run { server throws in
+            let response = try await RawHTTP.exchange(port: server.port, "GET /sw.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            #expect(response.httpStatus == 200)
+            #expect(response.httpHeader("Content-Type") == "text/javascript; charset=utf-8")
+            let kept = Set(Self.references(in: response.httpBody, pattern: #"'(/[^']*)'"#))
+            let folder = try #require(WebClient.folder).appendingPathComponent("assets")
+            let served = try FileManager.default.contentsOfDirectory(atPath: folder.path).map { "/assets/" + $0 }
+            #expect(!served.isEmpty)
+            #expect(Set(served).subtracting(kept).isEmpty, "not kept offline: \(Set(served).subtracting(kept).sorted())")
+            #expect(kept.isSuperset(of: ["/", "/c"]))
         }
     }
 

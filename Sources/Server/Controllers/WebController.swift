@@ -5,7 +5,8 @@ import NIOCore
 /// The web client, served from memory with a strict Content-Security-Policy: nothing may load
 /// from, or be sent to, another origin. `/` (join, my code, my network), `/c` (what a phone's
 /// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation) and
-/// their `/assets/…`. Pages and assets revalidate (`no-cache` + ETag → 304).
+/// their `/assets/…`, and `/sw.js`, the service worker that keeps them for offline use. Pages and
+/// assets revalidate (`no-cache` + ETag → 304).
 struct WebController {
     let assets: WebAssets
 
@@ -18,6 +19,7 @@ struct WebController {
     func addRoutes(to router: Router<AppRequestContext>) {
         router.get("/") { request, _ in try page("index.html", request) }
         router.get("c") { request, _ in try page("connect.html", request) }
+        router.get("sw.js") { request, _ in try page("sw.js", request) }
         router.get("events/:slug/live") { request, _ in try page("live.html", request) }
         router.get("assets/:name") { request, context in
             let name = try context.parameters.require("name")

@@ -7,7 +7,7 @@ import Tokens
 
 /// The attendee pages in a real headless Chromium, phone-sized, against the release server binary
 /// and a real PostgreSQL: join on `/`, open someone's `/c#TOKEN`, see "Connected"; the bad codes a
-/// camera can bring; a scan made offline and sent when the network is back.
+/// camera can bring (scans with no network: `OfflinePageTests`).
 @Suite(.serialized) struct AttendeePageTests {
     let workspace = Workspace()
 
@@ -204,27 +204,5 @@ import Tokens
         let index = characters.lastIndex(of: ".")! - 10
         characters[index] = characters[index] == "A" ? "B" : "A"
         return String(characters)
-    }
-
-    @Test func aScanMadeOfflineIsSentWhenTheNetworkIsBack() async throws {
-        let (server, ada) = try await serverWithAda()
-        defer { _ = server.stop() }
-        try await Browser.with { phone in
-            try await phone.open(server.url + "/")
-            try await phone.type("#name", "Dan\n")
-            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
-            try await phone.open(server.url + "/c")
-            try await phone.setOffline(true)
-            try await phone.run("location.hash = arguments[0];", [(try await ada.issueToken()).token])
-            try await phone.wait(
-                for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
-            #expect(try await ada.connections().items.isEmpty, "nothing reached the server yet")
-            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 1)
-            try await phone.setOffline(false)
-            try await phone.wait(
-                for: "connected once online", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
-            #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"])
-            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 0)
-        }
     }
 }

@@ -57,31 +57,39 @@ export async function call(path, { method = 'GET', body, auth = session.key, sig
 }
 
 /**
- * Makes a profile from a join form (its `name` and `headline` fields) and keeps its key in this
- * browser; the form's button is disabled meanwhile. `via` says what brought this person (an event's
- * join code, `{ event, joinCode }`, or the code being scanned, `{ token }`): the server counts the
- * registration against that event's or person's budget rather than the venue's shared address,
- * and a join code makes them an attendee too. Should `via` no longer open the door (a rotated join
- * code, an expired scan), the profile is made without it. Then runs `next` with the registration;
- * a failure is said in `status`.
+ * Makes a profile (`{ displayName, headline }`) and keeps its key in this browser. `via` says what
+ * brought this person (an event's join code, `{ event, joinCode }`, or the code being scanned,
+ * `{ token }`): the server counts the registration against that event's or person's budget rather
+ * than the venue's shared address, and a join code makes them an attendee too. Should `via` no
+ * longer open the door (a rotated join code, an expired scan), the profile is made without it.
  */
-export async function registerFrom(form, status, next, via = null) {
+export async function register(profile, via = null) {
+  let registered;
+  try {
+    registered = await json('/profiles', { method: 'POST', auth: null, body: { ...profile, ...via } });
+  } catch (error) {
+    if (!via || !(error instanceof ApiError) || ![400, 401, 403, 404].includes(error.status)) throw error;
+    registered = await json('/profiles', { method: 'POST', auth: null, body: profile });
+  }
+  session.save(registered);
+  return registered;
+}
+
+/**
+ * `register` from a join form (its `name` and `headline` fields), its button disabled meanwhile,
+ * then `next` with the registration; a failure is said in `status`, except no network when
+ * `offline` is given: it is called with the profile instead, to keep it for later.
+ */
+export async function registerFrom(form, status, next, via = null, offline = null) {
   const button = form.querySelector('button');
   button.disabled = true;
+  const headline = form.headline.value.trim();
+  const profile = { displayName: form.name.value.trim(), headline: headline || undefined };
   try {
-    const headline = form.headline.value.trim();
-    const profile = { displayName: form.name.value.trim(), headline: headline || undefined };
-    let registered;
-    try {
-      registered = await json('/profiles', { method: 'POST', auth: null, body: { ...profile, ...via } });
-    } catch (error) {
-      if (!via || !(error instanceof ApiError) || ![400, 401, 403, 404].includes(error.status)) throw error;
-      registered = await json('/profiles', { method: 'POST', auth: null, body: profile });
-    }
-    session.save(registered);
-    await next(registered);
+    await next(await register(profile, via));
   } catch (error) {
-    say(status, explain(error), 'error');
+    if (offline && error instanceof OfflineError) offline(profile);
+    else say(status, explain(error), 'error');
   } finally {
     button.disabled = false;
   }

@@ -1,9 +1,10 @@
 // `/c#TOKEN`, what a phone's camera opens: check the code against the server's keys, then
-// connect (registering first if this phone has no profile yet), or keep the scan for later
-// when there is no network.
+// connect (registering first if this phone has no profile yet), or keep the scan (and a
+// newcomer's name) for later when there is no network.
 import { json, session, explain, say, registerFrom, OfflineError } from './api.js';
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
-import { enqueue, flushWhenOnline } from './scan-queue.js';
+import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
+import { keepPagesForOffline } from './offline-pages.js';
 
 const status = document.getElementById('status');
 const form = document.getElementById('join');
@@ -21,11 +22,27 @@ function describe(peer) {
   return peer.headline ? `${peer.displayName} (${peer.headline})` : peer.displayName;
 }
 
+/** Shows the name form (for someone with no profile yet), with `text` above it. */
+function askName(text, kind = 'info') {
+  say(status, text, kind);
+  form.hidden = false;
+  next.hidden = true;
+  form.name.focus();
+}
+
 function keepForLater() {
   enqueue(scan.token, scan.at);
-  finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
-  flushWhenOnline(({ done, refused }) => {
-    if (done.length) finish(`Connected with ${describe(done[0].connection.peer)}.`, 'success');
+  if (session.key) finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
+  else if (keptProfile()) finish('No network: your name and the scan are saved on this phone. You will be connected as soon as you are online.', 'info');
+  else askName('No network: the scan is saved on this phone. Say who you are, and you will be connected as soon as you are online.');
+  sendWhenOnline();
+}
+
+/** Sends the scans kept on this phone (and a newcomer's kept name first) once the server answers. */
+function sendWhenOnline() {
+  flushWhenOnline(({ done, refused, error }) => {
+    if (error) askName(explain(error), 'error');
+    else if (done.length) finish(`Connected with ${done.map((redemption) => describe(redemption.connection.peer)).join(', ')}.`, 'success');
     else if (refused.length) finish(explain(refused[0].error), 'error');
   });
 }
@@ -44,7 +61,10 @@ async function redeem() {
 
 function register(event) {
   event.preventDefault();
-  return registerFrom(form, status, redeem, { token: scan.token });
+  return registerFrom(form, status, redeem, { token: scan.token }, (profile) => {
+    keepProfile(profile);
+    keepForLater();
+  });
 }
 
 async function start() {
@@ -70,16 +90,17 @@ async function start() {
   if (session.profile && session.profile.id.toLowerCase() === claims.subject) {
     return finish('That is your own code: show it to someone else.', 'error');
   }
-  if (!session.key) {
-    say(status, 'This code is genuine.');
-    form.hidden = false;
-    form.name.focus();
-    return;
-  }
+  // A name typed offline on an earlier visit: that profile is made now, not a second one.
+  if (!session.key && keptProfile()) await registerKeptProfile().catch(() => null);
+  if (!session.key && keptProfile()) return keepForLater();
+  if (!session.key) return askName('This code is genuine.');
   await redeem();
 }
 
 form.addEventListener('submit', register);
+keepPagesForOffline();
+// Scans kept by a page that was closed before the network came back go now.
+if (pending().length) sendWhenOnline();
 // Another code opened while this page is showing (only the fragment changed: no reload).
 window.addEventListener('hashchange', start);
 start();

@@ -7,7 +7,8 @@ import { call, json, session, explain, say, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
-import { pending, flushWhenOnline } from './scan-queue.js';
+import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
+import { keepPagesForOffline } from './offline-pages.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -19,15 +20,33 @@ let view = null;
 function register(event) {
   event.preventDefault();
   const link = keptJoinLink();
-  return registerFrom($('join'), status, (registered) => {
-    // Registering with the link's code joined its event already.
-    if (registered.event) sessionStorage.removeItem(JOIN_LINK);
-    const joined = registered.event ? ` You joined ${registered.event.event.name}: your code for it is under "My code".` : '';
-    say(status, `Welcome, ${registered.profile.displayName}. Your code is ready: let someone scan it.${joined}`, 'success');
-    showHome();
-    // The form that had the focus is gone: it goes to what comes next, the code.
-    $('code-title').focus();
-  }, link ? { event: link.slug, joinCode: link.code } : null);
+  const waiting = pending()[0];
+  const via = link ? { event: link.slug, joinCode: link.code } : waiting ? { token: waiting.token } : null;
+  return registerFrom($('join'), status, welcome, via, (profile) => {
+    keepProfile(profile);
+    say(status, 'No network: your name is saved on this phone, and your profile is made as soon as you are online.', 'info');
+    sendWaitingThenWelcome();
+  });
+}
+
+/** Greets a newcomer whose profile was just made, and shows their code. */
+function welcome(registered) {
+  // Registering with the link's code joined its event already.
+  if (registered.event) sessionStorage.removeItem(JOIN_LINK);
+  const joined = registered.event ? ` You joined ${registered.event.event.name}: your code for it is under "My code".` : '';
+  say(status, `Welcome, ${registered.profile.displayName}. Your code is ready: let someone scan it.${joined}`, 'success');
+  showHome();
+  // The form that had the focus is gone: it goes to what comes next, the code.
+  $('code-title').focus();
+}
+
+/** A name kept offline (here or on `/c`): its profile is made once the server answers, then welcomed. */
+function sendWaitingThenWelcome() {
+  flushWhenOnline(({ registered, done, error }) => {
+    if (registered) welcome(registered);
+    else if (error) say(status, explain(error), 'error');
+    if (done.length) sayConnected(done);
+  });
 }
 
 /** Fetches a fresh code and schedules the next one half a minute before this one expires. */
@@ -184,13 +203,21 @@ function showHome() {
   document.addEventListener('visibilitychange', () => { if (!document.hidden) { refreshCode(); refreshAll(); } });
   flushWhenOnline(({ done, refused }) => {
     if (refused.length) say(status, `A saved scan could not connect: ${explain(refused[0].error)}`, 'error');
-    if (done.length) refreshAll();
+    if (done.length) {
+      sayConnected(done);
+      refreshAll();
+    }
   });
   refreshCode();
   loadEvents();
   refreshAll();
   joinFromLink();
   hearNewConnections();
+}
+
+/** Says who the scans sent from this phone's queue connected me with. */
+function sayConnected(redemptions) {
+  say($('heard'), `Connected with ${redemptions.map((redemption) => redemption.connection.peer.displayName).join(', ')}.`, 'success');
 }
 
 /** Says at once who just connected with me (someone scanned my code), and shows them in my lists. */
@@ -219,6 +246,8 @@ window.addEventListener('hashchange', () => {
     else offerDeviceLink();
   }
 });
+keepPagesForOffline();
+if (!session.key && keptProfile()) await registerKeptProfile().catch(() => null);
 if (session.key) {
   showHome();
   if (deviceLink) say(status, ALREADY, 'error');
@@ -241,6 +270,10 @@ function offerDeviceLink() {
 /** The two ways in without a profile: make one, or take one from another device. */
 function showForms() {
   if (joinLink) say(status, `Type your name to join ${joinLink.slug}.`);
+  else if (keptProfile()) {
+    say(status, 'No network: your name and your scans are saved on this phone, and sent as soon as you are online.', 'info');
+    sendWaitingThenWelcome();
+  } else if (pending().length) say(status, 'A code you scanned offline is waiting: say who you are, and you will be connected.');
   $('join').hidden = false;
   $('link-join').hidden = false;
   $('join').addEventListener('submit', register);

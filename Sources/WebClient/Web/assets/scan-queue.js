@@ -1,8 +1,12 @@
 // Scans made without a network, kept on this device (with the moment of the scan) and sent
-// when the page is online again, as the CLI's offline queue does.
-import { call, ApiError, OfflineError } from './api.js';
+// when the page is online again, as the CLI's offline queue does. A newcomer's scan waits for
+// their profile: the name they typed offline is kept too, and registered first.
+import { call, register, session, ApiError, OfflineError } from './api.js';
 
 const QUEUE = 'constellation.pendingScans';
+const PROFILE = 'constellation.pendingProfile';
+/** How often a page with scans waiting tries again while the server cannot be reached. */
+const RETRY_MS = 5000;
 
 export function pending() {
   try { return JSON.parse(localStorage.getItem(QUEUE)) || []; } catch { return []; }
@@ -21,20 +25,52 @@ export function enqueue(token, scannedAt = new Date()) {
   }
 }
 
+/** Keeps the profile a newcomer asked for offline, made when the network is back. */
+export function keepProfile(profile) {
+  localStorage.setItem(PROFILE, JSON.stringify(profile));
+}
+
+/** The profile kept offline, if any. */
+export function keptProfile() {
+  try { return JSON.parse(localStorage.getItem(PROFILE)); } catch { return null; }
+}
+
+/**
+ * Makes the profile a newcomer asked for offline (through the first waiting scan, which counts it
+ * against that person's budget), if there is one and no profile yet; throws an OfflineError if the
+ * server still cannot be reached.
+ */
+export async function registerKeptProfile() {
+  const profile = keptProfile();
+  if (session.key || !profile) return null;
+  const scan = pending()[0];
+  try {
+    const registered = await register(profile, scan ? { token: scan.token } : null);
+    localStorage.removeItem(PROFILE);
+    return registered;
+  } catch (error) {
+    // Refused (a name the server will not take): asked again, not retried.
+    if (error instanceof ApiError) localStorage.removeItem(PROFILE);
+    throw error;
+  }
+}
+
 /**
  * Sends every pending scan; returns the redemptions made and the scans refused (with their errors).
- * A scan stays queued only while the server cannot be reached.
+ * A scan stays queued while the server cannot be reached and while there is no profile to send it
+ * with (or the server no longer knows this browser's key).
  */
 export async function flush() {
   const done = [];
   const refused = [];
+  if (!session.key) return { done, refused };
   for (const scan of pending()) {
     try {
       const response = await call('/connections', { method: 'POST', body: scan });
       done.push(await response.json());
     } catch (error) {
       if (error instanceof OfflineError) break;
-      if (!(error instanceof ApiError) || error.status >= 500) break;
+      if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) break;
       refused.push({ scan, error });
     }
     store(pending().filter((kept) => kept.clientNonce !== scan.clientNonce));
@@ -42,9 +78,38 @@ export async function flush() {
   return { done, refused };
 }
 
-/** Flushes whenever the browser comes back online; `report` hears what happened. */
+let reporter = () => {};
+let started = false;
+let running = false;
+
+/** Sends what waits: a kept profile first, then the scans; tells the page's `reporter`. */
+async function sendWaiting() {
+  if (running || (!pending().length && !keptProfile()) || navigator.onLine === false) return;
+  running = true;
+  try {
+    const registered = await registerKeptProfile().catch((error) => {
+      if (error instanceof OfflineError) return null;
+      throw error;
+    });
+    reporter({ registered, ...await flush() });
+  } catch (error) {
+    reporter({ registered: null, done: [], refused: [], error });
+  } finally {
+    running = false;
+  }
+}
+
+/**
+ * Sends what waits now, whenever the browser comes back online, and every few seconds while
+ * something waits (a phone may say it is online while the server is out of reach); `report`
+ * (the latest one given) hears `{ registered, done, refused, error }`.
+ */
 export function flushWhenOnline(report) {
-  const run = async () => { if (pending().length && navigator.onLine !== false) report(await flush()); };
-  window.addEventListener('online', run);
-  run();
+  reporter = report;
+  if (!started) {
+    started = true;
+    window.addEventListener('online', sendWaiting);
+    setInterval(sendWaiting, RETRY_MS);
+  }
+  sendWaiting();
 }

@@ -1,0 +1,54 @@
+// The service worker: once a phone has visited, the pages open with no signal. Pages and assets
+// are fetched from the network first (so they stay current) and from this cache when the network
+// fails or hangs; the API (`/v1/…`) and the metrics are never cached: an answer about people is
+// only ever fresh.
+const CACHE = 'constellation-pages-v1';
+/** Every page and asset, kept at install (WebAssetsTests checks that no asset is missing here). */
+const PRECACHE = [
+  '/', '/c',
+  '/assets/api.js', '/assets/connect.js', '/assets/devices.js', '/assets/edge-raster-worker.js',
+  '/assets/edge-raster.js', '/assets/graph-data.js', '/assets/graph-draw.js', '/assets/graph-input.js',
+  '/assets/graph-labels.js', '/assets/graph-transform.js', '/assets/graph-view.js', '/assets/growth-chart.js',
+  '/assets/home.js', '/assets/icon.svg', '/assets/live.js', '/assets/offline-pages.js', '/assets/paseto.js',
+  '/assets/scan-queue.js', '/assets/sse.js', '/assets/stable-communities.js', '/assets/style.css',
+];
+/** How long a page waits for the network before the kept copy is shown (bad signal, not none). */
+const PATIENCE_MS = 3000;
+
+self.addEventListener('install', (event) => {
+  event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE)).then(() => self.skipWaiting()));
+});
+
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    for (const name of await caches.keys()) if (name !== CACHE) await caches.delete(name);
+    await self.clients.claim();
+  })());
+});
+
+/** A page or asset of this origin, fetched with GET: what the cache may answer. */
+function cacheable(request) {
+  const url = new URL(request.url);
+  return request.method === 'GET' && url.origin === self.location.origin
+    && (request.mode === 'navigate' || url.pathname.startsWith('/assets/') || PRECACHE.includes(url.pathname));
+}
+
+self.addEventListener('fetch', (event) => {
+  if (!cacheable(event.request) || new URL(event.request.url).pathname.startsWith('/v1/')) return;
+  event.respondWith(networkFirst(event.request));
+});
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  // The fragment (`/c#TOKEN`) never reaches here; the query is not part of what is kept.
+  const key = new URL(request.url);
+  key.search = '';
+  const fromNetwork = fetch(request).then(async (response) => {
+    if (response.ok) await cache.put(key.href, response.clone());
+    return response;
+  });
+  const kept = await cache.match(key.href);
+  if (!kept) return fromNetwork;
+  const late = new Promise((resolve) => setTimeout(() => resolve(kept), PATIENCE_MS));
+  return Promise.race([fromNetwork.catch(() => kept), late]);
+}

@@ -1,0 +1,96 @@
+import Client
+import ConstellationModel
+import Foundation
+import TestSupport
+import Testing
+
+/// Scans with no signal, in a real headless Chromium against the release server: the network is
+/// cut before the camera's link is opened (the browser told it is offline, and the server itself
+/// stopped, so nothing can answer but the service worker), then given back (the server started
+/// again on the same port, with the same database and keys).
+@Suite(.serialized) struct OfflinePageTests {
+    let workspace = Workspace()
+
+    /// A server on `port` (any, if 0) over `database`, with this test's data directory.
+    private func start(_ database: String, port: Int = 0) throws -> ServerProcess {
+        try ServerProcess(databaseURL: database, dataDirectory: workspace.serverData, port: port)
+    }
+
+    /// Opens `/` and waits until its service worker controls the page and has kept `/c`.
+    private func visitOnce(_ phone: Browser, _ server: ServerProcess) async throws {
+        try await phone.open(server.url + "/")
+        try await phone.wait(
+            for: "the pages kept for offline use",
+            until: """
+                (caches.open('constellation-pages-v1').then((cache) => cache.match('/c')).then((kept) => { window.offlineReady = Boolean(kept); }),
+                 navigator.serviceWorker.controller !== null && window.offlineReady === true)
+                """, timeout: 20)
+    }
+
+    /// A newcomer's first visit was online; at the venue, no signal: the camera opens `/c#TOKEN`,
+    /// the page comes from the phone, the scan and the name typed are kept; the tab is closed. Back
+    /// online, the next visit makes the profile and the connection, once.
+    @Test func aNewcomersOfflineScanSurvivesAClosedTab() async throws {
+        let database = try await TestDatabase.createEmpty()
+        var server = try start(database)
+        let port = server.port
+        defer { _ = server.stop() }
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
+        let token = try await ada.issueToken().token
+        try await Browser.with { phone in
+            try await visitOnce(phone, server)
+            _ = server.stop()
+            try await phone.setOffline(true)
+            try await phone.open(server.url + "/c#" + token)
+            try await phone.wait(
+                for: "the name asked, the scan kept",
+                until:
+                    "/No network: the scan is saved/.test(document.getElementById('status').textContent) && !document.getElementById('join').hidden"
+            )
+            try await phone.type("#name", "Nina\n")
+            try await phone.wait(
+                for: "the name kept", until: "/your name and the scan are saved/.test(document.getElementById('status').textContent)")
+            try await phone.open("about:blank")
+
+            server = try start(database, port: port)
+            try await phone.setOffline(false)
+            try await phone.open(server.url + "/")
+            try await phone.wait(
+                for: "connected at the next visit", until: "/Connected with Ada/.test(document.getElementById('heard').textContent)")
+            try await phone.wait(for: "Ada listed", until: "document.getElementById('connections').textContent.includes('Ada')")
+            #expect(try await phone.run("return localStorage.getItem('constellation.pendingProfile');") == nil)
+            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 0)
+        }
+        #expect(try await ada.connections().items.map(\.peer.displayName) == ["Nina"], "one profile, one connection")
+    }
+
+    /// Someone with a profile scans with no signal and keeps the tab open: the scan connects by
+    /// itself once the server answers again.
+    @Test func aScanInAnOpenTabConnectsWhenTheServerAnswersAgain() async throws {
+        let database = try await TestDatabase.createEmpty()
+        var server = try start(database)
+        let port = server.port
+        defer { _ = server.stop() }
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
+        let token = try await ada.issueToken().token
+        try await Browser.with { phone in
+            try await visitOnce(phone, server)
+            try await phone.type("#name", "Dan\n")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            _ = server.stop()
+            try await phone.setOffline(true)
+            try await phone.open(server.url + "/c#" + token)
+            try await phone.wait(
+                for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
+            server = try start(database, port: port)
+            try await phone.setOffline(false)
+            try await phone.wait(
+                for: "connected once online", until: "/Connected with Ada/.test(document.getElementById('status').textContent)",
+                timeout: 20)
+            #expect(try await phone.run("return JSON.parse(localStorage.getItem('constellation.pendingScans')).length;") as? Int == 0)
+        }
+        #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"])
+    }
+}
