@@ -201,6 +201,11 @@ final class Browser: @unchecked Sendable {
         }
     }
 
+    /// Sets the window's outer size, as a person resizing it or turning a phone would.
+    func resize(width: Int, height: Int) async throws {
+        _ = try await command("window/rect", ["width": width, "height": height])
+    }
+
     func networkConditions(_ conditions: [String: Any]) async throws {
         _ = try await command("chromium/network_conditions", ["network_conditions": conditions])
     }

@@ -12,9 +12,10 @@ import Testing
     let workspace = Workspace()
 
     /// A server, an event organized by Ada, its join code, and `attendees` people who scanned Ada's
-    /// event code (the first chose to be named there).
-    private func event(attendees: Int) async throws -> (ServerProcess, ada: ConstellationClient, joinCode: String) {
-        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+    /// event code (the first chose to be named there); and the database's URL.
+    private func event(attendees: Int) async throws -> (ServerProcess, ada: ConstellationClient, joinCode: String, databaseURL: String) {
+        let databaseURL = try await TestDatabase.createEmpty()
+        let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
         let anonymous = ConstellationClient(baseURL: server.url)
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let start = Date().addingTimeInterval(-3600)
@@ -25,7 +26,7 @@ import Testing
         for index in 0..<attendees {
             try await connect(index == 0 ? "Grace Hopper" : "Person \(index)", to: ada, on: server, named: index == 0)
         }
-        return (server, ada, created.joinCode)
+        return (server, ada, created.joinCode, databaseURL)
     }
 
     private func connect(_ name: String, to ada: ConstellationClient, on server: ServerProcess, named: Bool = false) async throws {
@@ -40,7 +41,7 @@ import Testing
     }
 
     @Test func theLivePageShowsEveryoneAndANewConnectionWithinTwoSeconds() async throws {
-        let (server, ada, _) = try await event(attendees: 4)
+        let (server, ada, _, _) = try await event(attendees: 4)
         defer { _ = server.stop() }
         let link = try await ada.issueViewToken(for: "live-night")
         try await Browser.with(width: 1280, height: 800) { laptop in
@@ -68,7 +69,7 @@ import Testing
     }
 
     @Test func theWallShowsPseudonymsOnlyAndTheJoinCode() async throws {
-        let (server, ada, joinCode) = try await event(attendees: 3)
+        let (server, ada, joinCode, _) = try await event(attendees: 3)
         defer { _ = server.stop() }
         let wall = try await ada.issueViewToken(for: "live-night", wall: true)
         #expect(wall.path.contains("?wall#view="))
@@ -84,8 +85,81 @@ import Testing
         }
     }
 
+    /// Where the wall's last frame drew things: nodes outside the canvas or under what lies over it
+    /// (the title and count, the fit control, the join code), labels overlapping, outside or covered.
+    static let wallGeometry = """
+        const view = window.constellationLive.view;
+        const canvas = view.canvas.getBoundingClientRect();
+        const overlays = ['.live-header', '#join', '#fit', '#node-detail', '#status']
+          .map((selector) => document.querySelector(selector)).filter((element) => element && !element.hidden)
+          .map((element) => element.getBoundingClientRect()).filter((r) => r.width && r.height);
+        const inside = (x, y, r) => x >= r.left && x <= r.right && y >= r.top && y <= r.bottom;
+        let outside = 0; let covered = 0; let overlapping = 0;
+        for (let i = 0; i < view.nodes.length; i += 1) {
+          const x = view.sx[i] + canvas.left; const y = view.sy[i] + canvas.top;
+          if (!inside(x, y, canvas)) outside += 1;
+          else if (overlays.some((r) => inside(x, y, r))) covered += 1;
+        }
+        const labels = view.labels.map((l) => ({ left: l.x + canvas.left, top: l.y + canvas.top, right: l.x + l.width + canvas.left, bottom: l.y + l.height + canvas.top }));
+        const meet = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        labels.forEach((a, i) => {
+          if (labels.some((b, j) => j > i && meet(a, b))) overlapping += 1;
+          if (a.left < canvas.left || a.right > canvas.right || a.top < canvas.top || a.bottom > canvas.bottom || overlays.some((r) => meet(a, r))) outside += 1;
+        });
+        return { nodes: view.nodes.length, outside, covered, overlapping, labels: labels.length, following: view.transform.following };
+        """
+
+    /// The wall stays right as the room changes: after a resize (a projector, then a portrait
+    /// screen) and as the event grows, every node is inside the canvas and clear of the overlays and
+    /// no two labels overlap; the fit control is the first thing the keyboard reaches; the newest
+    /// connection is marked; when the stream is cut, the header says so, and says "Live" again
+    /// once it is back, with no banner left over.
+    @Test func theWallKeepsEveryNodeInViewAsTheRoomChanges() async throws {
+        var (server, ada, joinCode, databaseURL) = try await event(attendees: 12)
+        let port = server.port
+        defer { _ = server.stop() }
+        let wall = try await ada.issueViewToken(for: "live-night", wall: true)
+        try await Browser.with(width: 1920, height: 1080) { projector in
+            try await projector.open(server.url + wall.path + "&code=" + joinCode)
+            try await projector.wait(for: "the picture", until: Self.drawn(nodes: 13, edges: 12))
+            try await projector.wait(for: "the join QR", until: "document.getElementById('join-qr').naturalWidth > 0")
+            try await projector.wait(for: "the stream", until: "document.getElementById('live-state').dataset.state === 'live'")
+            try await expectInView(projector, "at 1920 × 1080")
+            try await projector.resize(width: 900, height: 1200)
+            try await projector.wait(for: "the new size", until: "window.innerWidth <= 900")
+            try await expectInView(projector, "turned to portrait")
+            for index in 13...20 { try await connect("Person \(index)", to: ada, on: server) }
+            try await projector.wait(for: "the grown event", until: Self.drawn(nodes: 21, edges: 20), timeout: 20)
+            #expect(try await projector.run("return window.constellationLive.view.graph.newest?.a !== undefined;") as? Bool == true)
+            try await expectInView(projector, "grown to 21")
+            try await projector.press("\u{E004}")  // Tab
+            #expect(try await projector.run("return document.activeElement.id;") as? String == "fit")
+
+            _ = server.stop()
+            try await projector.wait(
+                for: "the cut stream said", until: "document.getElementById('live-state').dataset.state !== 'live'", timeout: 60)
+            server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData, port: port)
+            try await projector.wait(
+                for: "live again",
+                until: "document.getElementById('live-state').dataset.state === 'live' && document.getElementById('status').hidden",
+                timeout: 60)
+            try await connect("Person 21", to: ada, on: server)
+            try await projector.wait(for: "a connection after the cut", until: Self.drawn(nodes: 22, edges: 21), timeout: 20)
+        }
+    }
+
+    /// Checks `LivePageTests.wallGeometry` once the view has settled on its fit.
+    private func expectInView(_ projector: Browser, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await Task.sleep(for: .milliseconds(600))
+        let geometry = try #require(try await projector.run(Self.wallGeometry) as? [String: Any], sourceLocation: sourceLocation)
+        #expect(
+            geometry["outside"] as? Int == 0 && geometry["covered"] as? Int == 0, "\(moment): \(geometry)", sourceLocation: sourceLocation)
+        #expect(geometry["overlapping"] as? Int == 0, "\(moment): \(geometry)", sourceLocation: sourceLocation)
+        #expect((geometry["labels"] as? Int ?? 0) > 0, "\(moment): some labels are drawn: \(geometry)", sourceLocation: sourceLocation)
+    }
+
     @Test func anExpiredOrForeignLinkSaysSoAndShowsNothing() async throws {
-        let (server, _, _) = try await event(attendees: 1)
+        let (server, _, _, _) = try await event(attendees: 1)
         defer { _ = server.stop() }
         try await Browser.with(width: 1280, height: 800) { laptop in
             try await laptop.open(server.url + "/events/live-night/live#view=v4.public.garbage")

@@ -159,6 +159,20 @@ export class GraphData {
     return found;
   }
 
+  /** The box around every node where a frame at glide progress `t` draws it (layout units); null if none. */
+  boundsAt(t) {
+    const n = this.nodes.length;
+    if (!n) return null;
+    const { fromX, fromY, toX, toY } = this;
+    let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+    for (let i = 0; i < n; i += 1) {
+      const x = fromX[i] + (toX[i] - fromX[i]) * t; const y = fromY[i] + (toY[i] - fromY[i]) * t;
+      if (x < minX) minX = x; if (x > maxX) maxX = x;
+      if (y < minY) minY = y; if (y > maxY) maxY = y;
+    }
+    return { minX, minY, maxX, maxY };
+  }
+
   /** How far the current glide has gone at `now`, 0…1 (eased); 1 without a glide. */
   progress(now) {
     if (!this.glide) return 1;

@@ -39,8 +39,12 @@ function pixelOf(color) {
  * path, the large graph's image and counts, the edge worker and its share.
  */
 export class GraphPainter {
-  constructor(canvas) {
+  /** @param magnify how much larger labels, nodes and edges are drawn (1: as on a phone or a laptop) */
+  constructor(canvas, magnify = 1) {
     this.canvas = canvas;
+    this.magnify = magnify;
+    /** The labels the last frame drew ({x, y, width, height}, CSS pixels). */
+    this.labels = [];
     this.context = canvas.getContext('2d');
     /** The edges' path in layout units, for the graph's `edgesVersion` and the glide's progress. */
     this.edgePath = null;
@@ -84,13 +88,12 @@ export class GraphPainter {
    * True if another frame should follow (a glide goes on, a draw was asked for meanwhile, or the
    * canvas changed size under this one), with the positions of then.
    */
-  async draw(graph, transform) {
+  async draw(graph, transform, started = performance.now()) {
     if (this.drawing) {
       this.drawAgain = true;
       await this.drawing;
       return false;
     }
-    const started = performance.now();
     const ratio = window.devicePixelRatio || 1;
     const context = this.context;
     const { width, height } = transform;
@@ -126,7 +129,7 @@ export class GraphPainter {
       this.drawEdges(graph, transform, t, ratio);
       this.drawNodes(graph, width, height);
     }
-    drawLabels(context, graph, sx, sy, count);
+    this.labels = drawLabels(context, graph, sx, sy, transform.area(), (i) => this.radius(graph, i), this.magnify);
     this.lastFrameMs = performance.now() - started;
     const again = Boolean(graph.glide) || this.drawAgain;
     this.drawAgain = false;
@@ -160,8 +163,9 @@ export class GraphPainter {
     }
     const { scale, offset } = transform;
     context.setTransform(ratio * scale, 0, 0, ratio * scale, ratio * offset.x, ratio * offset.y);
-    context.lineWidth = (count > 20000 ? 0.6 : 1) / scale;
-    context.strokeStyle = count > 5000 ? 'rgba(120,130,150,0.16)' : 'rgba(120,130,150,0.5)';
+    context.lineWidth = ((count > 20000 ? 0.6 : 1) * this.magnify) / scale;
+    const opacity = Math.min(0.9, (count > 5000 ? 0.16 : 0.5) * this.magnify);
+    context.strokeStyle = `rgba(${EDGE_RGB.join(',')},${opacity})`;
     context.stroke(this.edgePath);
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
   }
@@ -268,13 +272,19 @@ export class GraphPainter {
     return this.colorPixels;
   }
 
+  /** Node i's radius on screen, in CSS pixels: by degree, or a small square's half side for large graphs. */
+  radius(graph, i) {
+    const count = graph.nodes.length;
+    if (count > LARGE) return (count > 5000 ? 1.25 : 1.75) * this.magnify;
+    return Math.min(10, 3 + Math.sqrt(graph.nodes[i].degree || 0)) * this.magnify;
+  }
+
   /** Nodes on screen, one path per colour: circles sized by degree, or small squares for large graphs. */
   drawNodes(graph, width, height) {
     const context = this.context;
     const { sx, sy, colorOf, nodes, colors } = graph;
     const count = nodes.length;
     const large = count > LARGE;
-    const half = count > 5000 ? 1.25 : 1.75;
     for (let c = 0; c < colors.length; c += 1) {
       context.fillStyle = colors[c];
       context.beginPath();
@@ -282,10 +292,10 @@ export class GraphPainter {
         if (colorOf[i] !== c) continue;
         const x = sx[i]; const y = sy[i];
         if (x < -10 || y < -10 || x > width + 10 || y > height + 10) continue;
+        const r = this.radius(graph, i);
         if (large) {
-          context.rect(x - half, y - half, half * 2, half * 2);
+          context.rect(x - r, y - r, r * 2, r * 2);
         } else {
-          const r = Math.min(10, 3 + Math.sqrt(nodes[i].degree || 0));
           context.moveTo(x + r, y);
           context.arc(x, y, r, 0, Math.PI * 2);
         }

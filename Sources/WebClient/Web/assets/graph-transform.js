@@ -1,38 +1,86 @@
 // Where a `GraphView` looks: the canvas's size in CSS pixels, and the scale and offset that take
-// layout units to it (screen = layout × scale + offset). Fit, zoom, pan and centre change them.
+// layout units to it (screen = layout × scale + offset). Fit, zoom, pan and centre change them;
+// while it follows the picture (until a person pans or zooms), every frame keeps the whole picture
+// inside the free part of the canvas, easing there rather than jumping.
+
+/** The share of the way to the fit that one frame of following goes. */
+const EASE = 0.2;
 
 export class ViewTransform {
-  /** @param padding the margin, in CSS pixels, that `fit` keeps free around the graph */
+  /** @param padding the margin, in CSS pixels, that a fit keeps free around the graph */
   constructor(padding) {
     this.padding = padding;
     this.scale = 1;
     this.offset = { x: 0, y: 0 };
     this.width = 0;
     this.height = 0;
-    /** Whether `fit` has placed a graph yet: until then, a new size or graph is fitted again. */
+    /** Whether a fit has placed a graph yet: until then, a new size or graph is fitted again. */
     this.fitted = false;
+    /** Whether each frame keeps the picture fitted (until a person pans or zooms; `fit` resumes it). */
+    this.following = true;
+    /** The rectangle of the canvas (CSS pixels) the picture may use; null: all of it. */
+    this.region = null;
+  }
+
+  /** Where the picture may go: the region (or the whole view) less the padding. */
+  area() {
+    const r = this.region || { left: 0, top: 0, right: this.width, bottom: this.height };
+    const pad = Math.max(0, Math.min(this.padding, (r.right - r.left) / 4, (r.bottom - r.top) / 4));
+    return { left: r.left + pad, top: r.top + pad, right: r.right - pad, bottom: r.bottom - pad };
+  }
+
+  /** The scale and offset that centre `box` (layout units) in `area`, as large as it fits. */
+  fitting(box, area = this.area()) {
+    const spanX = box.maxX - box.minX; const spanY = box.maxY - box.minY;
+    let scale = Math.min((area.right - area.left) / Math.max(spanX, 1e-9), (area.bottom - area.top) / Math.max(spanY, 1e-9));
+    // One point, or all in one place: any scale fits; keep the one there is.
+    if (!Number.isFinite(scale) || scale <= 0 || (spanX < 1e-9 && spanY < 1e-9)) scale = this.scale;
+    return {
+      scale,
+      offset: {
+        x: (area.left + area.right) / 2 - ((box.minX + box.maxX) / 2) * scale,
+        y: (area.top + area.bottom) / 2 - ((box.minY + box.maxY) / 2) * scale,
+      },
+    };
+  }
+
+  /** Fits `box` at once and follows the picture from now on; false, changing nothing, without a box or a size. */
+  fit(box) {
+    if (!box || !this.width) return false;
+    Object.assign(this, this.fitting(box));
+    this.fitted = true;
+    this.following = true;
+    return true;
   }
 
   /**
-   * Fits the first `count` points (`xs`, `ys`: layout units) in the view; false, changing nothing,
-   * if there are none or the view has no size yet.
+   * One frame of following `box` (the positions this frame draws): a step towards its fit, as long
+   * as one that keeps the whole box inside the area (the step's corners move in straight lines, so
+   * the shortest step that keeps them in is found exactly). True while the view is still moving.
    */
-  fit(xs, ys, count) {
-    const { width, height } = this;
-    if (!count || !width) return false;
-    let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
-    for (let i = 0; i < count; i += 1) {
-      const x = xs[i]; const y = ys[i];
-      if (x < minX) minX = x; if (x > maxX) maxX = x;
-      if (y < minY) minY = y; if (y > maxY) maxY = y;
+  follow(box) {
+    if (!box || !this.width) return false;
+    const area = this.area();
+    const target = this.fitting(box, area);
+    const from = { scale: this.scale, x: this.offset.x, y: this.offset.y };
+    // How far outside each side the box lies with a transform: ≤ 0 when inside.
+    const outside = (scale, x, y) => [
+      area.left - (box.minX * scale + x), box.maxX * scale + x - area.right,
+      area.top - (box.minY * scale + y), box.maxY * scale + y - area.bottom,
+    ];
+    const before = outside(from.scale, from.x, from.y);
+    const after = outside(target.scale, target.offset.x, target.offset.y);
+    let step = EASE;
+    for (let side = 0; side < 4; side += 1) {
+      if (before[side] > 0) step = Math.max(step, before[side] / (before[side] - Math.min(after[side], 0) || 1));
     }
-    const spanX = Math.max(maxX - minX, 1e-9); const spanY = Math.max(maxY - minY, 1e-9);
-    const margin = Math.min(this.padding, width / 4, height / 4) * 2;
-    this.scale = Math.min((width - margin) / spanX, (height - margin) / spanY);
-    if (!Number.isFinite(this.scale) || this.scale <= 0 || count === 1) this.scale = 1;
-    this.offset = { x: width / 2 - ((minX + maxX) / 2) * this.scale, y: height / 2 - ((minY + maxY) / 2) * this.scale };
-    this.fitted = true;
-    return true;
+    step = Math.min(1, step);
+    const moving = Math.abs(target.scale - from.scale) > target.scale * 1e-3
+      || Math.abs(target.offset.x - from.x) > 0.5 || Math.abs(target.offset.y - from.y) > 0.5;
+    if (!moving) step = 1;
+    this.scale = from.scale + (target.scale - from.scale) * step;
+    this.offset = { x: from.x + (target.offset.x - from.x) * step, y: from.y + (target.offset.y - from.y) * step };
+    return moving && step < 1;
   }
 
   /** Zooms by `factor` around a screen point (the centre by default). */

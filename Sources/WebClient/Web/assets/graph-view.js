@@ -15,22 +15,29 @@ import { listen, nodeAt } from './graph-input.js';
 
 export { communityColor } from './graph-data.js';
 
+/** How long the newest connection stays highlighted, in milliseconds. */
+const NEWEST_MS = 4000;
+
 export class GraphView {
   /**
    * @param canvas the <canvas> to draw on (sized by CSS; the view follows its size)
    * @param options.onSelect called with the node under the pointer (or null) and its screen position
-   * @param options.padding the margin, in CSS pixels, that `fit` keeps free around the graph
+   * @param options.padding the margin, in CSS pixels, that a fit keeps free around the graph
+   * @param options.overlays elements laid over the canvas (a title, a count, a QR code): the
+   *   picture keeps clear of them
+   * @param options.magnify how much larger labels, nodes and edges are drawn (a projector's wall: 1.6)
    */
-  constructor(canvas, { onSelect = () => {}, padding = 20 } = {}) {
+  constructor(canvas, { onSelect = () => {}, padding = 20, overlays = [], magnify = 1 } = {}) {
     this.canvas = canvas;
+    this.overlays = overlays;
     this.graph = new GraphData();
     this.transform = new ViewTransform(padding);
-    this.painter = new GraphPainter(canvas);
+    this.painter = new GraphPainter(canvas, magnify);
     this.pending = false;
     new ResizeObserver(() => this.resize()).observe(canvas);
     listen(canvas, {
       zoom: (factor, at) => this.zoom(factor, at),
-      pan: (dx, dy) => { this.transform.pan(dx, dy); this.request(); },
+      pan: (dx, dy) => { this.transform.following = false; this.transform.pan(dx, dy); this.request(); },
       select: (x, y) => onSelect(nodeAt(this.graph, x, y), x, y),
     });
   }
@@ -38,7 +45,7 @@ export class GraphView {
   /** Shows `graph` ({nodes, edges}); nodes already shown glide to their new places over `glideMs`. */
   setGraph(graph, { glideMs = 0 } = {}) {
     this.graph.set(graph, glideMs);
-    if (!this.transform.fitted || !glideMs) this.fit();
+    if (!this.transform.fitted || (!glideMs && this.transform.following)) this.fit();
     this.request();
   }
 
@@ -49,19 +56,55 @@ export class GraphView {
    */
   addEdge(source, target) {
     if (!this.graph.addEdge(source, target, this.transform)) return false;
+    const { index } = this.graph;
+    this.graph.newest = { a: index.get(source.id), b: index.get(target.id), until: performance.now() + NEWEST_MS };
+    setTimeout(() => this.request(), NEWEST_MS + 20);
     this.request();
     return true;
   }
 
-  /** Fits the whole graph in the canvas. */
+  /** Fits the whole graph in the free part of the canvas, and keeps it fitted as it grows and moves. */
   fit() {
-    if (this.transform.fit(this.graph.toX, this.graph.toY, this.graph.nodes.length)) this.request();
+    this.findRegion();
+    if (this.transform.fit(this.graph.boundsAt(1))) this.request();
   }
 
-  /** Zooms by `factor` around a screen point (the centre by default). */
+  /** Zooms by `factor` around a screen point (the centre by default); the view stops following the picture. */
   zoom(factor, at = null) {
+    this.transform.following = false;
     this.transform.zoom(factor, at);
     this.request();
+  }
+
+  /**
+   * The largest rectangle of the canvas clear of the overlays (for the picture as it is now): each
+   * overlay over the canvas leaves the parts above, below, left and right of it; of every way to
+   * combine those, the one where the picture is drawn largest.
+   */
+  findRegion() {
+    const canvas = this.canvas.getBoundingClientRect();
+    let regions = [{ left: 0, top: 0, right: canvas.width, bottom: canvas.height }];
+    for (const overlay of this.overlays) {
+      const r = overlay.getBoundingClientRect();
+      if (!r.width || !r.height || overlay.hidden) continue;
+      const o = { left: r.left - canvas.left, top: r.top - canvas.top, right: r.right - canvas.left, bottom: r.bottom - canvas.top };
+      regions = regions.flatMap((free) => {
+        if (o.right <= free.left || o.left >= free.right || o.bottom <= free.top || o.top >= free.bottom) return [free];
+        return [
+          { ...free, right: Math.min(free.right, o.left) }, { ...free, left: Math.max(free.left, o.right) },
+          { ...free, bottom: Math.min(free.bottom, o.top) }, { ...free, top: Math.max(free.top, o.bottom) },
+        ].filter((part) => part.right - part.left > 40 && part.bottom - part.top > 40);
+      });
+    }
+    const box = this.graph.boundsAt(1);
+    const transform = this.transform;
+    let best = null; let bestScale = -1;
+    for (const region of regions) {
+      transform.region = region;
+      const { scale } = box ? transform.fitting(box) : { scale: (region.right - region.left) * (region.bottom - region.top) };
+      if (scale > bestScale) { best = region; bestScale = scale; }
+    }
+    transform.region = best;
   }
 
   /** Rings the node with this id (or none), e.g. a search result; with `center`, brings it to the middle. */
@@ -69,7 +112,10 @@ export class GraphView {
     const graph = this.graph;
     const i = id == null ? undefined : graph.index.get(id);
     graph.highlight = i === undefined ? null : graph.nodes[i];
-    if (graph.highlight && center) this.transform.centerOn(graph.toX[i], graph.toY[i]);
+    if (graph.highlight && center) {
+      this.transform.following = false;
+      this.transform.centerOn(graph.toX[i], graph.toY[i]);
+    }
     this.request();
     return graph.highlight;
   }
@@ -80,7 +126,7 @@ export class GraphView {
     this.transform.width = clientWidth;
     this.transform.height = clientHeight;
     this.painter.resize(clientWidth, clientHeight);
-    if (!this.transform.fitted) this.fit();
+    if (!this.transform.fitted) this.fit();  // later sizes: followed frame by frame
     this.request();
   }
 
@@ -91,9 +137,18 @@ export class GraphView {
     requestAnimationFrame(() => { this.pending = false; this.draw(); });
   }
 
-  /** Draws one frame (see `GraphPainter.draw`), then asks for the next if one should follow. */
+  /**
+   * Draws one frame (see `GraphPainter.draw`), the view first stepping towards the fit of where the
+   * frame draws the nodes while it follows the picture; then asks for the next if one should follow.
+   */
   async draw() {
-    if (await this.painter.draw(this.graph, this.transform)) this.request();
+    const now = performance.now();
+    let moving = false;
+    if (this.transform.following && this.transform.fitted) {
+      this.findRegion();
+      moving = this.transform.follow(this.graph.boundsAt(this.graph.progress(now)));
+    }
+    if ((await this.painter.draw(this.graph, this.transform, now)) || moving) this.request();
   }
 
   // The parts of a frame on their own, for Tools/bench-web to time: see GraphPainter.
@@ -116,4 +171,7 @@ export class GraphView {
   get edgeWorker() { return this.painter.edgeWorker; }
   get drawing() { return this.painter.drawing; }
   get lastFrameMs() { return this.painter.lastFrameMs; }
+  /** The free rectangle the picture keeps to, and the labels the last frame drew ({x, y, width, height}). */
+  get region() { return this.transform.area(); }
+  get labels() { return this.painter.labels; }
 }

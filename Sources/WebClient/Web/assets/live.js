@@ -93,8 +93,14 @@ class LivePage {
     this.problemShown = false;
     /** Connections drawn from the stream that no fetched picture has shown yet, by pair. */
     this.unconfirmed = new Map();
-    // On the wall, the title and counts lie over the top of the picture and the join code over a corner.
-    this.view = new GraphView($('network'), { onSelect: (node) => this.describe(node), padding: this.wall ? 140 : 20 });
+    // On the wall, the title and counts lie over the top of the picture, the join code and the fit
+    // control over corners: the picture keeps clear of them, drawn large enough for the back of a room.
+    this.view = new GraphView($('network'), {
+      onSelect: (node) => this.describe(node),
+      padding: this.wall ? 28 : 20,
+      overlays: this.wall ? ['.live-header', '#join', '#fit', '#node-detail', '#status'].map((selector) => document.querySelector(selector)) : [],
+      magnify: this.wall ? 1.6 : 1,
+    });
     this.pictureLane = lane();
     this.insightsLane = lane();
     /** What the last summary and growth cost the server, in ms: a large event's statistics take seconds. */
