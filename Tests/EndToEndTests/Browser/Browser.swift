@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import Glibc
 import NIOCore
+import TestSupport
 import Testing
 
 /// A real headless Chromium (Debian's `chromium`), driven through Debian's `chromedriver` over the
@@ -273,6 +274,47 @@ extension Browser {
     /// hall with no signal: the browser is real, only its network is switched.
     func setOffline(_ offline: Bool) async throws {
         try await networkConditions(["offline": offline, "latency": 0, "download_throughput": -1, "upload_throughput": -1])
+    }
+}
+
+extension Browser {
+    /// axe-core 4.x, as `selenium-axe-python` (Tools/requirements-test.txt) bundles it in the
+    /// project's `.venv/`: read once.
+    static let axeSource: String? = {
+        let lib = TestDatabase.repositoryRoot.appendingPathComponent(".venv/lib")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: lib.path)) ?? []
+        return versions.lazy.compactMap { version in
+            try? String(
+                contentsOf: lib.appendingPathComponent("\(version)/site-packages/selenium_axe_python/axe-core/axe.min.js"), encoding: .utf8)
+        }.first
+    }()
+
+    /// The critical and serious WCAG 2.x A/AA findings (2.2's target size too) of axe-core on the
+    /// page as it is now: each as "rule: what it says (the elements)".
+    func seriousAccessibilityProblems() async throws -> [String] {
+        guard let source = Self.axeSource else {
+            throw Failure(description: "axe-core is not installed: run Tools/setup --test (selenium-axe-python in .venv/)")
+        }
+        try await run(source + "\n;return typeof axe;")
+        let found = try await runAsync(
+            """
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] } })
+              .then((result) => done({
+                passed: result.passes.map((rule) => rule.id),
+                problems: result.violations.filter((v) => v.impact === 'critical' || v.impact === 'serious')
+                  .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 5).join(', ')})`),
+              }))
+              .catch((error) => done({ passed: [], problems: [`axe failed: ${error}`] }));
+            """)
+        guard let answer = found as? [String: Any], let problems = answer["problems"] as? [String],
+            let passed = answer["passed"] as? [String]
+        else { return ["axe gave no answer: \(String(describing: found))"] }
+        // A page axe could not look into passes nothing: that is a failure too, not a clean page.
+        guard passed.contains("color-contrast") || passed.contains("document-title") else {
+            return problems + ["axe checked almost nothing: \(passed)"]
+        }
+        return problems
     }
 }
 

@@ -50,6 +50,9 @@ import Testing
             #expect(try await laptop.run("return location.hash;") as? String == "", "the view token is out of the address bar")
             try await laptop.wait(for: "the live stream", until: "/live/i.test(document.getElementById('live-state').textContent)")
             try await laptop.wait(for: "the summary", until: "document.getElementById('summary').textContent.includes('5')")
+            try await laptop.wait(
+                for: "the picture in words, the named attendee by name",
+                until: "/^5 people, 4 links, .*Grace Hopper/.test(document.getElementById('network-text').textContent)")
             try await Screenshots.save(laptop, as: "live")
             // The growth chart tells a bar's values from the keyboard: focus it, then End.
             try await laptop.wait(for: "the growth chart", until: "document.querySelector('#growth text.readout') !== null")
@@ -77,6 +80,8 @@ import Testing
             try await projector.open(server.url + wall.path + "&code=" + joinCode)
             try await projector.wait(for: "the picture", until: Self.drawn(nodes: 4, edges: 3))
             try await projector.wait(for: "the join QR", until: "document.getElementById('join-qr').naturalWidth > 0")
+            try await projector.wait(
+                for: "the picture in words", until: "/^4 people, 3 links/.test(document.getElementById('network-text').textContent)")
             try await Screenshots.save(projector, as: "wall")
             let text = try await projector.run("return document.body.innerText;") as? String ?? ""
             #expect(!text.contains("Grace"), "a wall shows no name")

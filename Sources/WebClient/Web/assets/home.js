@@ -7,6 +7,7 @@ import { call, json, session, explain, say, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
+import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
 
@@ -135,6 +136,7 @@ async function loadNetwork() {
     const network = await json('/me/network');
     view.setGraph(network, { glideMs: 600 });
     $('network').setAttribute('aria-label', `My constellation: ${network.nodes.length} people, ${network.edges.length} links`);
+    $('network-text').textContent = describePicture(network.nodes, network.edges.length);
   } catch (error) {
     $('network-detail').textContent = explain(error);
   }

@@ -12,6 +12,7 @@ import { GraphView } from './graph-view.js';
 import { EventStream } from './sse.js';
 import { drawGrowth } from './growth-chart.js';
 import { StableCommunities } from './stable-communities.js';
+import { describePicture } from './picture-text.js';
 
 const $ = (id) => document.getElementById(id);
 /** The label the server gives a person who did not choose to be named. */
@@ -193,6 +194,11 @@ class LivePage {
     count.dataset.edges = edges;
     count.textContent = `${nodes.toLocaleString()} ${nodes === 1 ? 'person' : 'people'}, ${edges.toLocaleString()} connection${edges === 1 ? '' : 's'}`;
     $('network').setAttribute('aria-label', `The event's constellation: ${count.textContent}`);
+    // Words for the picture, at most once a second (a busy event changes it many times a second).
+    this.describing ??= setTimeout(() => {
+      this.describing = null;
+      $('network-text').textContent = describePicture(this.view.nodes, this.view.edgeCount);
+    }, 1000);
   }
 
   async loadNetwork() {
