@@ -9,8 +9,9 @@ const PRECACHE = [
   '/assets/api.js', '/assets/connect.js', '/assets/devices.js', '/assets/edge-raster-worker.js',
   '/assets/edge-raster.js', '/assets/graph-data.js', '/assets/graph-draw.js', '/assets/graph-input.js',
   '/assets/graph-labels.js', '/assets/graph-transform.js', '/assets/graph-view.js', '/assets/growth-chart.js',
-  '/assets/home.js', '/assets/icon.svg', '/assets/live.js', '/assets/offline-pages.js', '/assets/paseto.js', '/assets/picture-text.js',
-  '/assets/scan-queue.js', '/assets/sse.js', '/assets/stable-communities.js', '/assets/style.css',
+  '/assets/home.js', '/assets/i18n.js', '/assets/icon.svg', '/assets/live.js', '/assets/messages-de.js', '/assets/messages-en.js',
+  '/assets/offline-pages.js', '/assets/paseto.js', '/assets/picture-text.js', '/assets/scan-queue.js', '/assets/sse.js',
+  '/assets/stable-communities.js', '/assets/style.css',
 ];
 /** How long a page waits for the network before the kept copy is shown (bad signal, not none). */
 const PATIENCE_MS = 3000;

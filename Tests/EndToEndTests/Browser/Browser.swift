@@ -21,8 +21,9 @@ final class Browser: @unchecked Sendable {
         let description: String
     }
 
-    /// A phone-sized window (390 × 844) unless told otherwise.
-    init(width: Int = 390, height: Int = 844) async throws {
+    /// A phone-sized window (390 × 844) unless told otherwise; `languages` are the ones the browser
+    /// asks for (`Accept-Language`, `navigator.languages`: "de-DE,de"), else Chromium's own (en-US).
+    init(width: Int = 390, height: Int = 844, languages: String? = nil) async throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         var attempt = 0
         var started: (driver: Process, port: Int)?
@@ -36,15 +37,18 @@ final class Browser: @unchecked Sendable {
         guard let started else { throw Failure(description: "chromedriver did not start: \(seen)") }
         driver = started.driver
         endpoint = URL(string: "http://127.0.0.1:\(started.port)")!
+        var options: [String: Any] = [
+            "binary": "/usr/bin/chromium",
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)",
+            ],
+        ]
+        // Headless Chromium ignores `--lang`; it takes the languages from this preference.
+        if let languages { options["prefs"] = ["intl.accept_languages": languages] }
         let capabilities: [String: Any] = [
             "browserName": "chrome",
-            "goog:chromeOptions": [
-                "binary": "/usr/bin/chromium",
-                "args": [
-                    "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                    "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)",
-                ],
-            ],
+            "goog:chromeOptions": options,
             "goog:loggingPrefs": ["browser": "ALL", "performance": "ALL"],
         ]
         let created = try? await Self.send(
@@ -249,8 +253,10 @@ final class Browser: @unchecked Sendable {
 
 extension Browser {
     /// Runs `body` with a fresh browser (its own profile: an empty localStorage), then quits it.
-    static func with(width: Int = 390, height: Int = 844, _ body: (Browser) async throws -> Void) async throws {
-        let browser = try await Browser(width: width, height: height)
+    static func with(
+        width: Int = 390, height: Int = 844, languages: String? = nil, _ body: (Browser) async throws -> Void
+    ) async throws {
+        let browser = try await Browser(width: width, height: height, languages: languages)
         do {
             try await body(browser)
             await browser.quit()

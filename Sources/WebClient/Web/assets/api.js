@@ -1,5 +1,6 @@
 // The Constellation API from the browser: the key this device keeps, JSON calls, and problems
 // (RFC 9457, with a `code`) turned into errors that say what happened in plain words.
+import { t, has } from './i18n.js';
 
 const KEY = 'constellation.apiKey';
 const PROFILE = 'constellation.profile';
@@ -100,41 +101,16 @@ export async function json(path, options) {
   return (await call(path, options)).json();
 }
 
-const messages = {
-  token_expired: 'This code has expired. Ask them to show a fresh one.',
-  token_not_yet_valid: 'This code is not valid yet: check the clock on this phone.',
-  token_used_up: 'This code has been used as many times as it may be. Ask them to show a fresh one.',
-  token_revoked: 'Its owner has replaced this code. Ask them to show the new one.',
-  invalid_signature: 'This code is not genuine.',
-  unknown_key: 'This code comes from another Constellation server.',
-  key_expired: 'This code was signed by a key this server no longer trusts. Ask for a fresh one.',
-  malformed_token: 'This is not a Constellation code.',
-  unsupported_token: 'This is not a Constellation code.',
-  bad_token_encoding: 'This is not a Constellation code.',
-  invalid_claims: 'This is not a Constellation code.',
-  self_connection: 'That is your own code: show it to someone else.',
-  blocked: 'You cannot connect with this person.',
-  unknown_profile: 'The person behind this code has left Constellation.',
-  unknown_event: 'That event does not exist.',
-  event_ended: 'That event has ended.',
-  invalid_join_code: 'That join code is not right for this event.',
-  not_a_member: 'Join the event first.',
-  rate_limited: 'Too many tries in a short time. Wait a moment and try again.',
-  invalid_credentials: 'This phone\'s key is no longer valid.',
-  database_busy: 'The server is busy. Try again in a moment.',
-  database_unavailable: 'The server is having trouble. Try again in a moment.',
-  invalid_device_link: 'That is not a code from another device: it looks like XXXXX-XXXXX.',
-  device_link_unknown: 'No device shows that code. Check it, or make a new one on your other device.',
-  device_link_used: 'That code was used already: make a new one on your other device.',
-  device_link_expired: 'That code has expired: make a new one on your other device.',
-};
+/** Problem codes that say the same as another's message. */
+const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malformed_token', invalid_claims: 'malformed_token' };
 
-/** What to tell a person about `error` (an ApiError, or anything with a problem `code`). */
+/** What to tell a person about `error` (an ApiError, or anything with a problem `code`), in their language. */
 export function explain(error) {
-  if (error instanceof OfflineError) return 'No network. Check your connection and try again.';
-  if (error && error.code === 'validation_failed' && error.detail) return error.detail;
-  if (error && messages[error.code]) return messages[error.code];
-  return error && error.message ? error.message : String(error);
+  if (error instanceof OfflineError) return t('error.offline');
+  if (error && error.code === 'validation_failed' && error.detail) return t('error.invalid', { detail: error.detail });
+  const key = `problem.${SAME[error?.code] ?? error?.code}`;
+  if (has(key)) return t(key);
+  return t('error.other', { reason: error && error.message ? error.message : String(error) });
 }
 
 /** Shows `text` in `element` (a live region), as an error or as news. */

@@ -5,6 +5,7 @@ import { json, session, explain, say, registerFrom, OfflineError } from './api.j
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
+import { t, localize } from './i18n.js';
 
 const status = document.getElementById('status');
 const form = document.getElementById('join');
@@ -32,9 +33,9 @@ function askName(text, kind = 'info') {
 
 function keepForLater() {
   enqueue(scan.token, scan.at);
-  if (session.key) finish('No network: the scan is saved on this phone and will connect as soon as you are online.', 'info');
-  else if (keptProfile()) finish('No network: your name and the scan are saved on this phone. You will be connected as soon as you are online.', 'info');
-  else askName('No network: the scan is saved on this phone. Say who you are, and you will be connected as soon as you are online.');
+  if (session.key) finish(t('connect.savedScan'), 'info');
+  else if (keptProfile()) finish(t('connect.savedNameAndScan'), 'info');
+  else askName(t('connect.savedScanAskName'));
   sendWhenOnline();
 }
 
@@ -42,17 +43,17 @@ function keepForLater() {
 function sendWhenOnline() {
   flushWhenOnline(({ done, refused, error }) => {
     if (error) askName(explain(error), 'error');
-    else if (done.length) finish(`Connected with ${done.map((redemption) => describe(redemption.connection.peer)).join(', ')}.`, 'success');
+    else if (done.length) finish(t('connect.connected', { people: done.map((redemption) => describe(redemption.connection.peer)).join(', ') }), 'success');
     else if (refused.length) finish(explain(refused[0].error), 'error');
   });
 }
 
 async function redeem() {
-  say(status, 'Connecting…');
+  say(status, t('connect.connecting'));
   try {
     const redemption = await json('/connections', { method: 'POST', body: { token: scan.token } });
     const peer = redemption.connection.peer;
-    finish(redemption.created ? `Connected with ${describe(peer)}.` : `You were already connected with ${describe(peer)}.`, 'success');
+    finish(t(redemption.created ? 'connect.connected' : 'connect.already', { people: describe(peer) }), 'success');
   } catch (error) {
     if (error instanceof OfflineError) keepForLater();
     else finish(explain(error), 'error');
@@ -73,8 +74,8 @@ async function start() {
   history.replaceState(null, '', '/c');
   form.hidden = true;
   next.hidden = true;
-  if (!scan.token) return finish('This link holds no code. Open the link from a Constellation QR code.', 'error');
-  say(status, 'Checking the code…');
+  if (!scan.token) return finish(t('connect.noCode'), 'error');
+  say(status, t('connect.checking'));
   let claims;
   try {
     const { set, fresh } = await publishedKeys();
@@ -88,15 +89,16 @@ async function start() {
     return finish(explain(error), 'error');
   }
   if (session.profile && session.profile.id.toLowerCase() === claims.subject) {
-    return finish('That is your own code: show it to someone else.', 'error');
+    return finish(t('problem.self_connection'), 'error');
   }
   // A name typed offline on an earlier visit: that profile is made now, not a second one.
   if (!session.key && keptProfile()) await registerKeptProfile().catch(() => null);
   if (!session.key && keptProfile()) return keepForLater();
-  if (!session.key) return askName('This code is genuine.');
+  if (!session.key) return askName(t('connect.genuine'));
   await redeem();
 }
 
+localize();
 form.addEventListener('submit', register);
 keepPagesForOffline();
 // Scans kept by a page that was closed before the network came back go now.

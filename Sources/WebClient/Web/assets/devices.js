@@ -2,6 +2,7 @@
 // them), shows a one-time link for another device (a QR code its camera opens, and a code to
 // type), and takes a profile from another device (`/#link=TOKEN`, or the typed code).
 import { call, json, session, explain, say } from './api.js';
+import { t, language } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const LINK = 'constellation.deviceLink';
@@ -10,8 +11,8 @@ const LINK = 'constellation.deviceLink';
 function deviceName() {
   const agent = navigator.userAgent;
   const system = /Android/.test(agent) ? 'Android' : /iPhone|iPad/.test(agent) ? 'iOS' : /Mac OS/.test(agent) ? 'Mac'
-    : /Windows/.test(agent) ? 'Windows' : /Linux/.test(agent) ? 'Linux' : 'a computer';
-  return `Browser on ${system}`;
+    : /Windows/.test(agent) ? 'Windows' : /Linux/.test(agent) ? 'Linux' : t('devices.aComputer');
+  return t('devices.browserOn', { system });
 }
 
 /** Keeps a `#link=` token for this tab and takes it out of the address bar; the token or null. */
@@ -33,11 +34,11 @@ export async function joinByLink(status, next, code) {
   sessionStorage.removeItem(LINK);
   if (!token && !code) return false;
   try {
-    say(status, 'Using the profile of your other device…');
+    say(status, t('devices.using'));
     session.save(await json('/device-links/redeem', {
       method: 'POST', auth: null, body: { ...(token ? { token } : { code }), deviceName: deviceName() },
     }));
-    say(status, `Welcome back, ${session.profile.displayName}: this device now uses your profile.`, 'success');
+    say(status, t('devices.welcomeBack', { name: session.profile.displayName }), 'success');
     await next();
   } catch (error) {
     say(status, explain(error), 'error');
@@ -51,16 +52,16 @@ async function loadDevices(status) {
     $('devices').replaceChildren(...devices.map((device) => {
       const item = document.createElement('li');
       const name = document.createElement('strong');
-      name.textContent = device.name || 'Unnamed device';
-      item.append(name, device.current ? ' (this one)' : '');
-      if (device.lastUsedAt) item.append(` — last used ${new Date(device.lastUsedAt).toLocaleDateString()}`);
+      name.textContent = device.name || t('devices.unnamed');
+      item.append(name, device.current ? ` ${t('devices.thisOne')}` : '');
+      if (device.lastUsedAt) item.append(` — ${t('devices.lastUsed', { date: new Date(device.lastUsedAt).toLocaleDateString(language) })}`);
       if (!device.current) {
-        const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline', textContent: 'Revoke' });
-        revoke.setAttribute('aria-label', `Revoke ${name.textContent}`);
+        const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline', textContent: t('devices.revoke') });
+        revoke.setAttribute('aria-label', t('devices.revokeNamed', { device: name.textContent }));
         revoke.addEventListener('click', async () => {
           try {
             await call(`/me/devices/${device.id}`, { method: 'DELETE' });
-            say(status, `${name.textContent} no longer uses your profile.`, 'success');
+            say(status, t('devices.revoked', { device: name.textContent }), 'success');
             loadDevices(status);
           } catch (error) {
             say(status, explain(error), 'error');
@@ -82,16 +83,16 @@ async function showLink(status) {
     const link = await json('/me/device-links?qr=svg', { method: 'POST' });
     const url = URL.createObjectURL(new Blob([link.qrSVG], { type: 'image/svg+xml' }));
     $('device-link-qr').src = url;
-    const until = new Date(link.expiresAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
-    $('device-link-caption').textContent = `Scan with your other device's camera, or type ${link.code} there. Works once, until ${until}.`;
+    const time = new Date(link.expiresAt).toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' });
+    $('device-link-caption').textContent = t('devices.linkCaption', { code: link.code, time });
     figure.hidden = false;
     const follow = async () => {
       const state = await json(`/me/device-links/${link.id}`).catch(() => null);
       if (state && state.state === 'pending') return setTimeout(follow, 2_000);
       figure.hidden = true;
       URL.revokeObjectURL(url);
-      if (state && state.state === 'used') say(status, `${state.device?.name || 'Your other device'} now uses your profile.`, 'success');
-      else if (state) say(status, 'The link expired unused.');
+      if (state && state.state === 'used') say(status, t('devices.nowUses', { device: state.device?.name || t('devices.yourOther') }), 'success');
+      else if (state) say(status, t('devices.expired'));
       loadDevices(status);
     };
     setTimeout(follow, 2_000);

@@ -2,6 +2,7 @@
 // for the CSP to refuse): new connections per bucket as bars, cumulative people and connections
 // as two lines, each on its own scale, labelled with its latest value; axes with their scales, and
 // each bar's values on hover and from the keyboard.
+import { t, number, language } from './i18n.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const HEIGHT = 200;
@@ -35,8 +36,8 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
   svg.setAttribute('viewBox', `0 0 ${width} ${HEIGHT}`);
   svg.onkeydown = svg.onpointermove = svg.onpointerleave = svg.onblur = null;
   if (!buckets.length) {
-    svg.replaceChildren(element('text', { x: width / 2, y: HEIGHT / 2, class: 'empty', 'text-anchor': 'middle' }, 'No connections yet'));
-    return 'No connections yet.';
+    svg.replaceChildren(element('text', { x: width / 2, y: HEIGHT / 2, class: 'empty', 'text-anchor': 'middle' }, t('growth.empty')));
+    return t('growth.empty');
   }
   const group = Math.ceil(buckets.length / Math.min(MAX_BARS, (plot.right - plot.left) / 2));
   const bars = [];
@@ -54,11 +55,12 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
   const last = buckets[buckets.length - 1];
   const connections = buckets.map((b) => b.cumulativeConnections);
   const people = buckets.map((b) => b.cumulativePeople);
-  const format = new Intl.DateTimeFormat([], { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-  const number = (n) => n.toLocaleString();
-  const per = group > 1 ? `${group} buckets` : 'bucket';
+  const format = new Intl.DateTimeFormat(language, { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  const connectionsIn = (bucket) => t('count.connections', { count: bucket.cumulativeConnections });
+  const peopleIn = (bucket) => t('count.people', { count: bucket.cumulativePeople });
+  const perBar = t('growth.perBar', { count: group });
   const marker = element('rect', { class: 'marker', y: plot.top, width: Math.max(barWidth, 2), height: plot.bottom - plot.top, visibility: 'hidden' });
-  const readout = element('text', { class: 'readout', x: width / 2, y: 31, 'text-anchor': 'middle' }, `▮ new connections per ${per}`);
+  const readout = element('text', { class: 'readout', x: width / 2, y: 31, 'text-anchor': 'middle' }, perBar);
   svg.replaceChildren(
     marker,
     element('path', { class: 'bars', d: barPath }),
@@ -67,8 +69,8 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
     element('line', { class: 'axis', x1: plot.left, x2: plot.right, y1: plot.bottom, y2: plot.bottom }),
     element('line', { class: 'axis', x1: plot.left, x2: plot.left, y1: plot.top, y2: plot.bottom }),
     element('line', { class: 'axis', x1: plot.right, x2: plot.right, y1: plot.top, y2: plot.bottom }),
-    element('text', { class: 'legend connections', x: plot.left, y: 14 }, `— ${number(last.cumulativeConnections)} connections`),
-    element('text', { class: 'legend people', x: plot.right, y: 14, 'text-anchor': 'end' }, `— ${number(last.cumulativePeople)} people`),
+    element('text', { class: 'legend connections', x: plot.left, y: 14 }, `— ${connectionsIn(last)}`),
+    element('text', { class: 'legend people', x: plot.right, y: 14, 'text-anchor': 'end' }, `— ${peopleIn(last)}`),
     readout,
     // The left scale is the bars', the right the connections' (the people line ends at its legend's value).
     element('text', { class: 'tick', x: plot.left - 4, y: barTop + 4, 'text-anchor': 'end' }, number(maxBar)),
@@ -77,14 +79,14 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
     element('text', { class: 'tick', x: plot.right + 4, y: plot.bottom }, '0'),
     element('text', { class: 'tick', x: plot.left, y: HEIGHT - 20 }, format.format(new Date(buckets[0].start))),
     element('text', { class: 'tick', x: plot.right, y: HEIGHT - 20, 'text-anchor': 'end' }, format.format(new Date(last.start))),
-    element('text', { class: 'tick', x: width / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, `time (${timeZone || 'local'}); new per ${per} on the left, in all on the right`),
+    element('text', { class: 'tick', x: width / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, t('growth.axis', { zone: timeZone || t('growth.localTime'), count: group })),
   );
   // One bar's values, pointed at or chosen with the keys.
   let chosen = null;
   const choose = (index) => {
     chosen = Math.max(0, Math.min(bars.length - 1, index));
     const bar = bars[chosen];
-    const text = `${format.format(new Date(bar.start))}: ${number(bar.value)} new, ${number(bar.end.cumulativeConnections)} connections among ${number(bar.end.cumulativePeople)} people`;
+    const text = t('growth.bar', { time: format.format(new Date(bar.start)), new: bar.value, connections: connectionsIn(bar.end), people: peopleIn(bar.end) });
     readout.textContent = text;
     marker.setAttribute('x', (plot.left + chosen * barWidth).toFixed(1));
     marker.setAttribute('visibility', 'visible');
@@ -92,7 +94,7 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
   };
   const forget = () => {
     chosen = null;
-    readout.textContent = `▮ new connections per ${per}`;
+    readout.textContent = perBar;
     marker.setAttribute('visibility', 'hidden');
   };
   svg.onpointermove = (event) => {
@@ -109,6 +111,7 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
     const step = moves[event.key];
     choose(Number.isFinite(step) ? (chosen ?? (step > 0 ? -1 : bars.length)) + step : (step > 0 ? bars.length - 1 : 0));
   };
-  return `${number(last.cumulativeConnections)} connections among ${number(last.cumulativePeople)} people, `
-    + `from ${format.format(new Date(buckets[0].start))} to ${format.format(new Date(last.start))}.`;
+  return t('growth.description', {
+    connections: connectionsIn(last), people: peopleIn(last), from: format.format(new Date(buckets[0].start)), to: format.format(new Date(last.start)),
+  });
 }

@@ -10,6 +10,7 @@ import { GraphView } from './graph-view.js';
 import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
+import { t, language, localize } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -25,7 +26,7 @@ function register(event) {
   const via = link ? { event: link.slug, joinCode: link.code } : waiting ? { token: waiting.token } : null;
   return registerFrom($('join'), status, welcome, via, (profile) => {
     keepProfile(profile);
-    say(status, 'No network: your name is saved on this phone, and your profile is made as soon as you are online.', 'info');
+    say(status, t('home.offline'), 'info');
     sendWaitingThenWelcome();
   });
 }
@@ -34,8 +35,8 @@ function register(event) {
 function welcome(registered) {
   // Registering with the link's code joined its event already.
   if (registered.event) sessionStorage.removeItem(JOIN_LINK);
-  const joined = registered.event ? ` You joined ${registered.event.event.name}: your code for it is under "My code".` : '';
-  say(status, `Welcome, ${registered.profile.displayName}. Your code is ready: let someone scan it.${joined}`, 'success');
+  const name = registered.profile.displayName;
+  say(status, registered.event ? t('home.welcomeToEvent', { name, event: registered.event.event.name }) : t('home.welcome', { name }), 'success');
   showHome();
   // The form that had the focus is gone: it goes to what comes next, the code.
   $('code-title').focus();
@@ -61,7 +62,7 @@ async function refreshCode() {
     $('qr').src = url;
     if (codeURL) URL.revokeObjectURL(codeURL);
     codeURL = url;
-    $('valid-until').textContent = `Valid until ${expires.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
+    $('valid-until').textContent = t('home.validUntil', { time: expires.toLocaleTimeString(language, { hour: '2-digit', minute: '2-digit' }) });
     codeTimer = setTimeout(refreshCode, Math.max(5_000, expires - Date.now() - 30_000));
   } catch (error) {
     $('valid-until').textContent = explain(error);
@@ -74,7 +75,7 @@ async function loadEvents() {
     const events = await json('/me/events');
     const select = $('code-event');
     const chosen = select.value;
-    select.replaceChildren(new Option('Me (personal)', ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
+    select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
     select.value = chosen;
     $('my-events').replaceChildren(...events.items.map(myEvent));
   } catch { /* the personal code still works */ }
@@ -89,8 +90,8 @@ function myEvent({ event, role, visibility }) {
   choice.className = 'choice';
   const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: visibility === 'named' });
   box.addEventListener('change', () => setVisibility(event, box));
-  choice.append(box, ' The organizers see my name');
-  item.append(name, role === 'organizer' ? ' (organizer)' : '', choice);
+  choice.append(box, ` ${t('home.organizersSeeMyName')}`);
+  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', choice);
   return item;
 }
 
@@ -101,7 +102,7 @@ async function setVisibility(event, box) {
       method: 'PATCH', body: { visibility: box.checked ? 'named' : 'pseudonymous' },
     });
     box.checked = privacy.visibility === 'named';
-    say($('event-status'), `${event.name}'s organizers now see ${box.checked ? 'your name' : 'a pseudonym'}.`, 'success');
+    say($('event-status'), t(box.checked ? 'home.nowNamed' : 'home.nowPseudonymous', { event: event.name }), 'success');
   } catch (error) {
     box.checked = !box.checked;
     say($('event-status'), explain(error), 'error');
@@ -122,20 +123,20 @@ async function loadConnections() {
       if (connection.peer.headline) item.append(` — ${connection.peer.headline}`);
       return item;
     }));
-    if (!page.items.length) $('connections').replaceChildren(Object.assign(document.createElement('li'), { textContent: 'Nobody yet: show your code to someone.' }));
+    if (!page.items.length) $('connections').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('home.nobodyYet') }));
   } catch (error) {
     say(status, explain(error), 'error');
   }
   const waiting = pending().length;
   $('pending').hidden = !waiting;
-  $('pending').textContent = `${waiting} scan${waiting === 1 ? '' : 's'} saved offline, sent when you are online.`;
+  $('pending').textContent = t('home.pending', { count: waiting });
 }
 
 async function loadNetwork() {
   try {
     const network = await json('/me/network');
     view.setGraph(network, { glideMs: 600 });
-    $('network').setAttribute('aria-label', `My constellation: ${network.nodes.length} people, ${network.edges.length} links`);
+    $('network').setAttribute('aria-label', t('home.networkLabel', { people: network.nodes.length, links: network.edges.length }));
     $('network-text').textContent = describePicture(network.nodes, network.edges.length);
   } catch (error) {
     $('network-detail').textContent = explain(error);
@@ -151,8 +152,8 @@ async function joinEvent(event) {
     if (form.named.checked && joined.visibility !== 'named') {
       await call(`/events/${encodeURIComponent(slug)}/me`, { method: 'PATCH', body: { visibility: 'named' } });
     }
-    const seen = form.named.checked || joined.visibility === 'named' ? 'your name' : 'a pseudonym';
-    say($('event-status'), `You joined ${joined.event.name}: your code for it is under "My code"; its organizers see ${seen}.`, 'success');
+    const named = form.named.checked || joined.visibility === 'named';
+    say($('event-status'), t(named ? 'home.joinedNamed' : 'home.joinedPseudonymous', { event: joined.event.name }), 'success');
     form.reset();
     await loadEvents();
   } catch (error) {
@@ -197,14 +198,14 @@ function showHome() {
   $('home').hidden = false;
   initDevices(status);
   view = new GraphView($('network'), {
-    onSelect: (node) => { $('network-detail').textContent = node ? `${node.label}: ${node.degree} connection${node.degree === 1 ? '' : 's'}` : ''; },
+    onSelect: (node) => { $('network-detail').textContent = node ? t('node.detail', { name: node.label, count: node.degree }) : ''; },
   });
   $('code-event').addEventListener('change', refreshCode);
   $('full-screen').addEventListener('click', () => $('code').requestFullscreen?.());
   $('event-join').addEventListener('submit', joinEvent);
   document.addEventListener('visibilitychange', () => { if (!document.hidden) { refreshCode(); refreshAll(); } });
   flushWhenOnline(({ done, refused }) => {
-    if (refused.length) say(status, `A saved scan could not connect: ${explain(refused[0].error)}`, 'error');
+    if (refused.length) say(status, t('home.savedScanRefused', { reason: explain(refused[0].error) }), 'error');
     if (done.length) {
       sayConnected(done);
       refreshAll();
@@ -219,7 +220,7 @@ function showHome() {
 
 /** Says who the scans sent from this phone's queue connected me with. */
 function sayConnected(redemptions) {
-  say($('heard'), `Connected with ${redemptions.map((redemption) => redemption.connection.peer.displayName).join(', ')}.`, 'success');
+  say($('heard'), t('connect.connected', { people: redemptions.map((redemption) => redemption.connection.peer.displayName).join(', ') }), 'success');
 }
 
 /** Says at once who just connected with me (someone scanned my code), and shows them in my lists. */
@@ -229,20 +230,21 @@ function hearNewConnections() {
     onEvent: ({ type, data }) => {
       if (type !== 'connection') return;
       const connection = JSON.parse(data);
-      say($('heard'), `${connection.peer.displayName} connected with you.`, 'success');
+      say($('heard'), t('home.connectedWithYou', { name: connection.peer.displayName }), 'success');
       refreshAll();
     },
   }).start();
 }
 
-const ALREADY = 'This browser has a profile already: to use another one here, clear this site\'s data first.';
+localize();
+const ALREADY = t('home.alreadyHasProfile');
 const joinLink = takeJoinLink();
 const deviceLink = takeDeviceLink();
 // A link opened in this tab while the page is open changes only the fragment.
 window.addEventListener('hashchange', () => {
   const link = takeJoinLink();
   if (link && session.key) joinFromLink();
-  else if (link) say(status, `Type your name to join ${link.slug}.`);
+  else if (link) say(status, t('home.typeNameToJoin', { event: link.slug }));
   if (takeDeviceLink()) {
     if (session.key) say(status, ALREADY, 'error');
     else offerDeviceLink();
@@ -263,7 +265,7 @@ if (session.key) {
  * would otherwise sign this browser in as them, and everything done here would be theirs.
  */
 function offerDeviceLink() {
-  say(status, 'This link brings the profile of another device here. Use it only if that device is yours.');
+  say(status, t('devices.offer'));
   const accept = $('link-accept');
   accept.hidden = false;
   accept.focus();
@@ -271,11 +273,11 @@ function offerDeviceLink() {
 
 /** The two ways in without a profile: make one, or take one from another device. */
 function showForms() {
-  if (joinLink) say(status, `Type your name to join ${joinLink.slug}.`);
+  if (joinLink) say(status, t('home.typeNameToJoin', { event: joinLink.slug }));
   else if (keptProfile()) {
-    say(status, 'No network: your name and your scans are saved on this phone, and sent as soon as you are online.', 'info');
+    say(status, t('home.offlineWithScans'), 'info');
     sendWaitingThenWelcome();
-  } else if (pending().length) say(status, 'A code you scanned offline is waiting: say who you are, and you will be connected.');
+  } else if (pending().length) say(status, t('home.scanWaiting'));
   $('join').hidden = false;
   $('link-join').hidden = false;
   $('join').addEventListener('submit', register);

@@ -13,17 +13,24 @@ import { EventStream } from './sse.js';
 import { drawGrowth } from './growth-chart.js';
 import { StableCommunities } from './stable-communities.js';
 import { describePicture } from './picture-text.js';
+import { t, number, language, localize } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-/** The label the server gives a person who did not choose to be named. */
-const PSEUDONYM = /^Attendee [A-Z2-7]{6}$/;
+/** The label the server gives a person who did not choose to be named (in English), and its symbols. */
+const PSEUDONYM = /^Attendee ([A-Z2-7]{6})$/;
 const NETWORK_EVERY_MS = 3000;
 const INSIGHTS_EVERY_MS = 10_000;
 const GLIDE_MS = 900;
 
-/** The pseudonym the server would show for node `id` (`p` + base32): never a name. */
+/** The pseudonym the server would show for node `id` (`p` + base32), in this page's language: never a name. */
 function pseudonym(id) {
-  return `Attendee ${id.slice(1, 7).toUpperCase()}`;
+  return t('live.pseudonym', { code: id.slice(1, 7).toUpperCase() });
+}
+
+/** A person's `label` from the server in this page's language: a pseudonym translated, a name as it is. */
+function localLabel(label) {
+  const symbols = PSEUDONYM.exec(label)?.[1];
+  return symbols ? t('live.pseudonym', { code: symbols }) : label;
 }
 
 /** When to try again after `error`: soon when the server said so (429), else in a few seconds. */
@@ -122,9 +129,10 @@ class LivePage {
     };
   }
 
-  /** A node as this page shows it: on the wall, by pseudonym only. */
+  /** A node as this page shows it: on the wall, by pseudonym only; `named` if its label is a name. */
   face(node) {
-    return this.wall ? { ...node, label: pseudonym(node.id) } : node;
+    if (this.wall) return { ...node, label: pseudonym(node.id), named: false };
+    return { ...node, label: localLabel(node.label), named: !PSEUDONYM.test(node.label) };
   }
 
   /** Takes the view token and join code from the fragment into this tab's storage, and out of the address bar. */
@@ -144,14 +152,11 @@ class LivePage {
   explainStop(error) {
     const slug = this.slug;
     const usingView = Boolean(sessionStorage.getItem(this.viewKey));
-    if (error.code === 'view_token_expired') return `This view link has expired. Run \`constellation event open ${slug}\` for a fresh one.`;
-    if (error.status === 401) {
-      return usingView ? `This view link is not valid here. Run \`constellation event open ${slug}\` for a fresh one.`
-        : 'This browser\'s key is no longer valid. Open the link `constellation event open` prints.';
-    }
-    if (error.code === 'view_token_wrong_event') return `This view link is for another event, not "${slug}".`;
-    if (error.code === 'not_an_organizer') return 'Only the event\'s organizers can watch it live, and this browser\'s profile is not one of them.';
-    if (error.status === 404) return `There is no event called "${slug}".`;
+    if (error.code === 'view_token_expired') return t('live.viewExpired', { slug });
+    if (error.status === 401) return usingView ? t('live.viewInvalid', { slug }) : t('live.keyInvalid');
+    if (error.code === 'view_token_wrong_event') return t('live.otherEvent', { slug });
+    if (error.code === 'not_an_organizer') return t('live.notOrganizer');
+    if (error.status === 404) return t('live.noEvent', { slug });
     return explain(error);
   }
 
@@ -163,11 +168,11 @@ class LivePage {
       this.stop();
       if (error.code === 'view_token_expired') sessionStorage.removeItem(this.viewKey);
       say(this.status, this.explainStop(error), 'error');
-      this.setState('stopped', 'Not live');
+      this.setState('stopped', t('live.notLive'));
       return true;
     }
     // No answer (offline, cut, silent): keep the picture. A problem (busy, rate limited): say which.
-    say(this.status, error instanceof ApiError ? explain(error) : 'Offline: showing the last picture, reconnecting…', 'error');
+    say(this.status, error instanceof ApiError ? explain(error) : t('live.offline'), 'error');
     this.problemShown = true;
     return false;
   }
@@ -192,8 +197,8 @@ class LivePage {
     const nodes = this.view.nodes.length; const edges = this.view.edgeCount;
     count.dataset.nodes = nodes;
     count.dataset.edges = edges;
-    count.textContent = `${nodes.toLocaleString()} ${nodes === 1 ? 'person' : 'people'}, ${edges.toLocaleString()} connection${edges === 1 ? '' : 's'}`;
-    $('network').setAttribute('aria-label', `The event's constellation: ${count.textContent}`);
+    count.textContent = t('live.count', { people: t('count.people', { count: nodes }), connections: t('count.connections', { count: edges }) });
+    $('network').setAttribute('aria-label', t('live.networkLabel', { count: count.textContent }));
     // Words for the picture, at most once a second (a busy event changes it many times a second).
     this.describing ??= setTimeout(() => {
       this.describing = null;
@@ -239,18 +244,19 @@ class LivePage {
   }
 
   showSummary(summary) {
-    const number = (n) => n.toLocaleString();
-    const peak = summary.peakHour
-      ? `${new Date(summary.peakHour.start).toLocaleString([], { timeZone: this.event.timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit' })} (${number(summary.peakHour.newConnections)} new)`
-      : '—';
+    const peak = summary.peakHour ? t('live.peak', {
+      time: new Date(summary.peakHour.start).toLocaleString(language, { timeZone: this.event.timeZone, weekday: 'short', hour: '2-digit', minute: '2-digit' }),
+      new: summary.peakHour.newConnections,
+    }) : '—';
+    const modularity = number(summary.modularity, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     const rows = [
-      ['People connected', number(summary.people)],
-      ['Connections', number(summary.connections)],
-      ['Attendees', number(summary.attendees)],
-      ['Share connected', `${Math.round(summary.connectedShare * 100)}%`],
-      ['Communities', `${number(summary.communities)} (modularity ${summary.modularity.toFixed(2)})`],
-      ['Largest group', number(summary.largestComponent)],
-      ['Busiest hour', peak],
+      [t('live.peopleConnected'), number(summary.people)],
+      [t('live.connections'), number(summary.connections)],
+      [t('live.attendees'), number(summary.attendees)],
+      [t('live.shareConnected'), number(summary.connectedShare, { style: 'percent' })],
+      [t('live.communities'), t('live.communitiesValue', { count: summary.communities, modularity })],
+      [t('live.largestGroup'), number(summary.largestComponent)],
+      [t('live.busiestHour'), peak],
     ];
     $('summary').replaceChildren(...rows.flatMap(([term, value]) => [
       Object.assign(document.createElement('dt'), { textContent: term }),
@@ -258,18 +264,17 @@ class LivePage {
     ]));
     const items = summary.topByDegree.map((person) => {
       const item = document.createElement('li');
-      item.textContent = `${person.name} — ${number(person.degree)} connection${person.degree === 1 ? '' : 's'}`;
+      item.textContent = t('live.connector', { name: localLabel(person.name), count: person.degree });
       return item;
     });
-    $('connectors').replaceChildren(...(items.length ? items : [Object.assign(document.createElement('li'), { textContent: 'Nobody yet' })]));
+    $('connectors').replaceChildren(...(items.length ? items : [Object.assign(document.createElement('li'), { textContent: t('live.nobodyYet') })]));
   }
 
   describe(node) {
     const detail = $('node-detail');
     if (!node) { detail.textContent = ''; return; }
-    const degree = node.degree || 0;
-    const community = node.community == null ? '' : `, community ${node.community + 1}`;
-    detail.textContent = `${node.label}: ${degree} connection${degree === 1 ? '' : 's'}${community}`;
+    const details = { name: node.label, count: node.degree || 0, community: (node.community ?? 0) + 1 };
+    detail.textContent = t(node.community == null ? 'node.detail' : 'node.detailInCommunity', details);
   }
 
   /** A new connection from the stream: drawn at once, the layout refetched soon. */
@@ -301,14 +306,14 @@ class LivePage {
 
   onState(state, error) {
     if (state === 'open') {
-      this.setState('live', 'Live');
+      this.setState('live', t('live.live'));
       this.clearProblem();
     } else if (state === 'reconnecting') {
-      this.setState('reconnecting', 'Reconnecting…');
+      this.setState('reconnecting', t('live.reconnecting'));
       if (error) this.report(error);
     } else if (error.status === 404) {
       // The event exists (its picture loaded): this server has no stream.
-      this.setState('stopped', 'Live updates unavailable: reload to update');
+      this.setState('stopped', t('live.noStream'));
     } else {
       this.report(error);
     }
@@ -330,7 +335,7 @@ class LivePage {
     try {
       const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: this.credential() });
       $('join-qr').src = URL.createObjectURL(await response.blob());
-      $('join-caption').textContent = `Scan to join ${event.name}`;
+      $('join-caption').textContent = t('live.scanToJoinEvent', { event: event.name });
       $('join-code').textContent = `${event.slug} · ${code.toUpperCase()}`;
     } catch (error) {
       $('join-caption').textContent = explain(error);
@@ -343,7 +348,7 @@ class LivePage {
     const found = [];
     if (query) {
       for (const node of this.view.nodes) {
-        if (!PSEUDONYM.test(node.label) && node.label.toLowerCase().includes(query)) found.push(node);
+        if (node.named && node.label.toLowerCase().includes(query)) found.push(node);
         if (found.length === 8) break;
       }
     }
@@ -354,7 +359,7 @@ class LivePage {
       item.append(button);
       return item;
     }));
-    if (query && !found.length) results.replaceChildren(Object.assign(document.createElement('li'), { textContent: 'No named attendee matches' }));
+    if (query && !found.length) results.replaceChildren(Object.assign(document.createElement('li'), { textContent: t('live.noMatch') }));
     results.hidden = !query;
     return found;
   }
@@ -383,11 +388,12 @@ class LivePage {
   async start() {
     const slug = this.slug;
     document.body.classList.toggle('wall', this.wall);
+    this.showCount();
     this.readFragment();
     this.listen();
     if (!this.credential()) {
-      say(this.status, `No credential: open the link \`constellation event open ${slug}\` prints, or this page in the browser where you use Constellation as the event's organizer.`, 'error');
-      this.setState('stopped', 'Not live');
+      say(this.status, t('live.noCredential', { slug }), 'error');
+      this.setState('stopped', t('live.notLive'));
       return;
     }
     // The picture by the event's slug, while the event itself (name, zone, id) is read.
@@ -403,7 +409,7 @@ class LivePage {
     const event = this.event;
     $('event-name').textContent = event.name;
     if (this.stopped) return; // the picture was refused (credentials): nothing to stream
-    document.title = `${event.name} · live · Constellation`;
+    document.title = t('live.documentTitle', { event: event.name });
     $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
     this.stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, {
       auth: () => this.credential(),
@@ -418,4 +424,5 @@ class LivePage {
   }
 }
 
+localize();
 new LivePage().start();

@@ -1,6 +1,7 @@
 // A constellation in words: the text alternative of a picture's canvas, for whoever does not see
 // it (a screen reader reads it after the canvas's name). Who is in it, and in which groups (the
 // colours), best connected first; a large picture names its largest groups and their best connected.
+import { t } from './i18n.js';
 
 /** Up to this many people, everyone is named; above, each group's best connected only. */
 const EVERYONE = 30;
@@ -8,13 +9,9 @@ const EVERYONE = 30;
 const GROUPS = 8;
 const NAMES = 5;
 
-function count(n, one, many) {
-  return `${n.toLocaleString()} ${n === 1 ? one : many}`;
-}
-
 /** `nodes` ({label, community, degree}) and the number of links between them, in a few sentences. */
 export function describePicture(nodes, links) {
-  if (!nodes.length) return 'Nobody is in the picture yet.';
+  if (!nodes.length) return t('picture.empty');
   const groups = new Map();
   for (const node of nodes) {
     const members = groups.get(node.community ?? null) || [];
@@ -26,13 +23,16 @@ export function describePicture(nodes, links) {
   const named = (members) => members.sort((a, b) => (b.degree || 0) - (a.degree || 0))
     .slice(0, everyone ? members.length : NAMES).map((node) => node.label).join(', ');
   const parts = largest.slice(0, everyone ? largest.length : GROUPS).map(([community, members]) => {
-    const name = community === null ? 'In no group' : `Group ${community + 1}`;
-    return `${name}, ${count(members.length, 'person', 'people')}: ${everyone ? '' : 'best connected '}${named(members)}.`;
+    const group = community === null ? t('picture.noGroup') : t('picture.group', { number: community + 1 });
+    const people = t('count.people', { count: members.length });
+    return t(everyone ? 'picture.members' : 'picture.bestConnected', { group, people, names: named(members) });
   });
   const rest = largest.length - parts.length;
   return [
-    `${count(nodes.length, 'person', 'people')}, ${count(links, 'link', 'links')}, ${count(groups.size, 'group', 'groups')}.`,
+    t('picture.summary', {
+      people: t('count.people', { count: nodes.length }), links: t('count.links', { count: links }), groups: t('count.groups', { count: groups.size }),
+    }),
     ...parts,
-    rest > 0 ? `And ${count(rest, 'smaller group', 'smaller groups')}.` : '',
+    rest > 0 ? t('picture.rest', { groups: t('count.smallerGroups', { count: rest }) }) : '',
   ].filter(Boolean).join(' ');
 }

@@ -1,0 +1,92 @@
+// The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
+// messages-de.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
+// The language of a page load: `?lang=xx`, else the one chosen with the page's switch (kept in
+// localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
+// pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
+// stands out (LanguageTests looks for it).
+import en from './messages-en.js';
+import de from './messages-de.js';
+
+const CHOICE = 'constellation.language';
+const PSEUDO = 'qps';
+const catalogs = { en, de };
+const ACCENTS = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', c: 'ç', n: 'ñ', t: 'ţ', y: 'ý', A: 'Á', E: 'É', I: 'Í', O: 'Ó', U: 'Ú', C: 'Ç', N: 'Ñ' };
+
+function choose() {
+  const asked = new URLSearchParams(location.search).get('lang');
+  if (asked === PSEUDO) return PSEUDO;
+  const wanted = [asked, localStorage.getItem(CHOICE), ...navigator.languages.map((tag) => tag.split('-')[0].toLowerCase())];
+  return wanted.find((code) => code && Object.hasOwn(catalogs, code)) || 'en';
+}
+
+/** English `text` in the pseudo-locale: accented and bracketed, its `{placeholders}` intact. */
+function pseudo(text) {
+  return `⟦${text.replace(/\{\w+\}|[a-zA-Z]/g, (part) => ACCENTS[part] ?? part)}⟧`;
+}
+
+/** This page load's language: a catalog's ('en', 'de') or the pseudo-locale ('qps'). */
+export const language = choose();
+const messages = language === PSEUDO
+  ? Object.fromEntries(Object.entries(en).map(([key, message]) => [key, typeof message === 'string' ? pseudo(message)
+    : Object.fromEntries(Object.entries(message).map(([form, text]) => [form, pseudo(text)]))]))
+  : catalogs[language];
+const plurals = new Intl.PluralRules(language);
+
+/** Whether the catalogs have a message `key`. */
+export function has(key) {
+  return Object.hasOwn(en, key);
+}
+
+/** `n` as this language writes numbers (`options` as `Intl.NumberFormat`'s). */
+export function number(n, options) {
+  return n.toLocaleString(language, options);
+}
+
+/**
+ * The message `key` in this page's language (English if its catalog lacks it), its `{name}`s filled
+ * from `params` (numbers written as the language writes them); a message with plural forms takes
+ * the one `params.count` calls for.
+ */
+export function t(key, params = {}) {
+  let message = messages[key] ?? en[key] ?? key;
+  if (typeof message === 'object') message = message[plurals.select(params.count)] ?? message.other;
+  return message.replace(/\{(\w+)\}/g, (placeholder, name) => {
+    const value = params[name];
+    if (value === undefined) return placeholder;
+    return typeof value === 'number' ? number(value) : String(value);
+  });
+}
+
+/**
+ * Puts the messages into `root`'s marked elements: `data-i18n="key"` their text,
+ * `data-i18n-attr="placeholder:key,aria-label:key"` their attributes. For the whole document also
+ * `<html lang>` and the language switch (`<select id="language">`), if the page has one.
+ */
+export function localize(root = document) {
+  for (const element of root.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
+  for (const element of root.querySelectorAll('[data-i18n-attr]')) {
+    for (const pair of element.dataset.i18nAttr.split(',')) {
+      const [attribute, key] = pair.split(':').map((part) => part.trim());
+      element.setAttribute(attribute, t(key));
+    }
+  }
+  if (root !== document) return;
+  document.documentElement.lang = language;
+  const select = document.getElementById('language');
+  if (select) offer(select);
+}
+
+/** The switch shows this page's language; a choice is kept for every page, and this one reloaded in it. */
+function offer(select) {
+  select.value = language;
+  select.addEventListener('change', () => {
+    localStorage.setItem(CHOICE, select.value);
+    const url = new URL(location.href);
+    // This page load's `?lang=` would win over the choice just made.
+    if (url.searchParams.has('lang')) {
+      url.searchParams.delete('lang');
+      history.replaceState(history.state, '', url);
+    }
+    location.reload();
+  });
+}
