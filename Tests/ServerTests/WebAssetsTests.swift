@@ -61,12 +61,18 @@ import WebClient
             let response = try await RawHTTP.exchange(port: server.port, "GET /sw.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(response.httpStatus == 200)
             #expect(response.httpHeader("Content-Type") == "text/javascript; charset=utf-8")
-            let kept = Set(Self.references(in: response.httpBody, pattern: #"'(/[^']*)'"#))
+            let list = try #require(response.httpBody.firstMatch(of: /const PRECACHE = \[([^\]]*)\]/)?.output.1)
+            let kept = Set(Self.references(in: String(list), pattern: #"'(/[^']*)'"#))
             let folder = try #require(WebClient.folder).appendingPathComponent("assets")
             let served = try FileManager.default.contentsOfDirectory(atPath: folder.path).map { "/assets/" + $0 }
             #expect(!served.isEmpty)
             #expect(Set(served).subtracting(kept).isEmpty, "not kept offline: \(Set(served).subtracting(kept).sorted())")
             #expect(kept.isSuperset(of: ["/", "/c"]))
+            // Each kept path is served: one missing would fail the service worker's install.
+            for path in kept {
+                let answer = try await RawHTTP.exchange(port: server.port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                #expect(answer.httpStatus == 200, "\(path): \(answer.httpStatus)")
+            }
         }
     }
 

@@ -36,13 +36,14 @@ def start_postgres(work, settings=()):
     return process, conninfo
 
 
-def start_server(bin_dir, conninfo, work, environment=None):
-    """The release server on a free loopback port, rate limits off; returns the process and its URL."""
+def start_server(bin_dir, conninfo, work, environment=None, port=0):
+    """The release server on a free loopback port (or `port`: started again where it was), rate limits
+    off; returns the process and its URL."""
     log = open(work / "server.log", "w")
     env = dict(os.environ, DATABASE_URL=conninfo, CONSTELLATION_MAX_REDEMPTIONS="100000", CONSTELLATION_RATE_LIMITS="off",
                LOG_LEVEL="warning",
                CONSTELLATION_MIGRATIONS_DIR=str(ROOT / "migrations"), **(environment or {}))
-    process = subprocess.Popen([bin_dir / "constellation-server", "serve", "--port", "0", "--data-dir", work / "server"],
+    process = subprocess.Popen([bin_dir / "constellation-server", "serve", "--port", str(port), "--data-dir", work / "server"],
                                env=env, stdout=log, stderr=log)
     for _ in range(600):
         match = re.search(r"listening on (http://\S+)", (work / "server.log").read_text())

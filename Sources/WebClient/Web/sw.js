@@ -27,16 +27,15 @@ self.addEventListener('activate', (event) => {
   })());
 });
 
-/** A page or asset of this origin, fetched with GET: what the cache may answer. */
+/** A page (`/`, `/c`, an event's live page) or an asset of this origin, fetched with GET: what the cache may answer. */
 function cacheable(request) {
   const url = new URL(request.url);
-  return request.method === 'GET' && url.origin === self.location.origin
-    && (request.mode === 'navigate' || url.pathname.startsWith('/assets/') || PRECACHE.includes(url.pathname));
+  if (request.method !== 'GET' || url.origin !== self.location.origin) return false;
+  return PRECACHE.includes(url.pathname) || url.pathname.startsWith('/assets/') || /^\/events\/[^/]+\/live$/.test(url.pathname);
 }
 
 self.addEventListener('fetch', (event) => {
-  if (!cacheable(event.request) || new URL(event.request.url).pathname.startsWith('/v1/')) return;
-  event.respondWith(networkFirst(event.request));
+  if (cacheable(event.request)) event.respondWith(networkFirst(event.request));
 });
 
 async function networkFirst(request) {

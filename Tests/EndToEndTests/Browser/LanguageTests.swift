@@ -195,6 +195,15 @@ import Testing
                 until:
                     "document.documentElement.lang === 'de' && /^Meine Verbindungen/.test(document.getElementById('connections-title').textContent)"
             )
+            // Switching on `/c` reloads the page: the scan it shows survives (in the history entry's state).
+            try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
+            try await phone.wait(for: "the scan, in English", until: "/Ada/.test(document.getElementById('status').textContent)")
+            try await phone.click("#language option[value=de]")
+            try await phone.wait(
+                for: "the same scan after switching to German",
+                until:
+                    "document.documentElement.lang === 'de' && document.getElementById('status').dataset.kind === 'success' && /Ada/.test(document.getElementById('status').textContent)"
+            )
             try await phone.expectCleanPage(origin: server.url)
         }
     }

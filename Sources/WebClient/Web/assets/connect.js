@@ -69,9 +69,12 @@ function register(event) {
 }
 
 async function start() {
-  scan = { token: tokenFrom(location.hash), at: new Date() };
-  // The token is in the fragment: it never reached the server's logs; keep it out of the history too.
-  history.replaceState(null, '', '/c');
+  // A reload (the language switch) finds the scan in this history entry's state, not in the address.
+  const fromLink = tokenFrom(location.hash);
+  const kept = history.state || {};
+  scan = fromLink || !kept.scan ? { token: fromLink, at: new Date() } : { token: kept.scan, at: new Date(kept.at) };
+  // The token is in the fragment: it never reached the server's logs; keep it out of the address bar too.
+  history.replaceState(scan.token ? { scan: scan.token, at: scan.at.getTime() } : null, '', '/c');
   form.hidden = true;
   next.hidden = true;
   if (!scan.token) return finish(t('connect.noCode'), 'error');
