@@ -118,7 +118,8 @@ import Testing
     /// screen) and as the event grows, every node is inside the canvas and clear of the overlays and
     /// no two labels overlap; the fit control is the first thing the keyboard reaches; the newest
     /// connection is marked; when the stream is cut, the header says so, and says "Live" again
-    /// once it is back, with no banner left over.
+    /// once it is back, with no banner left over; a connection made while the page's network was cut
+    /// is caught up when it comes back.
     @Test func theWallKeepsEveryNodeInViewAsTheRoomChanges() async throws {
         var (server, ada, joinCode, databaseURL) = try await event(attendees: 12)
         let port = server.port
@@ -150,6 +151,18 @@ import Testing
                 timeout: 60)
             try await connect("Person 21", to: ada, on: server)
             try await projector.wait(for: "a connection after the cut", until: Self.drawn(nodes: 22, edges: 21), timeout: 20)
+
+            // The page's own network cut (the server up): a connection made meanwhile is caught up on reconnecting.
+            try await projector.setOffline(true)
+            try await projector.wait(
+                for: "the stream cut by the network", until: "document.getElementById('live-state').dataset.state !== 'live'", timeout: 60)
+            try await connect("Person 22", to: ada, on: server)
+            try await projector.setOffline(false)
+            try await projector.wait(
+                for: "live again, the missed connection caught up",
+                until: Self.drawn(nodes: 23, edges: 22) + " && document.getElementById('live-state').dataset.state === 'live'",
+                timeout: 60)
+            try await expectInView(projector, "after the cut")
         }
     }
 

@@ -60,7 +60,10 @@ export class SSEParser {
 /**
  * A stream that stays open: `onEvent({type, data, id})` for each event; `onState(state, error)`
  * with 'open', 'reconnecting' (the error that cut it) or 'failed' (an ApiError that retrying
- * cannot fix: 401, 403, 404). Silence longer than `silenceMs` (no event, no keep-alive) counts as a cut.
+ * cannot fix: 401, 403, 404). Silence longer than `silenceMs` (no event, no keep-alive) counts as a
+ * cut, and so does the browser saying it went offline (a stream can look open long after the
+ * network is gone); it comes back as soon as the browser is online again, resuming after the last
+ * event it had (`Last-Event-ID`), so what happened meanwhile arrives too.
  */
 export class EventStream {
   constructor(url, { auth, onEvent, onState = () => {}, silenceMs = 45_000 }) {
@@ -74,12 +77,25 @@ export class EventStream {
 
   start() {
     this.stopped = false;
+    if (!this.listening) {
+      this.listening = true;
+      window.addEventListener('offline', () => this.controller?.abort(new Error('offline')));
+      window.addEventListener('online', () => this.wake?.());
+    }
     this.run();
   }
 
   stop() {
     this.stopped = true;
     this.controller?.abort();
+  }
+
+  /** Waits `ms`, or less if the browser comes back online meanwhile; while offline, until it is online. */
+  pause(ms) {
+    return new Promise((resolve) => {
+      const timer = navigator.onLine === false ? null : setTimeout(resolve, ms);
+      this.wake = () => { clearTimeout(timer); this.wake = null; resolve(); };
+    });
   }
 
   async run() {
@@ -97,7 +113,7 @@ export class EventStream {
         this.failures += 1;
         this.onState('reconnecting', error);
       }
-      await new Promise((resolve) => setTimeout(resolve, this.delay()));
+      await this.pause(this.delay());
     }
   }
 
