@@ -12,7 +12,7 @@ import Testing
         "GET /health", "GET /ready", "GET /metrics", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
-        "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}",
+        "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}", "GET /sw.js",
         // The API's description.
         "GET /openapi.json",
     ]
