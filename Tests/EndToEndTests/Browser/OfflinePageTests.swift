@@ -16,6 +16,13 @@ import Testing
         try ServerProcess(databaseURL: database, dataDirectory: workspace.serverData, port: port)
     }
 
+    /// Ada, made through the API, and a code of hers to scan.
+    private func adaAndHerCode(on server: ServerProcess) async throws -> (ConstellationClient, String) {
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
+        return (ada, try await ada.issueToken().token)
+    }
+
     /// Opens `/` and waits until its service worker controls the page and has kept `/c`.
     private func visitOnce(_ phone: Browser, _ server: ServerProcess) async throws {
         try await phone.open(server.url + "/")
@@ -35,9 +42,7 @@ import Testing
         var server = try start(database)
         let port = server.port
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
-        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
-        let token = try await ada.issueToken().token
+        let (ada, token) = try await adaAndHerCode(on: server)
         try await Browser.with { phone in
             try await visitOnce(phone, server)
             _ = server.stop()
@@ -72,9 +77,7 @@ import Testing
         var server = try start(database)
         let port = server.port
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
-        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
-        let token = try await ada.issueToken().token
+        let (ada, token) = try await adaAndHerCode(on: server)
         try await Browser.with { phone in
             try await visitOnce(phone, server)
             try await phone.type("#name", "Dan\n")
