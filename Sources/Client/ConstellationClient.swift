@@ -45,6 +45,16 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.PATCH, "/v1/me", body: changes))
     }
 
+    /// My contact card, every entry with who sees it.
+    public func card() async throws(ClientError) -> ContactCard {
+        try await decode(send(.GET, "/v1/me/card"))
+    }
+
+    /// Replaces my contact card as a whole.
+    public func replaceCard(_ card: ContactCard) async throws(ClientError) -> ContactCard {
+        try await decode(send(.PUT, "/v1/me/card", body: card))
+    }
+
     public func profile(id: UUID) async throws(ClientError) -> Profile {
         try await decode(send(.GET, "/v1/profiles/\(id.uuidString.lowercased())"))
     }

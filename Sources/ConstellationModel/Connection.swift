@@ -28,9 +28,13 @@ public struct Connection: Codable, Sendable, Equatable {
     public let note: String?
     /// My private tags on this connection (in my lists; nil elsewhere).
     public let tags: [String]?
+    /// The entries of the other person's contact card meant for their connections, as they are now
+    /// (in my lists).
+    public var card: [ContactEntry]?
 
     public init(
-        id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, eventName: String? = nil, note: String? = nil, tags: [String]? = nil
+        id: Int64, peer: Profile, connectedAt: Date, eventId: UUID?, eventName: String? = nil, note: String? = nil, tags: [String]? = nil,
+        card: [ContactEntry]? = nil
     ) {
         self.id = id
         self.peer = peer
@@ -39,6 +43,7 @@ public struct Connection: Codable, Sendable, Equatable {
         self.eventName = eventName
         self.note = note
         self.tags = tags
+        self.card = card
     }
 
     /// Notes are at most 2,000 characters; a connection has at most 20 tags of at most 40 characters.

@@ -19,10 +19,12 @@ public struct PersonalData: Codable, Sendable, Equatable {
     public let tokens: [Token]
     /// The people I blocked.
     public let blocks: [Block]
+    /// My contact card, every entry with its audience.
+    public let card: [ContactEntry]
 
     public init(
         exportedAt: Date, profile: Profile, profileUpdatedAt: Date, tokensValidFrom: Date?, apiKeys: [APIKey],
-        connections: [Connection], redemptions: [Redemption], tokens: [Token], blocks: [Block]
+        connections: [Connection], redemptions: [Redemption], tokens: [Token], blocks: [Block], card: [ContactEntry] = []
     ) {
         version = 1
         self.exportedAt = exportedAt
@@ -34,6 +36,7 @@ public struct PersonalData: Codable, Sendable, Equatable {
         self.redemptions = redemptions
         self.tokens = tokens
         self.blocks = blocks
+        self.card = card
     }
 
     /// An API key's metadata; the key itself was shown once and only its hash is kept.

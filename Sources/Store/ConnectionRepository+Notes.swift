@@ -35,7 +35,8 @@ extension ConnectionRepository {
                 RETURNING connection_id
                 """)
             guard let id = try written.first?.int("connection_id") else { return nil }
-            return try connection.query("\(Self.annotated(of: owner)) AND c.id = \(id)").first.map(Connection.init(annotatedRow:))
+            return try connection.query("\(Self.annotated(of: owner)) AND c.id = \(id)").map(Connection.init(annotatedRow:))
+                .withSharedCards(on: connection).first
         }
     }
 

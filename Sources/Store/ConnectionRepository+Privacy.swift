@@ -17,10 +17,13 @@ extension ConnectionRepository {
         }
     }
 
-    /// Every connection of `profile`, newest first, unpaged, with `profile`'s notes and tags: for exports.
-    public func allConnections(of profile: UUID) async throws -> [Connection] {
-        try await database.withConnection { connection in
-            try connection.query("\(Self.annotated(of: profile)) ORDER BY c.id DESC").map(Connection.init(annotatedRow:))
+    /// Every connection of `profile` (or only the one with `peer`), newest first, unpaged, with
+    /// `profile`'s notes and tags and what each peer shares with their connections: for exports.
+    public func allConnections(of profile: UUID, peer: UUID? = nil) async throws -> [Connection] {
+        let only: SQL = peer.map { "AND p.id = \($0)" } ?? ""
+        return try await database.withConnection { connection in
+            try connection.query("\(Self.annotated(of: profile)) \(only) ORDER BY c.id DESC").map(Connection.init(annotatedRow:))
+                .withSharedCards(on: connection)
         }
     }
 }

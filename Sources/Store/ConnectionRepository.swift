@@ -95,7 +95,7 @@ public struct ConnectionRepository: Sendable {
                 \(Self.annotated(of: profile)) AND c.id < \(before ?? Int64.max) \(Self.conditions(filter))
                 ORDER BY c.id DESC LIMIT \(limit + 1)
                 """)
-            let items = try rows.prefix(limit).map(Connection.init(annotatedRow:))
+            let items = try Array(rows.prefix(limit).map(Connection.init(annotatedRow:))).withSharedCards(on: connection)
             return ConnectionPage(items: items, nextCursor: rows.count > limit ? items.last.map { String($0.id) } : nil)
         }
     }

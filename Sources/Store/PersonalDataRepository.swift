@@ -60,7 +60,8 @@ public struct PersonalDataRepository: Sendable {
                 exportedAt: moment, profile: try Profile(row: row), profileUpdatedAt: try row.date("updated_at"),
                 tokensValidFrom: try Self.optionalDate(row, "tokens_valid_from"), apiKeys: apiKeys,
                 connections: connections, redemptions: redemptions, tokens: tokens,
-                blocks: try BlockRepository.blocks(by: profile, on: connection))
+                blocks: try BlockRepository.blocks(by: profile, on: connection),
+                card: try ProfileRepository.card(of: profile, on: connection))
         }
     }
 

@@ -350,10 +350,14 @@ import Tokens
             let text = String(decoding: response.body, as: UTF8.self)
             #expect(text.hasSuffix("\r\n") && !text.replacingOccurrences(of: "\r\n", with: "").contains("\n"), "CRLF line ends")
             let rows = try parseCSV(response.body)
-            #expect(rows.first == ["profile_id", "display_name", "headline", "connected_at", "event_id"])
+            #expect(
+                rows.first == [
+                    "profile_id", "display_name", "headline", "connected_at", "event_id", "email", "phone", "link", "organization", "role",
+                ])
             #expect(rows.count == 1 + 55)
             for row in rows.dropFirst() {
-                #expect(row.count == 5)
+                #expect(row.count == 10)
+                #expect(row[5...].allSatisfy { $0.isEmpty }, "nobody here shares a card")
                 #expect(try Date.ISO8601FormatStyle().parse(row[3]).timeIntervalSinceNow < 60)
                 if let id = UUID(uuidString: row[0]), let want = expected[id] {
                     #expect([row[0], row[1], row[2], row[4]] == want.fields)

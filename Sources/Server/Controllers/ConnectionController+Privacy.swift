@@ -4,8 +4,9 @@ import Hummingbird
 import Tokens
 
 extension ConnectionController {
-    /// `GET /v1/me/connections?format=csv|vcard`: every connection, newest first, as a file.
-    func exportConnections(format: String, context: AppRequestContext) async throws -> Response {
+    /// `GET /v1/me/connections?format=csv|vcard`: every connection, newest first, as a file; with
+    /// `&peer=ID`, only the one with that person (a phone saving one contact).
+    func exportConnections(format: String, peer: String?, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let (contentType, fileName, render): (String, String, @Sendable ([Connection]) -> String) =
             switch format {
@@ -13,7 +14,11 @@ extension ConnectionController {
             case "vcard": ("text/vcard; charset=utf-8", "connections.vcf", VCard.document)
             default: throw Problem.badRequest("unsupported_format", "format must be json, csv or vcard")
             }
-        let connections = try await services.connections.allConnections(of: me.id)
+        let only = try peer.map { text in
+            guard let id = UUID(uuidString: text) else { throw Problem.badRequest("invalid_peer", "peer must be a profile id (a UUID)") }
+            return id
+        }
+        let connections = try await services.connections.allConnections(of: me.id, peer: only)
         var response = Response.fresh(Array(render(connections).utf8), contentType: contentType)
         response.headers[.contentDisposition] = "attachment; filename=\"\(fileName)\""
         return response

@@ -57,13 +57,13 @@ struct ConnectionController {
 
     /// `?limit=1…200` (default 50) and `?cursor=` from the previous page's `nextCursor`; `?q=` text
     /// in the person's name or headline or my note or tags, `?tag=` one of my tags, `?event=` an
-    /// event (id or slug) where we met; `?format=csv|vcard`: every connection as a file instead
-    /// (`exportConnections`).
+    /// event (id or slug) where we met; `?format=csv|vcard`: every connection (or with `&peer=`,
+    /// one) as a file instead (`exportConnections`).
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let query = request.uri.queryParameters
         if let format = query.get("format"), format != "json" {
-            return try await exportConnections(format: format, context: context)
+            return try await exportConnections(format: format, peer: query.get("peer"), context: context)
         }
         let limit =
             try query.get("limit").map { text in

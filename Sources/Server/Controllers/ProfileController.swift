@@ -4,7 +4,7 @@ import Hummingbird
 import Store
 import Tokens
 
-/// `POST /v1/profiles`, `GET /v1/profiles/{id}`, `GET /v1/me`, `PATCH /v1/me`.
+/// `POST /v1/profiles`, `GET /v1/profiles/{id}`, `GET /v1/me`, `PATCH /v1/me`, `GET` and `PUT /v1/me/card`.
 struct ProfileController {
     let services: AppServices
 
@@ -16,6 +16,8 @@ struct ProfileController {
         group.get("profiles/:id", use: show)
         group.get("me", use: me)
         group.patch("me", use: update)
+        group.get("me/card", use: card)
+        group.put("me/card", use: replaceCard)
     }
 
     /// 201 with the new profile and its key. What brought the newcomer decides whose budget the
@@ -97,6 +99,21 @@ struct ProfileController {
     @Sendable func me(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let profile = try await services.profiles.profile(id: context.requireProfile().id) else { throw Problem.invalidCredentials }
         return try .json(profile)
+    }
+
+    /// My contact card, every entry with who sees it.
+    @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> Response {
+        guard let card = try await services.profiles.card(of: context.requireProfile().id) else { throw Problem.invalidCredentials }
+        return try .json(card)
+    }
+
+    /// Replaces my contact card as a whole (checked first: a bad entry changes nothing).
+    @Sendable func replaceCard(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let input = try await request.decode(as: ContactCard.self, context: context)
+        let entries = try ContactFields.entries(input.entries)
+        guard let card = try await services.profiles.replaceCard(of: me.id, with: entries) else { throw Problem.invalidCredentials }
+        return try .json(card)
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {

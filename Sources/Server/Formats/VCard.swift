@@ -2,7 +2,9 @@ import ConstellationModel
 import Foundation
 
 /// My connections as vCard 4.0 (RFC 6350), one card per connection: `FN` the display name,
-/// `NOTE` the headline, `UID` the profile id as a `urn:uuid:`. Text values escape backslash,
+/// `NOTE` the headline, `UID` the profile id as a `urn:uuid:`, and what they share with their
+/// connections: `EMAIL`, `TEL` (a `tel:` URI), `URL`, `ORG` and `TITLE`, a label that names one
+/// of the property's types (`work`, `home`; `cell` for a mobile) as its `TYPE`. Text values escape backslash,
 /// comma, semicolon and line breaks; lines end in CRLF and are folded at 75 octets, never
 /// inside a UTF-8 sequence.
 package enum VCard {
@@ -19,8 +21,28 @@ package enum VCard {
             "FN:\(escape(connection.peer.displayName))",
         ]
         if let headline = connection.peer.headline { lines.append("NOTE:\(escape(headline))") }
+        lines += (connection.card ?? []).map(property)
         lines.append("END:VCARD")
         return lines.map(fold).joined()
+    }
+
+    /// A card entry as its vCard property.
+    static func property(_ entry: ContactEntry) -> String {
+        switch entry.kind {
+        case .email: "EMAIL\(type(entry.label, among: ["work", "home"])):\(escape(entry.value))"
+        case .phone:
+            "TEL;VALUE=uri\(type(entry.label, among: ["work", "home", "cell", "voice", "fax", "text", "video", "pager"])):tel:\(entry.value)"
+        case .link: "URL\(type(entry.label, among: ["work", "home"])):\(entry.value)"
+        case .organization: "ORG:\(escape(entry.value))"
+        case .role: "TITLE:\(escape(entry.value))"
+        }
+    }
+
+    /// `;TYPE=…` for a label naming one of `types` (`mobile` is `cell`), else nothing.
+    private static func type(_ label: String?, among types: Set<String>) -> String {
+        guard var name = label?.lowercased() else { return "" }
+        if name == "mobile" { name = "cell" }
+        return types.contains(name) ? ";TYPE=\(name)" : ""
     }
 
     /// A text value with `\`, `,`, `;` and line breaks escaped (RFC 6350 §3.4).

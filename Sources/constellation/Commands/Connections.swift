@@ -67,6 +67,9 @@ struct Connections: SessionCommand {
                 + (connection.eventName.map { " at \($0)" } ?? "")
             let tags = (connection.tags ?? []).map { "#\($0)" }.joined(separator: " ")
             Terminal.print("\(peer.displayName)\(peer.headline.map { " — \($0)" } ?? "")  (\(met))\(tags.isEmpty ? "" : "  \(tags)")")
+            for entry in connection.card ?? [] {
+                Terminal.print("    \(entry.kind.rawValue)\(entry.label.map { " (\($0))" } ?? ""): \(entry.value)")
+            }
             if let note = connection.note {
                 Terminal.print(
                     note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))

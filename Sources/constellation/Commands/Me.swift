@@ -6,7 +6,7 @@ struct Me: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show or change your profile, export your data, or delete your profile.",
         discussion: "`constellation me` alone is `me show`: your profile; `me --name … --headline …` changes it.",
-        subcommands: [ShowProfile.self, Export.self, Delete.self, RecoveryCodeCommand.self, Recover.self],
+        subcommands: [ShowProfile.self, CardCommand.self, Export.self, Delete.self, RecoveryCodeCommand.self, Recover.self],
         defaultSubcommand: ShowProfile.self
     )
 

@@ -5,6 +5,7 @@ import { json, session, explain, say, registerFrom, OfflineError } from './api.j
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
+import { offerContact } from './card.js';
 import { t, localize } from './i18n.js';
 
 const status = document.getElementById('status');
@@ -54,6 +55,7 @@ async function redeem() {
     const redemption = await json('/connections', { method: 'POST', body: { token: scan.token } });
     const peer = redemption.connection.peer;
     finish(t(redemption.created ? 'connect.connected' : 'connect.already', { people: describe(peer) }), 'success');
+    offerContact(document.getElementById('save-contact'), peer).catch(() => { /* the connection stands; the card can wait */ });
   } catch (error) {
     if (error instanceof OfflineError) keepForLater();
     else finish(explain(error), 'error');

@@ -7,6 +7,7 @@ import { call, json, session, explain, say, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
+import { initCard, sharedEntries } from './card.js';
 import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
@@ -121,6 +122,7 @@ async function loadConnections() {
       name.textContent = connection.peer.displayName;
       item.append(name);
       if (connection.peer.headline) item.append(` — ${connection.peer.headline}`);
+      if (connection.card?.length) item.append(sharedEntries(connection.card));
       return item;
     }));
     if (!page.items.length) $('connections').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('home.nobodyYet') }));
@@ -197,6 +199,7 @@ function showHome() {
   $('link-join').hidden = true;
   $('home').hidden = false;
   initDevices(status);
+  initCard();
   view = new GraphView($('network'), {
     onSelect: (node) => { $('network-detail').textContent = node ? t('node.detail', { name: node.label, count: node.degree }) : ''; },
   });

@@ -1,0 +1,88 @@
+// My contact card on the home page (`GET`/`PUT /v1/me/card`): each entry for my connections or for
+// nobody (the default), changed one tick at a time; and a connection's shared entries, shown as
+// links a phone can act on (mail, call, open), and saved to the phone's contacts as a vCard.
+import { call, json, explain, say } from './api.js';
+import { t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+let entries = [];
+
+/** Sends the whole card (a change is one tick or one entry), then shows it as the server kept it. */
+async function save(next) {
+  try {
+    entries = (await json('/me/card', { method: 'PUT', body: { entries: next } })).entries;
+    say($('card-status'), t('card.saved'), 'success');
+    return true;
+  } catch (error) {
+    say($('card-status'), explain(error), 'error');
+    return false;
+  } finally {
+    render();
+  }
+}
+
+function render() {
+  $('card-entries').replaceChildren(...entries.map((entry, index) => {
+    const item = document.createElement('li');
+    const what = document.createElement('strong');
+    what.textContent = t(`card.kind.${entry.kind}`) + (entry.label ? ` (${entry.label})` : '');
+    const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: entry.audience === 'connections' });
+    box.addEventListener('change', () => save(entries.map((kept, i) => (i === index
+      ? { ...kept, audience: box.checked ? 'connections' : 'nobody' } : kept))));
+    const choice = document.createElement('label');
+    choice.className = 'choice';
+    choice.append(box, ` ${t('card.share')}`);
+    const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'inline', textContent: t('card.remove') });
+    remove.setAttribute('aria-label', t('card.removeNamed', { value: entry.value }));
+    remove.addEventListener('click', () => save(entries.filter((_, i) => i !== index)));
+    item.append(what, `: ${entry.value} `, remove, choice);
+    return item;
+  }));
+  if (!entries.length) $('card-entries').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('card.empty') }));
+}
+
+async function add(event) {
+  event.preventDefault();
+  const form = $('card-add');
+  const entry = {
+    kind: form.kind.value, value: form.value.value.trim(), label: form.label.value.trim() || undefined,
+    audience: form.share.checked ? 'connections' : 'nobody',
+  };
+  if (await save([...entries, entry])) form.reset();
+}
+
+/** The home page's "My card" section. */
+export async function initCard() {
+  $('card-add').addEventListener('submit', add);
+  try {
+    entries = (await json('/me/card')).entries;
+  } catch (error) {
+    say($('card-status'), explain(error), 'error');
+  }
+  render();
+}
+
+/** What `card` (a connection's shared entries) offers, as a list: addresses and numbers as links to write or call. */
+export function sharedEntries(card) {
+  const list = document.createElement('ul');
+  list.className = 'card';
+  for (const entry of card || []) {
+    const item = document.createElement('li');
+    const href = entry.kind === 'email' ? `mailto:${entry.value}` : entry.kind === 'phone' ? `tel:${entry.value}`
+      : entry.kind === 'link' && /^https?:\/\//i.test(entry.value) ? entry.value : null;
+    const value = href ? Object.assign(document.createElement('a'), { href, textContent: entry.value, rel: 'noopener noreferrer' })
+      : document.createTextNode(entry.value);
+    item.append(`${t(`card.kind.${entry.kind}`)}${entry.label ? ` (${entry.label})` : ''}: `, value);
+    list.append(item);
+  }
+  return list;
+}
+
+/** Fetches the vCard of my connection with `peer` and offers it on `link` (an <a>) as NAME.vcf. */
+export async function offerContact(link, peer) {
+  const response = await call(`/me/connections?format=vcard&peer=${encodeURIComponent(peer.id)}`);
+  link.href = URL.createObjectURL(await response.blob());
+  link.download = `${peer.displayName.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'contact'}.vcf`;
+  link.textContent = t('card.saveContact', { name: peer.displayName });
+  link.hidden = false;
+}
