@@ -47,12 +47,19 @@ public struct ConstellationClient: Sendable {
 
     /// My contact card, every entry with who sees it.
     public func card() async throws(ClientError) -> ContactCard {
-        try await decode(send(.GET, "/v1/me/card"))
+        try await taggedCard().card
     }
 
-    /// Replaces my contact card as a whole.
-    public func replaceCard(_ card: ContactCard) async throws(ClientError) -> ContactCard {
-        try await decode(send(.PUT, "/v1/me/card", body: card))
+    /// My contact card and its ETag, for `replaceCard(_:ifMatch:)`.
+    public func taggedCard() async throws(ClientError) -> (card: ContactCard, etag: String?) {
+        let response = try await send(.GET, "/v1/me/card")
+        return (try decode(response), response.header("ETag"))
+    }
+
+    /// Replaces my contact card as a whole; with `ifMatch` (an ETag from `taggedCard`), only if it
+    /// is still that card (else the problem `card_changed`, 412).
+    public func replaceCard(_ card: ContactCard, ifMatch etag: String? = nil) async throws(ClientError) -> ContactCard {
+        try await decode(send(.PUT, "/v1/me/card", body: card, headers: etag.map { [("If-Match", $0)] } ?? []))
     }
 
     public func profile(id: UUID) async throws(ClientError) -> Profile {

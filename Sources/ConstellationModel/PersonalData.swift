@@ -19,8 +19,8 @@ public struct PersonalData: Codable, Sendable, Equatable {
     public let tokens: [Token]
     /// The people I blocked.
     public let blocks: [Block]
-    /// My contact card, every entry with its audience.
-    public let card: [ContactEntry]
+    /// My contact card, every entry with its audience (nil in an export from a server before cards).
+    public let card: [ContactEntry]?
 
     public init(
         exportedAt: Date, profile: Profile, profileUpdatedAt: Date, tokensValidFrom: Date?, apiKeys: [APIKey],

@@ -21,7 +21,7 @@ extension ConnectionRepository {
     /// `profile`'s notes and tags and what each peer shares with their connections: for exports.
     public func allConnections(of profile: UUID, peer: UUID? = nil) async throws -> [Connection] {
         let only: SQL = peer.map { "AND p.id = \($0)" } ?? ""
-        return try await database.withConnection { connection in
+        return try await database.withTransaction(readOnly: true) { connection in
             try connection.query("\(Self.annotated(of: profile)) \(only) ORDER BY c.id DESC").map(Connection.init(annotatedRow:))
                 .withSharedCards(on: connection)
         }

@@ -89,7 +89,8 @@ public struct ConnectionRepository: Sendable {
     public func connections(
         of profile: UUID, before: Int64?, limit: Int, filter: ConnectionFilter = ConnectionFilter()
     ) async throws -> ConnectionPage {
-        try await database.withConnection { connection in
+        // One snapshot: the list and what each person shares (a block committed between them cannot leak a card).
+        try await database.withTransaction(readOnly: true) { connection in
             let rows = try connection.query(
                 """
                 \(Self.annotated(of: profile)) AND c.id < \(before ?? Int64.max) \(Self.conditions(filter))

@@ -10,12 +10,16 @@ extension ProfileRepository {
         }
     }
 
-    /// Replaces `profile`'s contact card with `entries` (checked), in one transaction; nil when
-    /// there is no such profile.
-    public func replaceCard(of profile: UUID, with entries: [ContactEntry]) async throws -> ContactCard? {
+    /// Replaces `profile`'s contact card with `entries` (checked), in one transaction, once
+    /// `precondition` has accepted the card as it is (it throws to refuse: nothing changes); nil
+    /// when there is no such profile.
+    public func replaceCard(
+        of profile: UUID, with entries: [ContactEntry], if precondition: @escaping @Sendable (ContactCard) throws -> Void = { _ in }
+    ) async throws -> ContactCard? {
         try await database.withTransaction { connection in
             // Locks the profile against a concurrent replacement or erasure.
             guard try !connection.query("SELECT 1 FROM profiles WHERE id = \(profile) FOR UPDATE").isEmpty else { return nil }
+            try precondition(ContactCard(entries: try Self.card(of: profile, on: connection)))
             _ = try connection.query("DELETE FROM contact_entries WHERE profile_id = \(profile) RETURNING position")
             for (position, entry) in entries.enumerated() {
                 _ = try connection.query(

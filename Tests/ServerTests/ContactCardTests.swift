@@ -80,6 +80,40 @@ import Testing
         }
     }
 
+    /// A copy read before another device's change never undoes it: `If-Match` names the card read.
+    @Test func aStaleCopyNeverUndoesANewerChoice() async throws {
+        try await TestServer.run { server throws in
+            let (ada) = try await server.users("Ada")
+            _ = try await ada.client.replaceCard(Self.card)
+            let (old, etag) = try await ada.client.taggedCard()
+            var hidden = Self.card
+            hidden.entries[0].audience = .nobody
+            let newer = try await ada.client.replaceCard(hidden)  // another device makes the address private
+            var stale = old
+            stale.entries.removeLast()
+            await expectProblem(412, "card_changed") { _ = try await ada.client.replaceCard(stale, ifMatch: etag) }
+            #expect(try await ada.client.card() == newer, "nothing changed")
+            let (current, fresh) = try await ada.client.taggedCard()
+            #expect(fresh != nil && fresh != etag)
+            #expect(try await ada.client.replaceCard(current, ifMatch: fresh) == newer)
+        }
+    }
+
+    /// A block ends the connection, and with it what the blocked person saw of the card.
+    @Test func aBlockTakesTheCardAwayAndPeerNeedsAFile() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            _ = try await ada.client.replaceCard(Self.card)
+            try await EventNetworkTests.connect(ada, bob)
+            #expect(try await Self.raw(bob.client, "/v1/me/connections").contains("ada@engines.example"))
+            _ = try await ada.client.block(bob.profile.id)
+            for path in ["/v1/me/connections", "/v1/me/connections?format=vcard&peer=\(ada.profile.id)", "/v1/me/connections?format=csv"] {
+                #expect(!(try await Self.raw(bob.client, path)).contains("ada@engines.example"), "\(path)")
+            }
+            await expectProblem(400, "invalid_peer") { _ = try await bob.client.send(.GET, "/v1/me/connections?peer=\(ada.profile.id)") }
+        }
+    }
+
     @Test func theVCardCarriesEveryFieldWithItsType() async throws {
         try await TestServer.run { server throws in
             let (ada, bob) = try await server.users("Ada", "Bob")

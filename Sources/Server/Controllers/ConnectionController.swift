@@ -65,6 +65,7 @@ struct ConnectionController {
         if let format = query.get("format"), format != "json" {
             return try await exportConnections(format: format, peer: query.get("peer"), context: context)
         }
+        guard query.get("peer") == nil else { throw Problem.badRequest("invalid_peer", "peer goes with format=csv or format=vcard") }
         let limit =
             try query.get("limit").map { text in
                 guard let value = Int(text), (1...200).contains(value) else {

@@ -101,19 +101,38 @@ struct ProfileController {
         return try .json(profile)
     }
 
-    /// My contact card, every entry with who sees it.
+    /// My contact card, every entry with who sees it, and its ETag (for `If-Match` on a change).
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let card = try await services.profiles.card(of: context.requireProfile().id) else { throw Problem.invalidCredentials }
-        return try .json(card)
+        return try Self.tagged(card)
     }
 
-    /// Replaces my contact card as a whole (checked first: a bad entry changes nothing).
+    /// Replaces my contact card as a whole (checked first: a bad entry changes nothing). With
+    /// `If-Match`, only if the card is still the one that ETag names: 412 `card_changed` if another
+    /// device changed it meanwhile, so that an old copy never undoes a newer choice.
     @Sendable func replaceCard(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let input = try await request.decode(as: ContactCard.self, context: context)
         let entries = try ContactFields.entries(input.entries)
-        guard let card = try await services.profiles.replaceCard(of: me.id, with: entries) else { throw Problem.invalidCredentials }
-        return try .json(card)
+        let expected = request.headers[.ifMatch]
+        let card = try await services.profiles.replaceCard(of: me.id, with: entries) { current in
+            guard let expected, !EntityTag.list(expected, names: EntityTag.of(try JSONEncoder.constellation.encode(current))) else {
+                return
+            }
+            throw Problem(
+                status: 412, code: "card_changed", title: "The card changed meanwhile",
+                detail: "another device changed this card since it was read: read it again, then change it")
+        }
+        guard let card else { throw Problem.invalidCredentials }
+        return try Self.tagged(card)
+    }
+
+    /// `card` as JSON with its ETag.
+    private static func tagged(_ card: ContactCard) throws -> Response {
+        let bytes = try JSONEncoder.constellation.encode(card)
+        var response = Response.json(bytes: bytes)
+        response.headers[.eTag] = EntityTag.of(bytes)
+        return response
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -63,18 +63,9 @@ struct WebAssets: Sendable {
             let ext = (relative as NSString).pathExtension.lowercased()
             guard let contentType = mediaTypes[ext] else { continue }
             let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rootPath).appendingPathComponent(relative)))
-            assets[relative] = Asset(bytes: ByteBuffer(bytes: bytes), contentType: contentType, etag: "\"\(fnv1a(bytes))\"")
+            assets[relative] = Asset(bytes: ByteBuffer(bytes: bytes), contentType: contentType, etag: EntityTag.of(bytes))
         }
         return WebAssets(assets: assets)
-    }
-
-    /// FNV-1a, 64 bits, in hex: enough to tell one version of a file from another (not a security hash).
-    private static func fnv1a(_ bytes: [UInt8]) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return String(hash, radix: 16)
     }
 }
 
@@ -84,9 +75,7 @@ extension WebAssets.Asset {
     func response(to request: Request, headers extra: HTTPFields = [:]) -> Response {
         var headers: HTTPFields = [.contentType: contentType, .cacheControl: "no-cache", .eTag: etag]
         headers.append(contentsOf: extra)
-        if let match = request.headers[.ifNoneMatch],
-            match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag })
-        {
+        if let match = request.headers[.ifNoneMatch], EntityTag.list(match, names: etag) {
             headers[.contentType] = nil
             return Response(status: .notModified, headers: headers)
         }

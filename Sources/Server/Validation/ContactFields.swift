@@ -45,10 +45,12 @@ enum ContactFields {
 
     /// An address `local@domain`: a local part of printable ASCII but for `@`, quotes, brackets,
     /// commas, semicolons and spaces; a domain of letters, digits and hyphens in dot-separated labels,
-    /// with a top-level label of letters; at most 254 characters.
+    /// with a top-level label of letters (or an `xn--` one); ASCII only (an internationalised domain
+    /// in its `xn--` form); at most 254 characters.
     static func email(_ text: String) throws -> String {
-        let pattern = /^[A-Za-z0-9.!#$%&'*+\/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/
-        guard text.utf8.count <= ContactEntry.emailLimit, text.wholeMatch(of: pattern) != nil,
+        let pattern =
+            /^[A-Za-z0-9.!#$%&'*+\/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/
+        guard text.utf8.count <= ContactEntry.emailLimit, text.unicodeScalars.allSatisfy(\.isASCII), text.wholeMatch(of: pattern) != nil,
             !text.hasPrefix("."), !text.contains(".."), !text.contains(".@")
         else { throw Problem.validation("value is not an email address (name@example.org)") }
         return text
@@ -58,17 +60,18 @@ enum ContactFields {
     /// brackets between digits are dropped.
     static func phone(_ text: String) throws -> String {
         let kept = String(text.unicodeScalars.filter { !" .-()".unicodeScalars.contains($0) })
-        guard kept.wholeMatch(of: /\+[1-9][0-9]{7,14}/) != nil else {
+        guard kept.unicodeScalars.allSatisfy(\.isASCII), kept.wholeMatch(of: /\+[1-9][0-9]{7,14}/) != nil else {
             throw Problem.validation("value is not a phone number in international form (E.164: +4930123456)")
         }
         return kept
     }
 
-    /// An absolute `http` or `https` URL with a host, without spaces or credentials.
+    /// An absolute `http` or `https` URL with a host, without spaces or credentials, in ASCII (an
+    /// internationalised domain in its `xn--` form, other characters percent-encoded).
     static func link(_ text: String) throws -> String {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty,
-            components.user == nil, components.password == nil, !text.contains(where: \.isWhitespace)
+            components.user == nil, components.password == nil, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
         else { throw Problem.validation("value is not an http or https link (https://example.org/me)") }
         return text
     }

@@ -29,11 +29,16 @@ struct CardCommand: AsyncParsableCommand {
         }
     }
 
-    /// The card with `change` applied to its entries, sent as a whole and printed as the server keeps it.
+    /// The card with `change` applied to its entries, sent as a whole (only if no other device
+    /// changed it in between) and printed as the server keeps it.
     static func change(in session: Session, json: Bool, _ change: (inout [ContactEntry]) throws -> Void) async throws {
-        var card = try await session.client.card()
+        var (card, etag) = try await session.client.taggedCard()
         try change(&card.entries)
-        try print(try await session.client.replaceCard(card), json: json)
+        do {
+            try print(try await session.client.replaceCard(card, ifMatch: etag), json: json)
+        } catch ClientError.problem(let problem) where problem.code == "card_changed" {
+            throw CLIError.data("your card changed on another device just now: see `constellation me card`, then try again")
+        }
     }
 
     /// The index of entry `number` (as `show` numbers them) in `entries`.

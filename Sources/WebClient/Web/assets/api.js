@@ -35,10 +35,10 @@ export class OfflineError extends Error {
 
 /**
  * Calls `/v1${path}` and returns the Response; a problem becomes an ApiError, no answer an OfflineError.
- * `body` is sent as JSON; `auth` is the bearer credential (the stored key unless given).
+ * `body` is sent as JSON; `auth` is the bearer credential (the stored key unless given); `headers` adds others.
  */
-export async function call(path, { method = 'GET', body, auth = session.key, signal } = {}) {
-  const headers = { Accept: 'application/json' };
+export async function call(path, { method = 'GET', body, auth = session.key, signal, headers: extra = {} } = {}) {
+  const headers = { Accept: 'application/json', ...extra };
   if (auth) headers.Authorization = `Bearer ${auth}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   let response;

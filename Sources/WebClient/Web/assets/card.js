@@ -1,20 +1,38 @@
 // My contact card on the home page (`GET`/`PUT /v1/me/card`): each entry for my connections or for
 // nobody (the default), changed one tick at a time; and a connection's shared entries, shown as
 // links a phone can act on (mail, call, open), and saved to the phone's contacts as a vCard.
-import { call, json, explain, say } from './api.js';
+import { call, explain, say } from './api.js';
 import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 let entries = [];
+/** The ETag of the card shown: a change is made only to that card, never over a newer one. */
+let etag = null;
 
-/** Sends the whole card (a change is one tick or one entry), then shows it as the server kept it. */
+async function load() {
+  const response = await call('/me/card');
+  etag = response.headers.get('ETag');
+  entries = (await response.json()).entries;
+}
+
+/**
+ * Sends the whole card (a change is one tick or one entry) if it is still the one shown, then
+ * shows it as the server kept it; changed on another device meanwhile, the newer card is shown.
+ */
 async function save(next) {
   try {
-    entries = (await json('/me/card', { method: 'PUT', body: { entries: next } })).entries;
+    const response = await call('/me/card', { method: 'PUT', body: { entries: next }, headers: etag ? { 'If-Match': etag } : {} });
+    etag = response.headers.get('ETag');
+    entries = (await response.json()).entries;
     say($('card-status'), t('card.saved'), 'success');
     return true;
   } catch (error) {
-    say($('card-status'), explain(error), 'error');
+    if (error.code === 'card_changed') {
+      await load().catch(() => {});
+      say($('card-status'), t('card.changed'), 'error');
+    } else {
+      say($('card-status'), explain(error), 'error');
+    }
     return false;
   } finally {
     render();
@@ -54,8 +72,10 @@ async function add(event) {
 /** The home page's "My card" section. */
 export async function initCard() {
   $('card-add').addEventListener('submit', add);
+  // Back on the page (after using another device, say): the card as it is now.
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) load().then(render, () => {}); });
   try {
-    entries = (await json('/me/card')).entries;
+    await load();
   } catch (error) {
     say($('card-status'), explain(error), 'error');
   }
@@ -68,7 +88,9 @@ export function sharedEntries(card) {
   list.className = 'card';
   for (const entry of card || []) {
     const item = document.createElement('li');
-    const href = entry.kind === 'email' ? `mailto:${entry.value}` : entry.kind === 'phone' ? `tel:${entry.value}`
+    // An address's `?`, `&` or `#` stay part of it, never a mail's added recipients or body.
+    const href = entry.kind === 'email' ? `mailto:${entry.value.split('@').map(encodeURIComponent).join('@')}`
+      : entry.kind === 'phone' ? `tel:${entry.value}`
       : entry.kind === 'link' && /^https?:\/\//i.test(entry.value) ? entry.value : null;
     const value = href ? Object.assign(document.createElement('a'), { href, textContent: entry.value, rel: 'noopener noreferrer' })
       : document.createTextNode(entry.value);

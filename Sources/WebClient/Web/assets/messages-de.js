@@ -209,4 +209,5 @@ export default {
   'card.empty': 'Deine Karte ist leer: Niemand sieht mehr als deinen Namen.',
   'card.saved': 'Deine Karte ist gespeichert.',
   'card.saveContact': '{name} in meinen Kontakten speichern',
+  'card.changed': 'Deine Karte wurde auf einem anderen Gerät geändert: Hier ist sie, wie sie jetzt ist. Nimm deine Änderung noch einmal vor.',
 };

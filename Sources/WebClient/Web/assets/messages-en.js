@@ -221,4 +221,5 @@ export default {
   'card.empty': 'Your card is empty: nobody sees more than your name.',
   'card.saved': 'Your card is saved.',
   'card.saveContact': 'Save {name} to my contacts',
+  'card.changed': 'Your card changed on another device: here it is as it is now. Make your change again.',
 };
