@@ -43,7 +43,8 @@ import Testing
         let csv = try Binaries.cli(["connections", "--csv"], home: ada, server: server.url)
         #expect(
             csv.stdout.hasPrefix(
-                "profile_id,display_name,headline,connected_at,event_id\r\n\(bobId.uuidString.lowercased()),\"Bob, Jr.\",,"))
+                "profile_id,display_name,headline,connected_at,event_id,email,phone,link,organization,role\r\n\(bobId.uuidString.lowercased()),\"Bob, Jr.\",,"
+            ))
         #expect(try Binaries.cli(["connections", "--csv", "--vcard"], home: ada, server: server.url).status == 64)
 
         // qr reset: the code shown before no longer scans, with its own code; a fresh one does.

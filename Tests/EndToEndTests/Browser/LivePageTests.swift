@@ -92,8 +92,15 @@ import Testing
 
     /// Where the wall's last frame drew things: nodes outside the canvas or under what lies over it
     /// (the title and count, the fit control, the join code), labels overlapping, outside or covered.
+    /// Measured right after the next frame is drawn (the page's draw wrapped once), never between a
+    /// new picture's arrival and its first frame.
     static let wallGeometry = """
+        const done = arguments[arguments.length - 1];
         const view = window.constellationLive.view;
+        const draw = view.draw.bind(view);
+        view.draw = async () => { await draw(); view.draw = draw; done(measure()); };
+        view.request();
+        function measure() {
         const canvas = view.canvas.getBoundingClientRect();
         const overlays = ['.live-header', '#join', '#fit', '#node-detail', '#status']
           .map((selector) => document.querySelector(selector)).filter((element) => element && !element.hidden)
@@ -112,6 +119,7 @@ import Testing
           if (a.left < canvas.left || a.right > canvas.right || a.top < canvas.top || a.bottom > canvas.bottom || overlays.some((r) => meet(a, r))) outside += 1;
         });
         return { nodes: view.nodes.length, outside, covered, overlapping, labels: labels.length, following: view.transform.following };
+        }
         """
 
     /// The wall stays right as the room changes: after a resize (a projector, then a portrait
@@ -169,7 +177,7 @@ import Testing
     /// Checks `LivePageTests.wallGeometry` once the view has settled on its fit.
     private func expectInView(_ projector: Browser, _ moment: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         try await Task.sleep(for: .milliseconds(600))
-        let geometry = try #require(try await projector.run(Self.wallGeometry) as? [String: Any], sourceLocation: sourceLocation)
+        let geometry = try #require(try await projector.runAsync(Self.wallGeometry) as? [String: Any], sourceLocation: sourceLocation)
         #expect(
             geometry["outside"] as? Int == 0 && geometry["covered"] as? Int == 0, "\(moment): \(geometry)", sourceLocation: sourceLocation)
         #expect(geometry["overlapping"] as? Int == 0, "\(moment): \(geometry)", sourceLocation: sourceLocation)

@@ -35,6 +35,9 @@ export class GraphView {
     this.painter = new GraphPainter(canvas, magnify);
     this.pending = false;
     new ResizeObserver(() => this.resize()).observe(canvas);
+    // An overlay that appears, goes or changes size (a banner, a longer count) moves the free area: a frame follows.
+    const moved = new ResizeObserver(() => this.request());
+    for (const overlay of overlays) if (overlay) moved.observe(overlay);
     listen(canvas, {
       zoom: (factor, at) => this.zoom(factor, at),
       pan: (dx, dy) => { this.transform.following = false; this.transform.pan(dx, dy); this.request(); },
