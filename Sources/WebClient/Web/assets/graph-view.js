@@ -85,6 +85,11 @@ export class GraphView {
    * combine those, the one where the picture is drawn largest.
    */
   findRegion() {
+    // Nothing over the canvas (the home page, the organizer's laptop view): all of it, with no layout read per frame.
+    if (!this.overlays.length) {
+      this.transform.region = null;
+      return;
+    }
     const canvas = this.canvas.getBoundingClientRect();
     let regions = [{ left: 0, top: 0, right: canvas.width, bottom: canvas.height }];
     for (const overlay of this.overlays) {
