@@ -40,6 +40,35 @@ import Testing
         }
     }
 
+    @Test func whoScannedIsNotToldOfTheirOwnScanLiveOrOnResuming() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            let adas = try await Stream(port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "")
+            let bobs = try await Stream(port: server.port, path: "/v1/me/stream", credential: bob.client.apiKey ?? "")
+            _ = try await adas.next()
+            _ = try await bobs.next()
+
+            // Ada scans Bob's code: Bob, who showed it, hears of Ada; Ada already saw "Connected with Bob".
+            let redemption = try await ada.client.scan(bob.client)
+            let heard = try await bobs.next(within: 10)
+            #expect(heard.id == String(redemption.connection.id))
+            #expect(try JSONDecoder.constellation.decode(Connection.self, from: Data(heard.data.utf8)).peer.displayName == "Ada")
+            await #expect(throws: Stream.StreamTimedOut.self, "Ada is not told of her own scan") { _ = try await adas.next(within: 3) }
+
+            // Bob scans back: the pair already exists, so nobody hears of a new connection.
+            #expect(try await bob.client.scan(ada.client).created == false)
+            await #expect(throws: Stream.StreamTimedOut.self) { _ = try await bobs.next(within: 3) }
+
+            // Nor does resuming from before the scan replay it to Ada; it does to Bob.
+            let adaBack = try await Stream(port: server.port, path: "/v1/me/stream", credential: ada.client.apiKey ?? "", lastEventId: "0")
+            _ = try await adaBack.next()
+            await #expect(throws: Stream.StreamTimedOut.self) { _ = try await adaBack.next(within: 3) }
+            let bobBack = try await Stream(port: server.port, path: "/v1/me/stream", credential: bob.client.apiKey ?? "", lastEventId: "0")
+            _ = try await bobBack.next()
+            #expect(try await bobBack.next(within: 10).id == heard.id)
+        }
+    }
+
     @Test func aStrangerAMangledResumePointAndAFifthStreamAreRefused() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")

@@ -72,11 +72,12 @@ package final class PersonalFeeds: Sendable {
         reader?.cancel()
     }
 
-    /// Hands `connection` to the watchers of its ends (each sees the other as the peer); a watcher
-    /// too far behind is let go. A keep-alive (`connection` nil) goes to everyone.
+    /// Hands `connection` to the watchers of the ends to be told of it (`toldEnds`: not whoever
+    /// scanned; each sees the other as the peer); a watcher too far behind is let go. A keep-alive
+    /// (`connection` nil) goes to everyone.
     private func deliver(_ connection: FedConnection?) throws {
         let messages = try connection.map { connection in
-            try [connection.a.id, connection.b.id].map { profile in (profile, try Self.message(connection.seen(by: profile))) }
+            try connection.toldEnds.map { profile in (profile, try Self.message(connection.seen(by: profile))) }
         }
         let behind = state.withLock { state -> [AsyncStream<EventFeeds.Message>.Continuation] in
             let targets: [(AsyncStream<EventFeeds.Message>.Continuation, EventFeeds.Message)]
@@ -94,7 +95,7 @@ package final class PersonalFeeds: Sendable {
     }
 
     private func watched(_ connection: FedConnection) -> Bool {
-        state.withLock { $0.watchers[connection.a.id] != nil || $0.watchers[connection.b.id] != nil }
+        state.withLock { state in connection.toldEnds.contains { state.watchers[$0] != nil } }
     }
 
     /// The reader: new connections (and those that committed late, `LateCommits`), a keep-alive

@@ -58,7 +58,7 @@ import Tokens
             // 2 s is the promise (`Tools/bench-web` measures it); the bound leaves room for a loaded machine.
             try await phone.wait(
                 for: "Cleo connected with me", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)",
-                timeout: 6)
+                timeout: 20)
             try await phone.wait(
                 for: "Cleo in my connections", until: "document.getElementById('connections').textContent.includes('Cleo')")
             try await phone.expectCleanPage(origin: server.url)

@@ -66,7 +66,7 @@ import Testing
             let laptop = try await anonymous.redeemDeviceLink(DeviceLinkRedemption(code: code, deviceName: "Laptop"))
             #expect(laptop.profile.displayName == "Bob")
             try await phone.wait(
-                for: "linked", until: "/Laptop now uses your profile/.test(document.getElementById('status').textContent)", timeout: 15)
+                for: "linked", until: "/Laptop now uses your profile/.test(document.getElementById('status').textContent)")
             try await phone.wait(for: "the revoke button", until: "document.querySelector('#devices button') !== null")
             try await phone.click("#devices button")
             try await phone.wait(

@@ -66,7 +66,7 @@ import Testing
             // Only the event's stream brings a new connection to the picture (the page does not poll
             // for it). The product's figure, 2 s, is Tools/bench-web's to measure; the whole suite on
             // two loaded cores once took longer than that here, so the bound leaves room.
-            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5), timeout: 6)
+            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5), timeout: 20)
             try await laptop.expectCleanPage(origin: server.url)
         }
     }
