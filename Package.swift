@@ -117,7 +117,7 @@ let package = Package(
             dependencies: ["Store", .product(name: "Logging", package: "swift-log"), .product(name: "NIOPosix", package: "swift-nio")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "TokensTests", dependencies: ["Tokens"], exclude: ["Vectors"]),
+        .testTarget(name: "TokensTests", dependencies: ["Tokens", "QR"], exclude: ["Vectors"]),
         .testTarget(name: "KeysTests", dependencies: ["Keys", "Tokens"]),
         // The README and docs/: every relative link and anchor resolves; the README stays short.
         .testTarget(name: "DocsTests"),

@@ -96,12 +96,15 @@ public struct MyEvent: Codable, Sendable, Equatable {
     public let joinedAt: Date
     /// How the event's organizers see me there (`PATCH /v1/events/{event}/me` changes it).
     public let visibility: EventVisibility
+    /// Whether I asked the organizers to print my badge (`PATCH /v1/events/{event}/me` changes it).
+    public let printsBadge: Bool
 
-    public init(event: Event, role: EventRole, joinedAt: Date, visibility: EventVisibility) {
+    public init(event: Event, role: EventRole, joinedAt: Date, visibility: EventVisibility, printsBadge: Bool = false) {
         self.event = event
         self.role = role
         self.joinedAt = joinedAt
         self.visibility = visibility
+        self.printsBadge = printsBadge
     }
 }
 

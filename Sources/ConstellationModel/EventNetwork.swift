@@ -49,12 +49,17 @@ public enum EventVisibility: String, Codable, Sendable, Equatable, CaseIterable 
     case pseudonymous
 }
 
-/// `PATCH /v1/events/{event}/me`: how organizers see me at this event (`named` or `pseudonymous`).
+/// `PATCH /v1/events/{event}/me`: how organizers see me there, and whether they print my badge
+/// (either or both).
 public struct EventVisibilityChange: Codable, Sendable {
-    public var visibility: String
+    public var visibility: String?
+    /// True: the organizers' badge sheet holds my badge (my name, headline and a code that connects
+    /// with me); false: it does not.
+    public var printBadge: Bool?
 
-    public init(visibility: String) {
+    public init(visibility: String? = nil, printBadge: Bool? = nil) {
         self.visibility = visibility
+        self.printBadge = printBadge
     }
 
     public init(_ visibility: EventVisibility) {
@@ -67,10 +72,13 @@ public struct EventPrivacy: Codable, Sendable, Equatable {
     public let eventId: UUID
     public let role: EventRole
     public let visibility: EventVisibility
+    /// Whether the organizers' badge sheet holds my badge.
+    public let printsBadge: Bool
 
-    public init(eventId: UUID, role: EventRole, visibility: EventVisibility) {
+    public init(eventId: UUID, role: EventRole, visibility: EventVisibility, printsBadge: Bool = false) {
         self.eventId = eventId
         self.role = role
         self.visibility = visibility
+        self.printsBadge = printsBadge
     }
 }

@@ -102,15 +102,15 @@ extension LayoutDocument {
 
             """
         for node in nodes {
-            out += "<node id=\"\(xml(node.id))\" label=\"\(xml(node.label ?? node.id))\"><attvalues>"
+            out += "<node id=\"\(node.id.xmlEscaped)\" label=\"\((node.label ?? node.id).xmlEscaped)\"><attvalues>"
             if let community = node.community { out += "<attvalue for=\"community\" value=\"\(community)\"/>" }
             out += "<attvalue for=\"degree\" value=\"\(node.degree)\"/></attvalues>"
             out += "<viz:position x=\"\(node.x)\" y=\"\(node.y)\" z=\"0\"/></node>\n"
         }
         out += "</nodes>\n<edges>\n"
         for (index, edge) in edges.enumerated() {
-            let start = edge.start.map { " start=\"\(xml($0))\"" } ?? ""
-            out += "<edge id=\"\(index)\" source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"\(start)/>\n"
+            let start = edge.start.map { " start=\"\($0.xmlEscaped)\"" } ?? ""
+            out += "<edge id=\"\(index)\" source=\"\(edge.source.xmlEscaped)\" target=\"\(edge.target.xmlEscaped)\"\(start)/>\n"
         }
         out += "</edges>\n</graph>\n</gexf>\n"
     }
@@ -132,14 +132,14 @@ extension LayoutDocument {
         }
         out += "<graph edgedefault=\"undirected\">\n"
         for node in nodes {
-            out += "<node id=\"\(xml(node.id))\"><data key=\"label\">\(xml(node.label ?? node.id))</data>"
+            out += "<node id=\"\(node.id.xmlEscaped)\"><data key=\"label\">\((node.label ?? node.id).xmlEscaped)</data>"
             out += "<data key=\"x\">\(node.x)</data><data key=\"y\">\(node.y)</data>"
             if let community = node.community { out += "<data key=\"community\">\(community)</data>" }
             out += "<data key=\"degree\">\(node.degree)</data></node>\n"
         }
         for edge in edges {
-            let end = edge.start.map { "><data key=\"start\">\(xml($0))</data></edge>" } ?? "/>"
-            out += "<edge source=\"\(xml(edge.source))\" target=\"\(xml(edge.target))\"\(end)\n"
+            let end = edge.start.map { "><data key=\"start\">\($0.xmlEscaped)</data></edge>" } ?? "/>"
+            out += "<edge source=\"\(edge.source.xmlEscaped)\" target=\"\(edge.target.xmlEscaped)\"\(end)\n"
         }
         out += "</graph>\n</graphml>\n"
     }
@@ -170,7 +170,7 @@ extension LayoutDocument {
             let (x, y) = place(node.x, node.y)
             let hue = ((node.community ?? 0) * 137) % 360
             out +=
-                "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\(xml(node.label ?? node.id))</title></circle>\n"
+                "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\((node.label ?? node.id).xmlEscaped)</title></circle>\n"
         }
         out += "</g>\n</svg>\n"
     }
@@ -178,19 +178,5 @@ extension LayoutDocument {
     private func rounded(_ value: Double) -> String {
         let scaled = (value * 10).rounded() / 10
         return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
-    }
-
-    private func xml(_ text: String) -> String {
-        var out = ""
-        for char in text {
-            switch char {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            default: out.append(char)
-            }
-        }
-        return out
     }
 }

@@ -117,18 +117,23 @@ extension EventRepository {
         return ids.map { known[$0] ?? EventGraph.Person(id: $0, displayName: "", visibility: .pseudonymous) }
     }
 
-    /// Sets how `event`'s organizers see `profile`; nil when `profile` is not a member.
-    public func setVisibility(_ visibility: EventVisibility, of profile: UUID, at event: UUID) async throws -> EventPrivacy? {
+    /// Sets `profile`'s choices at `event` (each left as it is when nil): how organizers see them,
+    /// and whether the organizers' badge sheet holds their badge. Nil when not a member.
+    public func setChoices(visibility: EventVisibility?, printsBadge: Bool?, of profile: UUID, at event: UUID) async throws -> EventPrivacy?
+    {
         try await database.withConnection { connection in
             guard
                 let row = try connection.query(
                     """
-                    UPDATE event_members SET visibility = \(visibility.rawValue)
-                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility
+                    UPDATE event_members
+                    SET visibility = coalesce(\(visibility?.rawValue), visibility), print_badge = coalesce(\(printsBadge), print_badge)
+                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility, print_badge
                     """
                 ).first
             else { return nil }
-            return EventPrivacy(eventId: event, role: try EventRole(row: row), visibility: try EventVisibility(row: row))
+            return EventPrivacy(
+                eventId: event, role: try EventRole(row: row), visibility: try EventVisibility(row: row),
+                printsBadge: try row.bool("print_badge"))
         }
     }
 }

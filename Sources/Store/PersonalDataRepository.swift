@@ -23,7 +23,7 @@ public struct PersonalDataRepository: Sendable {
             ).map { row throws(PostgresError) in
                 PersonalData.APIKey(
                     id: try row.uuid("id"), name: try row.optionalString("name"), createdAt: try row.date("created_at"),
-                    lastUsedAt: try Self.optionalDate(row, "last_used_at"), revokedAt: try Self.optionalDate(row, "revoked_at"))
+                    lastUsedAt: try row.optionalDate("last_used_at"), revokedAt: try row.optionalDate("revoked_at"))
             }
             let connections = try connection.query(
                 """
@@ -58,14 +58,10 @@ public struct PersonalDataRepository: Sendable {
             }
             return PersonalData(
                 exportedAt: moment, profile: try Profile(row: row), profileUpdatedAt: try row.date("updated_at"),
-                tokensValidFrom: try Self.optionalDate(row, "tokens_valid_from"), apiKeys: apiKeys,
+                tokensValidFrom: try row.optionalDate("tokens_valid_from"), apiKeys: apiKeys,
                 connections: connections, redemptions: redemptions, tokens: tokens,
                 blocks: try BlockRepository.blocks(by: profile, on: connection),
                 card: try ProfileRepository.card(of: profile, on: connection))
         }
-    }
-
-    private static func optionalDate(_ row: Row, _ column: String) throws(PostgresError) -> Date? {
-        try row.optionalString(column) == nil ? nil : try row.date(column)
     }
 }

@@ -49,6 +49,11 @@ package struct Row: Sendable {
         return value
     }
 
+    /// A `timestamptz` as `date` reads it, or nil for NULL.
+    package func optionalDate(_ column: String) throws(PostgresError) -> Date? {
+        try optionalString(column) == nil ? nil : try date(column)
+    }
+
     private func decoding(_ column: String, as type: String) -> PostgresError {
         PostgresError(.decoding, message: "column '\(column)' is not \(type)")
     }

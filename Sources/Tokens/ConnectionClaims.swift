@@ -14,13 +14,22 @@ public struct ConnectionClaims: Sendable, Equatable {
     public let tokenId: String
     /// The event the token was issued for (`e`), if any.
     public let eventId: UUID?
+    /// Whether it is a code shown on a screen for minutes or one printed on a badge.
+    public let kind: Kind
 
-    public init(subject: UUID, issuedAt: Date, expiresAt: Date, tokenId: String, eventId: UUID? = nil) {
+    /// What a token was made for; a badge lives until its event ends and may be used more often.
+    public enum Kind: Sendable, Equatable {
+        case shown
+        case badge
+    }
+
+    public init(subject: UUID, issuedAt: Date, expiresAt: Date, tokenId: String, eventId: UUID? = nil, kind: Kind = .shown) {
         self.subject = subject
         self.issuedAt = issuedAt
         self.expiresAt = expiresAt
         self.tokenId = tokenId
         self.eventId = eventId
+        self.kind = kind
     }
 
     /// The compact JSON payload, written by hand: every value is base64url or an integer, so nothing needs escaping.

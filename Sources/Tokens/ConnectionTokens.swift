@@ -22,16 +22,18 @@ public enum ConnectionTokens {
         return (try SignedTokens.sign(claims.json(), implicitAssertion: implicitAssertion, keys: keys), claims)
     }
 
-    /// The key id in a token's footer, read before the signature is checked.
+    /// The key id a token names (a shown code's footer, or a badge code's first bytes), read before
+    /// the signature is checked.
     public static func keyId(of token: String) throws(TokenError) -> String {
-        try SignedTokens.keyId(inFooter: PASETOv4Public.parse(token).footer)
+        if BadgeTokens.isBadge(token) { return try BadgeTokens.keyId(of: token) }
+        return try SignedTokens.keyId(inFooter: PASETOv4Public.parse(token).footer)
     }
 
     /// Verifies `token` against `keys` and checks that it is valid at `moment`
     /// (now, or when an offline scan happened), allowing `leeway` of clock skew. A key with a
     /// `notAfter` verifies nothing once `now` (the real time, not the scan's) is past it, nor a
     /// token that claims to be issued after it. Both shapes of claims verify: the compact one
-    /// issued now and the long one issued before it.
+    /// issued now and the long one issued before it; so do badge codes (`BadgeTokens`).
     public static func verify(
         _ token: String, keys: [String: VerificationKey], at moment: Date = Date(), now: Date = Date(), leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
@@ -44,11 +46,16 @@ public enum ConnectionTokens {
         _ token: String, keys: [String: VerificationKey], validAtSomeMomentOf window: ClosedRange<Date>, now: Date = Date(),
         leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
-        let (message, key) = try SignedTokens.open(token, implicitAssertion: implicitAssertion, keys: keys)
-        let claims = try ConnectionClaims(json: message)
+        let (claims, key) = try open(token, keys: keys)
         if let notAfter = key.notAfter, max(now, claims.issuedAt) > notAfter { throw .keyExpired(key.kid) }
         guard claims.issuedAt <= window.upperBound.addingTimeInterval(leeway) else { throw .notYetValid }
         guard claims.expiresAt > window.lowerBound.addingTimeInterval(-leeway) else { throw .expired }
         return claims
+    }
+
+    private static func open(_ token: String, keys: [String: VerificationKey]) throws(TokenError) -> (ConnectionClaims, VerificationKey) {
+        if BadgeTokens.isBadge(token) { return try BadgeTokens.open(token, keys: keys) }
+        let (message, key) = try SignedTokens.open(token, implicitAssertion: implicitAssertion, keys: keys)
+        return (try ConnectionClaims(json: message), key)
     }
 }

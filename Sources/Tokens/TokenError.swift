@@ -43,7 +43,7 @@ public enum TokenError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .malformed(let why): "Malformed token: \(why)"
-        case .unsupportedVersion(let header): "Unsupported token type '\(header)'; expected v4.public"
+        case .unsupportedVersion(let header): "Unsupported token type '\(header)'; expected v4.public (or a badge code, b1.)"
         case .badEncoding: "Token is not canonical base64url"
         case .invalidSignature: "Token signature is invalid"
         case .unknownKey(let kid): "Token was signed by an unknown key '\(kid)'"

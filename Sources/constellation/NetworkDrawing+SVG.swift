@@ -39,18 +39,14 @@ extension NetworkDrawing {
         for (node, (dot, label)) in zip(nodes, zip(dots, labels)) {
             svg += String(
                 format: "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\" fill=\"%@\"><title>%@</title></circle>\n",
-                dot.x, dot.y, dot.radius, node.isMe ? "#ffd166" : "#ffffff", escape(node.label))
+                dot.x, dot.y, dot.radius, node.isMe ? "#ffd166" : "#ffffff", node.label.xmlEscaped)
             if let label {
                 svg += String(
-                    format: "<text x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\">%@</text>\n", label.x, label.y, label.width, escape(label.text)
+                    format: "<text x=\"%.1f\" y=\"%.1f\" textLength=\"%.1f\">%@</text>\n", label.x, label.y, label.width,
+                    label.text.xmlEscaped
                 )
             }
         }
         return svg + "</g>\n</svg>\n"
-    }
-
-    private static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

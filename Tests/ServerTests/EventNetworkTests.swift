@@ -239,7 +239,7 @@ import Testing
             await expectProblem(422, "validation_failed") {
                 _ = try await bob.client.send(.PATCH, "/v1/events/net-event/me", body: EventVisibilityChange(visibility: "public"))
             }
-            await expectProblem(400, "malformed_json") {
+            await expectProblem(422, "validation_failed") {  // neither visibility nor printBadge
                 _ = try await bob.client.send(
                     .PATCH, "/v1/events/net-event/me", rawBody: Array("{}".utf8), headers: [("Content-Type", "application/json")])
             }

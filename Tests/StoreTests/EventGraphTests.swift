@@ -47,7 +47,7 @@ import Testing
         // Additions (Dan is new) and a change of visibility, which is not a change of pairs.
         try await meet(cleo, dan)
         try await meet(ada, dan, at: now.addingTimeInterval(-30))
-        _ = try await store.events.setVisibility(.named, of: cleo.id, at: event.id)
+        _ = try await store.events.setChoices(visibility: .named, printsBadge: nil, of: cleo.id, at: event.id)
         let grown = try #require(try await read(since: first))
         #expect(grown.pairs.count == 4 && grown.people.count == 4)
         #expect(grown.people.first { $0.id == cleo.id }?.visibility == .named)

@@ -29,6 +29,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
             limiter: services.limiter, keyRing: services.keys))
     ProfileController(services: services).addAuthenticatedRoutes(to: authenticated)
     TokenController(services: services).addAuthenticatedRoutes(to: authenticated)
+    BadgeController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)

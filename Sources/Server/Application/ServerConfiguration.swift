@@ -12,6 +12,10 @@ public struct ServerConfiguration: Sendable {
     public var tokenLifetime: Duration = .seconds(300)
     /// How many different people may redeem one token, e.g. a QR shown to a group (`CONSTELLATION_MAX_REDEMPTIONS`).
     public var maximumRedemptionsPerToken = 50
+    /// How many different people may redeem one printed badge, valid until its event ends: enough
+    /// for a sociable attendee at a large conference, and a bound on what a photographed badge
+    /// allows (`CONSTELLATION_MAX_BADGE_REDEMPTIONS`).
+    public var maximumRedemptionsPerBadge = 300
     /// How long after its expiry a token scanned offline (while it was valid) may still be
     /// redeemed (`CONSTELLATION_OFFLINE_GRACE_SECONDS`).
     public var offlineGrace: Duration = .seconds(2 * 3600)
@@ -79,6 +83,7 @@ public struct ServerConfiguration: Sendable {
         if let directory = environment["CONSTELLATION_DATA_DIR"] { dataDirectory = URL(fileURLWithPath: directory) }
         if let seconds = try integer("CONSTELLATION_TOKEN_TTL_SECONDS", in: 10...86_400) { tokenLifetime = .seconds(seconds) }
         if let uses = try integer("CONSTELLATION_MAX_REDEMPTIONS", in: 1...100_000) { maximumRedemptionsPerToken = uses }
+        if let uses = try integer("CONSTELLATION_MAX_BADGE_REDEMPTIONS", in: 1...100_000) { maximumRedemptionsPerBadge = uses }
         if let seconds = try integer("CONSTELLATION_OFFLINE_GRACE_SECONDS", in: 0...604_800) { offlineGrace = .seconds(seconds) }
         if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
         if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }

@@ -44,7 +44,9 @@ struct ConnectionController {
             RedemptionRequest(
                 tokenId: claims.tokenId, ownerId: claims.subject, scannerId: scanner.id, eventId: claims.eventId, issuedAt: claims.issuedAt,
                 expiresAt: claims.expiresAt,
-                scannedAt: scannedAt, clientNonce: nonce, maximumUses: services.configuration.maximumRedemptionsPerToken,
+                scannedAt: scannedAt, clientNonce: nonce,
+                maximumUses: claims.kind == .badge
+                    ? services.configuration.maximumRedemptionsPerBadge : services.configuration.maximumRedemptionsPerToken,
                 eventGrace: grace))
         services.metrics.tokenRedeemed(created: redemption.created)
         context.logger.info(

@@ -8,7 +8,7 @@ import Store
 /// An event's constellation for its organizers (or a view token's bearer: `AppServices.requireEventReader`):
 /// `GET /v1/events/{event}/network?format=json|gexf|graphml|csv|graphology|cytoscape`
 /// and `GET /v1/events/{event}/network/stats`; and each member's choice of how organizers see them,
-/// `PATCH /v1/events/{event}/me` `{visibility: named|pseudonymous}`.
+/// `PATCH /v1/events/{event}/me` `{visibility: named|pseudonymous, printBadge: true|false}` (either or both).
 ///
 /// Organizer views name people by per-event pseudonyms (`EventIdentity`), never by profile id,
 /// and by name only those who chose `named`. Names are applied per response, so a change of
@@ -25,7 +25,7 @@ struct EventNetworkController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/network", use: network)
         group.get("events/:event/network/stats", use: stats)
-        group.patch("events/:event/me", use: setVisibility)
+        group.patch("events/:event/me", use: setChoices)
     }
 
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -70,24 +70,31 @@ struct EventNetworkController {
     }
 
     /// Any member (attendee or organizer) chooses how the event's organizers see them.
-    @Sendable func setVisibility(_ request: Request, context: AppRequestContext) async throws -> Response {
+    /// My choices at an event: `visibility` (how organizers see me) and/or `printBadge` (whether
+    /// their badge sheet holds my badge).
+    @Sendable func setChoices(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"),
             let found = try await services.events.event(EventReference(text), viewer: me.id)
         else { throw Problem.noSuchEvent }
         guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
-        guard let visibility = EventVisibility(rawValue: input.visibility) else {
-            throw Problem.validation("visibility must be named or pseudonymous")
+        guard input.visibility != nil || input.printBadge != nil else { throw Problem.validation("give visibility and/or printBadge") }
+        let visibility = try input.visibility.map { text in
+            guard let visibility = EventVisibility(rawValue: text) else {
+                throw Problem.validation("visibility must be named or pseudonymous")
+            }
+            return visibility
         }
-        guard let privacy = try await services.events.setVisibility(visibility, of: me.id, at: found.event.id) else {
-            throw Problem.notAMember
-        }
+        guard
+            let privacy = try await services.events.setChoices(
+                visibility: visibility, printsBadge: input.printBadge, of: me.id, at: found.event.id)
+        else { throw Problem.notAMember }
         context.logger.info(
-            "event visibility set",
+            "event choices set",
             metadata: [
                 "event.id": "\(found.event.id)", "profile.id": "\(me.id)",
-                "event.visibility": "\(visibility.rawValue)",
+                "event.visibility": "\(privacy.visibility.rawValue)", "event.print_badge": "\(privacy.printsBadge)",
             ])
         return try .json(privacy)
     }

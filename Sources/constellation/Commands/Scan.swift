@@ -16,7 +16,7 @@ struct Scan: AsyncParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Argument(help: "The token (v4.public.…) or a URL that holds one.")
+    @Argument(help: "The token (v4.public.…, or b1.… from a printed badge) or a URL that holds one.")
     var input: String?
 
     @Option(help: "A PNG or JPEG photo of the QR code.")
@@ -91,20 +91,22 @@ struct Scan: AsyncParsableCommand {
             return token
         }
         guard let token = input.flatMap(Self.token(in:)) else {
-            throw .data("that is not a Constellation token (v4.public.…) or a URL holding one")
+            throw .data("that is not a Constellation token (v4.public.… or a badge's b1.…) or a URL holding one")
         }
         return token
     }
 
-    /// A token as given, or from a URL's `token` query item, fragment or last path component.
+    /// A token (a shown code's or a badge's) as given, or from a URL's `token` query item, fragment
+    /// or last path component.
     static func token(in text: String) -> String? {
+        func isToken(_ text: String) -> Bool { text.hasPrefix("v4.public.") || BadgeTokens.isBadge(text) }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("v4.public.") { return trimmed }
+        if isToken(trimmed) { return trimmed }
         guard let components = URLComponents(string: trimmed) else { return nil }
         let candidates = [
             components.queryItems?.first { $0.name == "token" }?.value, components.fragment,
             components.path.split(separator: "/").last.map(String.init),
         ]
-        return candidates.compactMap { $0 }.first { $0.hasPrefix("v4.public.") }
+        return candidates.compactMap { $0 }.first(where: isToken)
     }
 }

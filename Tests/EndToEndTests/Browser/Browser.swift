@@ -213,6 +213,15 @@ final class Browser: @unchecked Sendable {
         _ = try await command("window/rect", ["width": width, "height": height])
     }
 
+    /// How many pages Chromium's print-to-PDF (WebDriver's Print) makes of the page, laid out for
+    /// print as a printer would get it (A4 unless the page's CSS says otherwise).
+    func printedPageCount() async throws -> Int {
+        guard let encoded = try await command("print", ["pageWidth": 21.0, "pageHeight": 29.7, "background": true]) as? String,
+            let pdf = Data(base64Encoded: encoded)
+        else { throw Failure(description: "no PDF") }
+        return String(decoding: pdf, as: UTF8.self).matches(of: /\/Type\s*\/Page[^s]/).count
+    }
+
     func networkConditions(_ conditions: [String: Any]) async throws {
         _ = try await command("chromium/network_conditions", ["network_conditions": conditions])
     }

@@ -8,6 +8,7 @@ import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
 import { initCard, sharedEntries } from './card.js';
+import { badgeControls } from './badges.js';
 import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
@@ -82,8 +83,8 @@ async function loadEvents() {
   } catch { /* the personal code still works */ }
 }
 
-/** An event I belong to, with my choice of how its organizers see me (a change is sent at once). */
-function myEvent({ event, role, visibility }) {
+/** An event I belong to, with my choice of how its organizers see me (a change is sent at once) and my badge. */
+function myEvent({ event, role, visibility, printsBadge }) {
   const item = document.createElement('li');
   const name = document.createElement('strong');
   name.textContent = event.name;
@@ -92,7 +93,7 @@ function myEvent({ event, role, visibility }) {
   const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: visibility === 'named' });
   box.addEventListener('change', () => setVisibility(event, box));
   choice.append(box, ` ${t('home.organizersSeeMyName')}`);
-  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', choice);
+  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', choice, badgeControls({ event, role, printsBadge }));
   return item;
 }
 

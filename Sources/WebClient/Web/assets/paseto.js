@@ -1,10 +1,13 @@
 // Connection tokens checked in the browser before anything is sent: a PASETO v4.public token
 // (Ed25519, https://github.com/paseto-standard/paseto-spec) whose signature covers the
 // implicit assertion `constellation:connect:v1`, verified with WebCrypto against the keys the
-// server publishes at /v1/keys (kept for offline use).
+// server publishes at /v1/keys (kept for offline use). Printed badges carry a shorter form of
+// their own, `b1.` (see BadgeTokens in the server and docs/tokens-and-keys.md), checked the same way.
 
 const HEADER = 'v4.public.';
 const ASSERTION = 'constellation:connect:v1';
+const BADGE = 'b1.';
+const BADGE_ASSERTION = 'constellation:badge:v1';
 const KEYS = 'constellation.keys';
 const encoder = new TextEncoder();
 
@@ -20,6 +23,10 @@ function base64url(text) {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) throw new TokenProblem('malformed_token', 'not base64url');
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (text.length % 4)) % 4));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+}
+
+function toBase64url(bytes) {
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function le64(n) {
@@ -57,13 +64,17 @@ function split(token) {
   return { message: body.slice(0, body.length - 64), signature: body.slice(body.length - 64), footer };
 }
 
-/** Checks the Ed25519 signature of `parts` (from `split`) by `publicKey` (32 raw bytes) over the implicit assertion. */
-async function checkSignature(parts, publicKey, implicitAssertion) {
+/** Checks that `publicKey` (32 raw bytes) made the Ed25519 `signature` of `signed`. */
+async function checkSignature(signed, signature, publicKey) {
   const key = await crypto.subtle.importKey('raw', publicKey, { name: 'Ed25519' }, false, ['verify']);
-  const signed = pae([encoder.encode(HEADER), parts.message, parts.footer, encoder.encode(implicitAssertion)]);
-  if (!(await crypto.subtle.verify({ name: 'Ed25519' }, key, parts.signature, signed))) {
+  if (!(await crypto.subtle.verify({ name: 'Ed25519' }, key, signature, signed))) {
     throw new TokenProblem('invalid_signature', 'not genuine');
   }
+}
+
+/** What a v4.public token's signature covers: PAE(header, message, footer, implicit assertion). */
+function signedBytes(parts, implicitAssertion) {
+  return pae([encoder.encode(HEADER), parts.message, parts.footer, encoder.encode(implicitAssertion)]);
 }
 
 /**
@@ -73,12 +84,31 @@ async function checkSignature(parts, publicKey, implicitAssertion) {
  */
 export async function verifyPublic(token, publicKey, implicitAssertion = '') {
   const parts = split(token);
-  await checkSignature(parts, publicKey, implicitAssertion);
+  await checkSignature(signedBytes(parts, implicitAssertion), parts.signature, publicKey);
   return { message: parts.message, footer: parts.footer };
 }
 
-/** The parts of a token, its key id and claims, unverified. */
+/**
+ * A badge code's key id, claims, signed bytes and signature, unverified: `b1.` and the base64url of
+ * the key id (6 bytes), owner (16), event (16), issue and expiry (big-endian Unix seconds, 4 each),
+ * then the Ed25519 signature (64) of PAE(`b1.`, those 46 bytes, `constellation:badge:v1`).
+ */
+function parseBadge(token) {
+  const body = base64url(token.slice(BADGE.length));
+  if (body.length !== 110) throw new TokenProblem('malformed_token', 'not a badge code');
+  const fields = body.slice(0, 46);
+  const times = new DataView(fields.buffer, fields.byteOffset + 38, 8);
+  return {
+    kid: toBase64url(fields.slice(0, 6)),
+    signed: pae([encoder.encode(BADGE), fields, encoder.encode(BADGE_ASSERTION)]),
+    signature: body.slice(46),
+    claims: { subject: uuidOf(fields.slice(6, 22)), expiresAt: times.getUint32(4) * 1000, eventId: uuidOf(fields.slice(22, 38)) },
+  };
+}
+
+/** The parts of a token (a shown code or a badge), its key id and claims, unverified. */
 export function parse(token) {
+  if (token.startsWith(BADGE)) return parseBadge(token);
   const parts = split(token);
   let kid;
   let payload;
@@ -89,15 +119,20 @@ export function parse(token) {
     throw new TokenProblem('malformed_token', 'unreadable');
   }
   if (typeof kid !== 'string' || !kid) throw new TokenProblem('malformed_token', 'no key id');
-  return { ...parts, kid, claims: claims(payload) };
+  return { kid, signed: signedBytes(parts, ASSERTION), signature: parts.signature, claims: claims(payload) };
+}
+
+/** A UUID's 16 bytes in its usual form. */
+function uuidOf(bytes) {
+  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** A UUID written as the unpadded base64url of its 16 bytes (22 characters), in its usual form. */
 function uuid(compact) {
   const bytes = typeof compact === 'string' && compact.length === 22 ? base64url(compact) : null;
   if (!bytes || bytes.length !== 16) throw new TokenProblem('invalid_claims', 'not an id');
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return uuidOf(bytes);
 }
 
 /**
@@ -138,7 +173,7 @@ export async function verify(token, keySet, at = Date.now()) {
   const published = (keySet.keys || []).find((key) => key.kid === parts.kid);
   if (!published) throw new TokenProblem('unknown_key', 'another server\'s code');
   const raw = base64url(published.publicKey.replace(/^k4\.public\./, ''));
-  await checkSignature(parts, raw, ASSERTION);
+  await checkSignature(parts.signed, parts.signature, raw);
   if (published.notAfter && Date.now() > Date.parse(published.notAfter)) throw new TokenProblem('key_expired', 'retired key');
   if (parts.claims.expiresAt < at - 30_000) throw new TokenProblem('token_expired', 'expired');
   return parts.claims;

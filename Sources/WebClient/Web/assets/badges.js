@@ -1,0 +1,89 @@
+// Printed badges, from "My events" on the home page: whether the organizers print my badge (their
+// sheet holds only those who said yes), "Print my badge" (the badge's SVG from the server, printed
+// alone by the print style sheet), and for organizers the sheet of badges to download and print.
+
+import { call, json, explain, say } from './api.js';
+import { t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+
+/** The badge controls of an event I belong to, as `GET /v1/me/events` lists it. */
+export function badgeControls({ event, role, printsBadge }) {
+  const controls = document.createElement('div');
+  controls.className = 'badge-controls';
+  const choice = document.createElement('label');
+  choice.className = 'choice';
+  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: Boolean(printsBadge) });
+  box.addEventListener('change', () => setPrinting(event, box));
+  choice.append(box, ` ${t('badge.organizersPrintIt')}`);
+  const print = Object.assign(document.createElement('button'), { type: 'button', textContent: t('badge.print') });
+  print.dataset.event = event.slug;
+  print.addEventListener('click', () => printBadge(event, print));
+  controls.append(choice, print);
+  if (role === 'organizer') {
+    for (const paper of ['a4', 'letter']) {
+      const sheet = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`badge.sheet.${paper}`) });
+      sheet.dataset.paper = paper;
+      sheet.addEventListener('click', () => downloadSheet(event, paper, sheet));
+      controls.append(sheet);
+    }
+  }
+  return controls;
+}
+
+async function setPrinting(event, box) {
+  box.disabled = true;
+  try {
+    const choices = await json(`/events/${encodeURIComponent(event.slug)}/me`, { method: 'PATCH', body: { printBadge: box.checked } });
+    box.checked = choices.printsBadge;
+    say($('event-status'), t(box.checked ? 'badge.nowPrinted' : 'badge.notPrinted', { event: event.name }), 'success');
+  } catch (error) {
+    box.checked = !box.checked;
+    say($('event-status'), explain(error), 'error');
+  } finally {
+    box.disabled = false;
+  }
+}
+
+/** Fetches my badge for `event` and prints it alone (see `body.printing-badge` in style.css). */
+async function printBadge(event, button) {
+  button.disabled = true;
+  try {
+    const response = await call(`/me/badge?event=${encodeURIComponent(event.slug)}&format=svg`);
+    const image = $('badge-image');
+    if (image.src) URL.revokeObjectURL(image.src);
+    image.src = URL.createObjectURL(await response.blob());
+    image.alt = t('badge.alt', { event: event.name });
+    await image.decode();
+    say($('event-status'), t('badge.ready', { event: event.name }), 'success');
+    document.body.classList.add('printing-badge');
+    window.addEventListener('afterprint', () => document.body.classList.remove('printing-badge'), { once: true });
+    window.print();
+  } catch (error) {
+    say($('event-status'), explain(error), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Downloads the organizers' print sheet of `event` on `paper`, as the HTML page to open and print. */
+async function downloadSheet(event, paper, button) {
+  button.disabled = true;
+  try {
+    const response = await call(`/events/${encodeURIComponent(event.slug)}/badges?paper=${paper}`);
+    const count = Number(response.headers.get('Constellation-Badges') || 0);
+    const link = Object.assign(document.createElement('a'), {
+      href: URL.createObjectURL(await response.blob()), download: `badges-${event.slug}-${paper}.html`,
+    });
+    link.id = 'badge-sheet-link';
+    $('badge-sheet-link')?.remove();
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    say($('event-status'), t('badge.sheetReady', { count, event: event.name }), 'success');
+  } catch (error) {
+    say($('event-status'), explain(error), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
