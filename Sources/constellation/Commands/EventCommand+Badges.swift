@@ -63,12 +63,7 @@ extension EventCommand {
             if let choice {
                 printed = try await session.client.setBadgePrinting(choice == .yes, at: event).printsBadge
             } else {
-                guard
-                    let mine = try await session.client.myEvents().items.first(where: {
-                        $0.event.slug == event || $0.event.id.uuidString.lowercased() == event.lowercased()
-                    })
-                else { throw CLIError.data("you are not a member of \(event): join it first") }
-                printed = mine.printsBadge
+                printed = try await EventCommand.membership(of: event, in: session).printsBadge
             }
             if options.json { return try Terminal.printJSON(["printsBadge": printed]) }
             Terminal.print(

@@ -109,11 +109,7 @@ struct EventCommand: AsyncParsableCommand {
                 visibility = try await session.client.setEventVisibility(EventVisibility(rawValue: choice.rawValue)!, at: event).visibility
                 found = try await session.client.event(event)
             } else {
-                guard
-                    let mine = try await session.client.myEvents().items.first(where: {
-                        $0.event.slug == event || $0.event.id.uuidString.lowercased() == event.lowercased()
-                    })
-                else { throw CLIError.data("you are not a member of \(event): join it first") }
+                let mine = try await EventCommand.membership(of: event, in: session)
                 (visibility, found) = (mine.visibility, mine.event)
             }
             if options.json { return try Terminal.printJSON(EventPrivacyOutput(eventId: found.id, visibility: visibility)) }
