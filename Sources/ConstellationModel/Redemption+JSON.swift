@@ -21,6 +21,15 @@ extension Connection {
     /// Writes this connection as `JSONEncoder.constellation` would, keys sorted, nil fields left out.
     func write(to out: inout JSONBytes) {
         out.openObject()
+        if let card {
+            out.member("card")
+            out.raw("[")
+            for (index, entry) in card.enumerated() {
+                if index > 0 { out.raw(",") }
+                entry.write(to: &out)
+            }
+            out.raw("]")
+        }
         out.member("connectedAt")
         out.date(connectedAt)
         if let eventId {
@@ -66,6 +75,26 @@ extension Profile {
         }
         out.member("id")
         out.uuid(id)
+        out.closeObject()
+    }
+}
+
+extension ContactEntry {
+    /// Writes this entry as `JSONEncoder.constellation` would, keys sorted, nil fields left out.
+    func write(to out: inout JSONBytes) {
+        out.openObject()
+        if let audience {
+            out.member("audience")
+            out.string(audience.rawValue)
+        }
+        out.member("kind")
+        out.string(kind.rawValue)
+        if let label {
+            out.member("label")
+            out.string(label)
+        }
+        out.member("value")
+        out.string(value)
         out.closeObject()
     }
 }

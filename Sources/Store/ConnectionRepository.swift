@@ -65,16 +65,23 @@ public struct ConnectionRepository: Sendable {
     private static let concurrentRedemption = "CNR01"
 
     private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
+        // With the owner's card as shared with connections, read in the same round trip (as JSON
+        // `[[kind, label, value], …]`; NULL, and nothing to decode, for the many with none).
         let row = try connection.query(
             """
-            SELECT * FROM redeem_token(
+            SELECT r.*, CASE WHEN r.outcome = 'ok' THEN (
+                       SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
+                       WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
+            FROM redeem_token(
                 \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
                 \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
-                \(Int(request.eventGrace.rounded(.up))))
+                \(Int(request.eventGrace.rounded(.up)))) r
             """)[0]
         switch try row.string("outcome") {
         case "ok":
-            return Redemption(connection: try Connection(row: row), created: try row.bool("created"), clientNonce: request.clientNonce)
+            var answer = try Connection(row: row)
+            answer.card = try ProfileRepository.sharedCard(json: row.optionalString("card"))
+            return Redemption(connection: answer, created: try row.bool("created"), clientNonce: request.clientNonce)
         case "token_revoked": throw StoreError.tokenRevoked
         case "blocked": throw StoreError.blocked
         case "unknown_owner": throw StoreError.unknownOwner

@@ -64,6 +64,21 @@ extension ProfileRepository {
         return cards
     }
 
+    /// A shared card written by PostgreSQL as `json_agg(json_build_array(kind, label, value))`: the
+    /// entries in order, none for NULL.
+    static func sharedCard(json text: String?) throws(PostgresError) -> [ContactEntry] {
+        guard let text else { return [] }
+        guard let rows = try? JSONDecoder().decode([[String?]].self, from: Data(text.utf8)) else {
+            throw PostgresError(.decoding, message: "a shared card is not JSON rows")
+        }
+        return try rows.map { row throws(PostgresError) in
+            guard row.count == 3, let kindText = row[0], let kind = ContactEntry.Kind(rawValue: kindText), let value = row[2] else {
+                throw PostgresError(.decoding, message: "a shared card entry is not [kind, label, value]")
+            }
+            return ContactEntry(kind: kind, label: row[1], value: value)
+        }
+    }
+
     private static func decode<Value: RawRepresentable>(_ type: Value.Type, _ row: Row, _ column: String) throws(PostgresError) -> Value
     where Value.RawValue == String {
         let text = try row.string(column)

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `constellation me card` with the release binaries: entries added, shared and hidden; my
-/// connection sees in `connections` what I share and nothing else; bad input is refused with a
+/// connection sees, as they scan and in `connections`, what I share and nothing else; bad input is refused with a
 /// clear message and an exit code, changing nothing.
 @Suite(.serialized) struct CardCommandTests {
     let workspace = Workspace()
@@ -22,7 +22,9 @@ import Testing
         #expect(email.status == 0 && email.stdout.contains("1. email (work): ada@engines.example  — seen by your connections"), "\(email)")
         let phone = try cli(["me", "card", "add", "phone", "+44 20 7946 0958", "--label", "mobile"], ada)
         #expect(phone.status == 0 && phone.stdout.contains("2. phone (mobile): +442079460958  — seen by only you"), "\(phone)")
-        #expect(try cli(["scan", try workspace.token(home: ada, server: server.url)], bob).status == 0)
+        let scan = try cli(["scan", try workspace.token(home: ada, server: server.url)], bob)
+        #expect(scan.status == 0 && scan.stdout.contains("Connected with Ada.\n    email (work): ada@engines.example\n"), "\(scan)")
+        #expect(!scan.stdout.contains("+442079460958"), "what Ada keeps is not in the scan's answer")
 
         let seen = try cli(["connections"], bob)
         #expect(seen.stdout.contains("email (work): ada@engines.example") && !seen.stdout.contains("+442079460958"), "\(seen.stdout)")

@@ -67,6 +67,16 @@ import Testing
                 for value in Self.shared + Self.kept { #expect(!body.contains(value), "\(path) shows \(value)") }
             }
 
+            // Cleo scans Ada's code: the answer to the scan already holds what Ada shares, and nothing kept.
+            let scan = try await cleo.client.send(
+                .POST, "/v1/connections", body: RedeemRequest(token: try await ada.client.issueToken().token))
+            let answer = String(decoding: scan.body, as: UTF8.self)
+            #expect(scan.status == 201)
+            for value in Self.shared { #expect(answer.contains(value), "the scan's answer shows \(value)") }
+            for value in Self.kept { #expect(!answer.contains(value), "the scan's answer hides \(value)") }
+            let again = try await cleo.client.redeem(RedeemRequest(token: try await ada.client.issueToken().token))
+            #expect(again.connection.card?.map(\.kind) == [.email, .link, .organization], "a scan of a known person too, in order")
+
             // A card, not a snapshot: an entry made private is gone for Bob at once.
             var changed = Self.card
             changed.entries[0].audience = .nobody

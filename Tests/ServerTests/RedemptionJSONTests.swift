@@ -20,7 +20,12 @@ import Testing
         let peer = Profile(id: UUID(), displayName: Self.awkward, headline: headline, createdAt: Date(timeIntervalSince1970: 1_795_000_000))
         let connection = Connection(
             id: .max, peer: peer, connectedAt: Date(timeIntervalSince1970: 1_795_000_300.75), eventId: eventId, eventName: eventName,
-            note: note, tags: withTags ? ["one", Self.awkward, ""] : nil)
+            note: note, tags: withTags ? ["one", Self.awkward, ""] : nil,
+            card: withTags
+                ? [
+                    ContactEntry(kind: .email, label: "work", value: "ada@engines.example"),
+                    ContactEntry(kind: .role, value: Self.awkward, audience: .connections),
+                ] : eventId == nil ? nil : [])
         for created in [true, false] {
             let redemption = Redemption(connection: connection, created: created, clientNonce: nonce)
             let written = redemption.jsonBytes()
@@ -28,7 +33,7 @@ import Testing
             let back = try JSONDecoder.constellation.decode(Redemption.self, from: Data(written))
             #expect(
                 back.clientNonce == nonce && back.created == created && back.connection.peer == peer
-                    && back.connection.tags == connection.tags)
+                    && back.connection.tags == connection.tags && back.connection.card == connection.card)
         }
     }
 }

@@ -67,13 +67,18 @@ struct Connections: SessionCommand {
                 + (connection.eventName.map { " at \($0)" } ?? "")
             let tags = (connection.tags ?? []).map { "#\($0)" }.joined(separator: " ")
             Terminal.print("\(peer.displayName)\(peer.headline.map { " — \($0)" } ?? "")  (\(met))\(tags.isEmpty ? "" : "  \(tags)")")
-            for entry in connection.card ?? [] {
-                Terminal.print("    \(entry.kind.rawValue)\(entry.label.map { " (\($0))" } ?? ""): \(entry.value)")
-            }
+            Self.printCard(of: connection)
             if let note = connection.note {
                 Terminal.print(
                     note.split(separator: "\n", omittingEmptySubsequences: false).map { "    \($0)" }.joined(separator: "\n"))
             }
+        }
+    }
+
+    /// What the other person shares on their card, a line an entry, indented under their name.
+    static func printCard(of connection: Connection) {
+        for entry in connection.card ?? [] {
+            Terminal.print("    \(entry.kind.rawValue)\(entry.label.map { " (\($0))" } ?? ""): \(entry.value)")
         }
     }
 }

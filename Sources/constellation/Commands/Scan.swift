@@ -80,6 +80,7 @@ struct Scan: AsyncParsableCommand {
         let peer = redemption.connection.peer
         let who = peer.displayName + (peer.headline.map { " (\($0))" } ?? "")
         Terminal.print(redemption.created ? "Connected with \(who)." : "You were already connected with \(who).")
+        Connections.printCard(of: redemption.connection)
     }
 
     /// The token from the argument (itself, or inside a URL) or from the photo.

@@ -48,6 +48,9 @@ import Testing
                 for: "the contact offered",
                 until: "!document.getElementById('save-contact').hidden && document.getElementById('save-contact').download === 'Ada.vcf'")
             #expect(try await phone.text("#save-contact") == "Save Ada to my contacts")
+            // What Ada shares came with the scan's answer, shown under "Connected with Ada"; what she keeps did not.
+            let shown = try await phone.text("#peer-card")
+            #expect(shown.contains("ada@engines.example") && !shown.contains("+442079460958"), "\(shown)")
             // The link holds the vCard the server gave for Ada alone (the page's policy keeps a test from reading the blob back).
             #expect(try await phone.run("return document.getElementById('save-contact').href.startsWith('blob:');") as? Bool == true)
             let adaId = try await ada.me().id

@@ -5,7 +5,7 @@ import { json, session, explain, say, registerFrom, OfflineError } from './api.j
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
-import { offerContact } from './card.js';
+import { offerContact, sharedEntries } from './card.js';
 import { t, localize } from './i18n.js';
 
 const status = document.getElementById('status');
@@ -55,6 +55,8 @@ async function redeem() {
     const redemption = await json('/connections', { method: 'POST', body: { token: scan.token } });
     const peer = redemption.connection.peer;
     finish(t(redemption.created ? 'connect.connected' : 'connect.already', { people: describe(peer) }), 'success');
+    // What they share with their connections came with the answer: shown at once, to write to.
+    if (redemption.connection.card?.length) document.getElementById('peer-card').replaceChildren(sharedEntries(redemption.connection.card));
     offerContact(document.getElementById('save-contact'), peer).catch(() => { /* the connection stands; the card can wait */ });
   } catch (error) {
     if (error instanceof OfflineError) keepForLater();
