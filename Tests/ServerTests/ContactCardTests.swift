@@ -32,6 +32,7 @@ import Testing
             let event = try await eve.client.createEvent(EventRoutesTests.newEvent("card-night"))
             for person in [ada, bob] { _ = try await person.client.joinEvent("card-night", code: event.joinCode) }
             _ = try await ada.client.setEventVisibility(.named, at: "card-night")
+            _ = try await ada.client.setBadgePrinting(true, at: "card-night")
             let saved = try await ada.client.replaceCard(Self.card)
             #expect(saved.entries.map(\.value)[1] == "+442079460958", "a phone number is kept in E.164")
             #expect(saved.entries.allSatisfy { $0.audience != nil })
@@ -52,7 +53,8 @@ import Testing
                 for value in Self.shared { #expect(body.contains(value), "\(path) shows \(value)") }
                 for value in Self.kept { #expect(!body.contains(value), "\(path) hides \(value)") }
             }
-            // Nobody else, anywhere: a stranger, a second-degree person, the organizer, a view link, Bob's own export.
+            // Nobody else, anywhere: a stranger, a second-degree person, the organizer (her badge sheet too), a view
+            // link, Bob's own export, Ada's own badge.
             let link = try await eve.client.issueViewToken(for: "card-night")
             let viewer = ConstellationClient(baseURL: server.client.baseURL).authenticated(link.token)
             let elsewhere: [(ConstellationClient, String)] = [
@@ -61,6 +63,7 @@ import Testing
                 (eve.client, "/v1/events/card-night/network"), (eve.client, "/v1/events/card-night/summary"),
                 (eve.client, "/v1/events/card-night/network?format=csv"), (eve.client, "/v1/events/card-night/network?format=gexf"),
                 (eve.client, "/v1/events/card-night/network?format=graphml"), (viewer, "/v1/events/card-night/network"),
+                (eve.client, "/v1/events/card-night/badges"), (ada.client, "/v1/me/badge?event=card-night&format=svg"),
             ]
             for (client, path) in elsewhere {
                 let body = try await Self.raw(client, path)
