@@ -59,6 +59,11 @@ export function rasterizeEdges(hits, width, height, px, py, ends, first, last) {
 
 /** How long a frame waits for the worker before the page gives up on it. */
 const WORKER_PATIENCE_MS = 2000;
+/**
+ * The same for the worker's first answer, which also waits for the worker to start (its module
+ * loaded and compiled, on a busy phone or two loaded cores: a CI run once took more than 2 s).
+ */
+const FIRST_ANSWER_PATIENCE_MS = 10_000;
 
 /**
  * A module worker running `rasterizeEdges` on a share of the edges, so that a frame uses both
@@ -69,6 +74,8 @@ const WORKER_PATIENCE_MS = 2000;
 export class EdgeRasterWorker {
   constructor() {
     this.failed = false;
+    /** Whether the worker has answered once (it has started). */
+    this.answered = false;
     this.hits = new Uint8Array(0);
     this.edgesSent = null;
     this.waiting = null;
@@ -97,8 +104,9 @@ export class EdgeRasterWorker {
     const edges = this.edgesSent === edgesVersion ? null : ends.slice(0, edgeCount * 2);
     this.edgesSent = edgesVersion;
     const promise = new Promise((resolve, reject) => { this.waiting = { resolve, reject }; });
-    const timer = setTimeout(() => this.fail(new Error('the edge worker did not answer')), WORKER_PATIENCE_MS);
-    promise.then(() => clearTimeout(timer), () => clearTimeout(timer));
+    const patience = this.answered ? WORKER_PATIENCE_MS : FIRST_ANSWER_PATIENCE_MS;
+    const timer = setTimeout(() => this.fail(new Error('the edge worker did not answer')), patience);
+    promise.then(() => { clearTimeout(timer); this.answered = true; }, () => clearTimeout(timer));
     const lent = edges ? [hits.buffer, edges.buffer] : [hits.buffer];
     this.worker.postMessage({ hits: hits.buffer, width, height, px, py, edges, first, last }, lent);
     return promise;
