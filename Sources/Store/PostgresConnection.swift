@@ -17,8 +17,20 @@ package final class PostgresConnection: @unchecked Sendable {
     private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string or URL; empty uses libpq's `PG*` environment variables.
-    init(conninfo: String) throws(PostgresError) {
-        guard let handle = PQconnectdb(conninfo) else {
+    /// An attempt gives up after `connectTimeout` seconds a host unless the string or
+    /// `PGCONNECT_TIMEOUT` says otherwise (libpq waits forever by default: for a host that is
+    /// starting up, or gone without a word, every request would hang behind the attempt).
+    init(conninfo: String, connectTimeout: Int = 5) throws(PostgresError) {
+        let timeout = ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] ?? String(connectTimeout)
+        let connected = timeout.withCString { timeout in
+            conninfo.withCString { conninfo in
+                // Later entries override earlier ones; `dbname` holding a whole string is expanded.
+                let keywords = [Self.cString("connect_timeout"), Self.cString("dbname"), nil]
+                let values = [timeout, conninfo, nil]
+                return PQconnectdbParams(keywords, values, 1)
+            }
+        }
+        guard let handle = connected else {
             throw PostgresError(.connectionFailed, message: "out of memory")
         }
         guard PQstatus(handle) == CONNECTION_OK else {
@@ -30,6 +42,10 @@ package final class PostgresConnection: @unchecked Sendable {
         // Text timestamps are parsed as UTC; no notices on stderr.
         try execute(unsafeSQL: "SET TimeZone = 'UTC'")
         PQsetNoticeProcessor(handle, { _, _ in }, nil)
+    }
+
+    private static func cString(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
     }
 
     deinit { PQfinish(handle) }

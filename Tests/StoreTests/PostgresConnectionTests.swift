@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Store
 import TestSupport
 import Testing
@@ -136,6 +137,38 @@ import Testing
         await database.shutdown()
     }
 
+    /// A host that takes the connection and never answers (a PostgreSQL starting up under load, a
+    /// dead primary behind a live address) is given up on after the connect timeout, with
+    /// `connectionFailed`; libpq alone would wait forever, and every request behind the attempt with it.
+    @Test func aHostThatNeverAnswersIsGivenUpOn() async throws {
+        let listener = try SilentListener()
+        defer { listener.close() }
+        let database = Database(
+            conninfo: "host=127.0.0.1 port=\(listener.port) user=nobody dbname=nothing sslmode=disable", maximumConnections: 1,
+            logger: TestDatabase.logger)
+        let began = ContinuousClock.now
+        let outcome = await withTaskGroup(of: Result<Int, any Error>?.self) { group in
+            group.addTask {
+                do { return .success(try await database.withConnection { _ in 0 }) } catch { return .failure(error) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: .seconds(90))  // far past the 5 s timeout: only a hang gets here
+                return nil
+            }
+            let first = await group.next()!
+            group.cancelAll()
+            return first
+        }
+        let took = ContinuousClock.now - began
+        guard case .failure(let error as PostgresError) = outcome else {
+            Issue.record("the attempt did not fail: \(String(describing: outcome)) after \(took)")
+            return
+        }
+        #expect(error.kind == .connectionFailed, "\(error)")
+        #expect(took >= .seconds(4), "gave up after the timeout, not before: \(took)")
+        await database.shutdown()
+    }
+
     /// COPY's text format escapes what would end a field or a row; nil and the text `\N` stay apart.
     @Test func copyRoundTripsAnyTextAndRefusesNUL() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
@@ -216,4 +249,29 @@ import Testing
         #expect(prepared.statements == 1 && prepared.genericPlans > 0, "the count above would have seen a prepared statement")
         await database.shutdown()
     }
+}
+
+/// A TCP socket on loopback that listens and never accepts: the kernel completes the handshake
+/// and nobody ever answers.
+private struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socket in
+                bind(descriptor, socket, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, socket, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
+        self.descriptor = descriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { _ = Glibc.close(descriptor) }
 }
