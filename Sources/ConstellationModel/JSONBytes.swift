@@ -158,12 +158,40 @@ public enum ISO8601Seconds {
 
     /// `hh:mm:ssZ` of a second in a day.
     static func append(time: Int, to out: inout [UInt8]) {
+        appendClock(time, to: &out)
+        out.append(UInt8(ascii: "Z"))
+    }
+
+    /// `2026-11-21T21:33:47.123456Z`: to the nearest microsecond (PostgreSQL's precision); for a
+    /// bind parameter, without a formatter.
+    public static func microseconds(_ date: Date) -> String {
+        let total = (date.timeIntervalSince1970 * 1_000_000).rounded()
+        guard abs(total) < 1e18 else { return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)) }
+        let micros = Int64(total)
+        let whole = micros >= 0 ? micros / 1_000_000 : (micros - 999_999) / 1_000_000
+        guard let (day, time) = split(Date(timeIntervalSince1970: Double(whole))) else {
+            return date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        }
+        var out = text(ofDay: day)
+        appendClock(time, to: &out)
+        out.append(UInt8(ascii: "."))
+        var fraction = micros - whole * 1_000_000
+        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: 6)
+        for index in stride(from: 5, through: 0, by: -1) {
+            digits[index] += UInt8(fraction % 10)
+            fraction /= 10
+        }
+        out += digits
+        out.append(UInt8(ascii: "Z"))
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func appendClock(_ time: Int, to out: inout [UInt8]) {
         twoDigits(time / 3_600, to: &out)
         out.append(UInt8(ascii: ":"))
         twoDigits(time / 60 % 60, to: &out)
         out.append(UInt8(ascii: ":"))
         twoDigits(time % 60, to: &out)
-        out.append(UInt8(ascii: "Z"))
     }
 
     private static func twoDigits(_ value: Int, to out: inout [UInt8]) {

@@ -1,3 +1,4 @@
+import ConstellationModel
 import Foundation
 
 /// One result row, copied out of libpq in text format, with typed accessors by column name.
@@ -99,6 +100,6 @@ enum PostgresTimestamp {
 
     /// A bind parameter for a `timestamptz`.
     static func format(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        ISO8601Seconds.microseconds(date)
     }
 }

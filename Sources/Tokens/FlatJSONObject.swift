@@ -21,6 +21,9 @@ package struct FlatJSONObject {
         self.fields = fields
     }
 
+    /// Every key the object holds.
+    package var keys: Dictionary<String, Value>.Keys { fields.keys }
+
     /// The string under `key`; nil when it is missing or not a string.
     package func string(_ key: String) -> String? {
         if case .string(let text) = fields[key] { text } else { nil }

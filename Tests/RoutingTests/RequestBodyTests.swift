@@ -3,7 +3,9 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import Server
 import Testing
+import Tokens
 
 /// A JSON body is read one way: `application/json`, UTF-8, no key twice in one object; a refusal
 /// names the field and what it must be, never the decoder's own words. All of it is decided before
@@ -100,5 +102,34 @@ import Testing
             #expect(keys.headers[.xContentTypeOptions] == "nosniff")
             #expect(keys.headers[.cacheControl] == "public, max-age=300", "a route's own caching stays")
         }
+    }
+}
+
+/// A scan's body is read without Foundation when it is a flat object of what a scan holds; the
+/// fast reader must give the full decoder's value, and leave everything else to it.
+@Suite struct FlatRequestBodyTests {
+    static let decoder = JSONDecoder.constellation(accepting: RFC3339.accepted)
+
+    @Test(arguments: [
+        #"{"token":"v4.public.abc"}"#,
+        #" { "token" : "v4.public.abc" , "clientNonce" : null } "#,
+        #"{"token":"b1.xyz","scannedAt":"2026-11-26T09:30:00.25+01:00","clientNonce":"n-1"}"#,
+        #"{"token":"\u0076\u0034.é\ud83d\ude00","scannedAt":null}"#,
+    ])
+    func whatTheFastReaderTakesIsWhatTheDecoderReads(body: String) throws {
+        let bytes = Array(body.utf8)
+        let fast = try #require(FlatJSONObject(bytes).flatMap(RedeemRequest.init(flat:)), "the fast reader took it")
+        #expect(fast == (try Self.decoder.decode(RedeemRequest.self, from: Data(bytes))))
+    }
+
+    /// Unknown keys, wrong types, dates out of range or malformed, duplicate keys, not an object:
+    /// the fast reader declines, and the full decoder decides (and names the field when it refuses).
+    @Test(arguments: [
+        #"{"token":"t","extra":1}"#, #"{"token":5}"#, #"{"clientNonce":"n"}"#, #"{"token":"t","scannedAt":"1969-12-31T23:59:59Z"}"#,
+        #"{"token":"t","scannedAt":"yesterday"}"#, #"{"token":"t","scannedAt":5}"#, #"{"token":"t","clientNonce":true}"#,
+        #"{"token":"t","token":"u"}"#, #"["t"]"#, #"{"token":"t"} x"#,
+    ])
+    func whatItDeclinesIsLeftToTheDecoder(body: String) {
+        #expect(FlatJSONObject(Array(body.utf8)).flatMap(RedeemRequest.init(flat:)) == nil)
     }
 }

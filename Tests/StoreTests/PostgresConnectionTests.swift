@@ -216,9 +216,17 @@ import Testing
 
     @Test func timestampsRoundTripThroughText() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
-        let moment = Date(timeIntervalSince1970: 1_795_000_000.25)
-        let back = try await database.withConnection { try $0.query("SELECT \(moment) AS t")[0].date("t") }
-        #expect(abs(back.timeIntervalSince(moment)) < 0.001)
+        // Bound to the microsecond, PostgreSQL's precision: before 1970 and after, at a leap day, at
+        // the turn of a second.
+        for seconds in [1_795_000_000.25, 1_795_000_000.123456, -1_000_000.654321, 951_782_399.999999, 0, 253_402_300_799.5] {
+            let moment = Date(timeIntervalSince1970: seconds)
+            let back = try await database.withConnection { try $0.query("SELECT \(moment) AS t")[0].date("t") }
+            #expect(abs(back.timeIntervalSince(moment)) < 0.000_002, "\(seconds) came back as \(back.timeIntervalSince1970)")
+        }
+        let text = try await database.withConnection {
+            try $0.query("SELECT \(Date(timeIntervalSince1970: 951_782_400.000_5))::text AS t")[0].string("t")
+        }
+        #expect(text == "2000-02-29 00:00:00.0005+00")
         let whole = try await database.withConnection {
             try $0.query("SELECT '2024-02-29 23:59:59+00'::timestamptz AS t")[0].date("t")
         }

@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Hummingbird
 import NIOCore
+import Tokens
 
 /// A request's JSON body, read the one way the API accepts it: `Content-Type: application/json`
 /// (415 otherwise: a `text/plain` or form POST is what a cross-site form sends without a
@@ -26,6 +27,9 @@ public struct JSONBody: RequestDecoder {
     static func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer, contentType: String?) throws -> T {
         guard let contentType, Self.isJSON(contentType) else { throw Problem.unsupportedMediaType }
         let bytes = Array(body.readableBytesView)
+        if let flat = type as? any FlatRequestBody.Type, let object = FlatJSONObject(bytes), let value = flat.init(flat: object) as? T {
+            return value
+        }
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw Problem.malformedJSON("The body is not UTF-8.")
         }
