@@ -11,6 +11,7 @@ actor ConnectionPool {
     }
 
     private let conninfo: String
+    private let connectTimeout: Int?
     private let setup: String?
     private let limit: Int
     private let waitLimit: Duration
@@ -24,9 +25,12 @@ actor ConnectionPool {
     private var sweeping = false
     private var closed = false
 
-    init(conninfo: String, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger) {
+    init(
+        conninfo: String, connectTimeout: Int?, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger
+    ) {
         precondition(limit > 0, "a pool needs at least one connection")
         self.conninfo = conninfo
+        self.connectTimeout = connectTimeout
         self.setup = setup
         self.limit = limit
         self.waitLimit = waitLimit
@@ -95,9 +99,9 @@ actor ConnectionPool {
     /// Opens a connection for a slot already counted in `open`; gives the slot back on failure.
     private func connect() async throws -> PostgresConnection {
         do {
-            let (conninfo, setup) = (conninfo, setup)
+            let (conninfo, connectTimeout, setup) = (conninfo, connectTimeout, setup)
             return try await threads.runIfActive {
-                let connection = try PostgresConnection(conninfo: conninfo)
+                let connection = try PostgresConnection(conninfo: conninfo, connectTimeout: connectTimeout)
                 if let setup { try connection.execute(unsafeSQL: setup) }
                 return connection
             }

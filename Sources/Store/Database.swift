@@ -12,15 +12,18 @@ public final class Database: Sendable {
     ///   - maximumConnections: the most connections open at once (and threads running queries).
     ///   - connectionWait: how long a caller waits for a busy pool before `poolExhausted`.
     ///   - statementTimeout: PostgreSQL's `statement_timeout` on every connection (nil: the server's).
+    ///   - connectTimeout: how many seconds a connection attempt waits for a host before giving up
+    ///     (nil: `PGCONNECT_TIMEOUT`, else 10); a `connect_timeout` in `conninfo` wins.
     public init(
         conninfo: String, maximumConnections: Int = 8, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
-        logger: Logger
+        connectTimeout: Int? = nil, logger: Logger
     ) {
         threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
         let setup = statementTimeout.map { "SET statement_timeout = \(Int(($0 / .milliseconds(1)).rounded(.up)))" }
         pool = ConnectionPool(
-            conninfo: conninfo, setup: setup, limit: maximumConnections, waitLimit: connectionWait, threads: threads, logger: logger)
+            conninfo: conninfo, connectTimeout: connectTimeout, setup: setup, limit: maximumConnections, waitLimit: connectionWait,
+            threads: threads, logger: logger)
     }
 
     /// Lends a connection to `body`, which runs on a pool thread and may block.

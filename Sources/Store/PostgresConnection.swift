@@ -17,11 +17,11 @@ package final class PostgresConnection: @unchecked Sendable {
     private var prepared: [String: String] = [:]
 
     /// Connects with a libpq connection string or URL; empty uses libpq's `PG*` environment variables.
-    /// An attempt gives up after `connectTimeout` seconds a host unless the string or
-    /// `PGCONNECT_TIMEOUT` says otherwise (libpq waits forever by default: for a host that is
-    /// starting up, or gone without a word, every request would hang behind the attempt).
-    init(conninfo: String, connectTimeout: Int = 5) throws(PostgresError) {
-        let timeout = ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] ?? String(connectTimeout)
+    /// An attempt gives up after `connectTimeout` seconds a host (nil: `PGCONNECT_TIMEOUT`, else
+    /// 10) unless the string names its own `connect_timeout`: libpq alone waits forever, for a host
+    /// that is starting up or gone without a word, and every request behind the attempt with it.
+    init(conninfo: String, connectTimeout: Int? = nil) throws(PostgresError) {
+        let timeout = connectTimeout.map(String.init) ?? ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] ?? "10"
         let connected = timeout.withCString { timeout in
             conninfo.withCString { conninfo in
                 // Later entries override earlier ones; `dbname` holding a whole string is expanded.

@@ -16,7 +16,7 @@ import Testing
         let condition: SQL = "b = \(Int64(2)) AND c = \(ByteString([0xDE, 0xAD]))"
         let sql: SQL = "SELECT \(1) WHERE \(condition) AND d = \(Date(timeIntervalSince1970: 0))"
         #expect(sql.rendered.text == "SELECT $1::bigint WHERE b = $2::bigint AND c = $3::bytea AND d = $4::timestamptz")
-        #expect(sql.rendered.values == ["1", "2", "\\xdead", "1970-01-01T00:00:00.000Z"])
+        #expect(sql.rendered.values == ["1", "2", "\\xdead", "1970-01-01T00:00:00.000000Z"])
     }
 
     @Test func textThatLooksLikeSQLIsBoundUnlessSaidUnsafe() {
