@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "Tokens", dependencies: ["CSodium"]),
         // The server's key files (signing, retired, pseudonym) and their rotation. No HTTP.
         .target(name: "Keys", dependencies: ["ConstellationModel", "Tokens"]),
+        // Backup archives: a database dump and the key files with a manifest of checksums (ustar). No database.
+        .target(name: "Backup", dependencies: ["ConstellationModel", "Tokens"]),
         // QR: encode (libqrencode), render (text, SVG, PNG via libpng), decode (zbar, libpng, libjpeg-turbo).
         .target(name: "QR", dependencies: ["CQREncode", "CPNG", "CZBar", "CTurboJPEG"]),
         // Pure graph engine: layouts and statistics. No I/O.
@@ -102,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "constellation-server",
             dependencies: [
-                "ConstellationModel", "Graph", "Keys", "Server", "Store", "Tokens",
+                "Backup", "ConstellationModel", "Graph", "Keys", "Server", "Store", "Tokens",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -146,7 +148,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server",
+                "Backup", "Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]

@@ -14,6 +14,10 @@ public enum SigningKeyFile {
     static let signingKeyName = "signing-key"
     static let retiredKeysName = "retired-keys"
     static let pseudonymKeyName = "pseudonym-key"
+    /// The key files a data directory may hold, the signing key first.
+    public static let fileNames = [signingKeyName, retiredKeysName, pseudonymKeyName]
+    /// The variable that, when set, moves every key into the environment.
+    public static let environmentVariable = "CONSTELLATION_SIGNING_KEY"
 
     /// The key ring of the environment or the data directory (see `load`).
     public static func loadKeyRing(environment: [String: String], dataDirectory: URL) throws -> KeyRing {

@@ -92,6 +92,16 @@ public final class EmbeddedPostgres: Sendable {
         return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
     }
 
+    /// The connection string of a server already running on this data directory (another
+    /// process's), or nil when none is.
+    public func connectionStringIfRunning() -> String? {
+        guard let text = try? String(contentsOf: clusterDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),
+            let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), kill(pid, 0) == 0,
+            FileManager.default.fileExists(atPath: socketDirectory.url.path)
+        else { return nil }
+        return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
+    }
+
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays) and waits for it.
     public func stop() {
         let process = state.withLock { current in
@@ -153,7 +163,7 @@ public final class EmbeddedPostgres: Sendable {
     // MARK: - Set-up
 
     /// The newest installed PostgreSQL server binaries (they are not on PATH on Debian).
-    static func binaryDirectory() throws(PostgresError) -> URL {
+    package static func binaryDirectory() throws(PostgresError) -> URL {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let candidates = versions.compactMap(Int.init).sorted(by: >).map {

@@ -33,6 +33,16 @@ public struct Migrator: Sendable {
         return migrations
     }
 
+    /// The versions `database` has applied, in order (none when it has no schema yet).
+    public static func applied(_ database: Database) async throws -> [String] {
+        try await database.withConnection { connection in
+            guard try connection.query("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")[0].bool("present") else {
+                return []
+            }
+            return try connection.query("SELECT version FROM schema_migrations ORDER BY version").map { try $0.string("version") }
+        }
+    }
+
     /// Applies what is missing and returns the versions applied now.
     @discardableResult
     public func migrate(_ database: Database) async throws -> [String] {

@@ -17,6 +17,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case invalidParameter
         /// No pooled connection became free within the pool's wait limit.
         case poolExhausted
+        /// `pg_dump` or `pg_restore` failed or could not be run.
+        case clientTool
     }
 
     public let kind: Kind

@@ -96,6 +96,34 @@ enum Sodium {
         return out
     }
 
+    /// The size of a SHA-256 state that `sha256Start`, `sha256Add` and `sha256Finish` work on.
+    static let sha256StateSize = crypto_hash_sha256_statebytes()
+
+    /// Starts a SHA-256 (libsodium `crypto_hash_sha256`) in `state`, `sha256StateSize` bytes.
+    static func sha256Start(_ state: UnsafeMutableRawPointer) throws(TokenError) {
+        try ensureInitialised()
+        guard crypto_hash_sha256_init(state.assumingMemoryBound(to: crypto_hash_sha256_state.self)) == 0 else {
+            throw .cryptoFailure("crypto_hash_sha256_init failed")
+        }
+    }
+
+    /// Feeds `input` to the SHA-256 in `state`.
+    static func sha256Add(_ input: UnsafeRawBufferPointer, to state: UnsafeMutableRawPointer) {
+        guard let base = input.baseAddress, input.count > 0 else { return }
+        _ = crypto_hash_sha256_update(
+            state.assumingMemoryBound(to: crypto_hash_sha256_state.self), bytes(UnsafeRawBufferPointer(start: base, count: input.count)),
+            UInt64(input.count))
+    }
+
+    /// The 32-byte digest of what `state` was fed.
+    static func sha256Finish(_ state: UnsafeMutableRawPointer) -> [UInt8] {
+        var digest = [UInt8](repeating: 0, count: Int(crypto_hash_sha256_BYTES))
+        digest.withUnsafeMutableBufferPointer { out in
+            _ = crypto_hash_sha256_final(state.assumingMemoryBound(to: crypto_hash_sha256_state.self), out.baseAddress!)
+        }
+        return digest
+    }
+
     /// Cryptographically secure random bytes.
     static func randomBytes(_ count: Int) throws(TokenError) -> [UInt8] {
         try ensureInitialised()

@@ -8,7 +8,7 @@ struct ConstellationServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "constellation-server",
         abstract: "The Constellation API server: signed QR tokens in, connections and constellations out.",
-        subcommands: [Serve.self, Migrate.self, Import.self, Keys.self],
+        subcommands: [Serve.self, Migrate.self, Import.self, Keys.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )
 }

@@ -10,8 +10,10 @@ struct DatabaseSetup {
     let dataDirectory: URL
     let logger: Logger
 
-    /// The connection string and, when embedded, the server to stop at the end.
-    private func connect() throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
+    /// The connection string and, when embedded, the server to stop at the end. With
+    /// `sharingRunningServer`, an embedded server already running in the data directory (a
+    /// serving `constellation-server`'s) is used as it is, and left running.
+    private func connect(sharingRunningServer: Bool) throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
         if let url = environment["DATABASE_URL"], !url.isEmpty {
             logger.info("using the PostgreSQL server in DATABASE_URL")
             return (url, nil)
@@ -21,6 +23,7 @@ struct DatabaseSetup {
             return ("", nil)
         }
         let embedded = EmbeddedPostgres(dataDirectory: dataDirectory, logger: logger)
+        if sharingRunningServer, let running = embedded.connectionStringIfRunning() { return (running, nil) }
         return (try embedded.start(), embedded)
     }
 
@@ -30,13 +33,24 @@ struct DatabaseSetup {
         maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
         _ body: (Database) async throws -> T
     ) async throws -> T {
+        try await withDatabase(
+            maximumConnections: maximumConnections, connectionWait: connectionWait, statementTimeout: statementTimeout,
+            sharingRunningServer: false
+        ) { database, _ in try await body(database) }
+    }
+
+    /// As `withDatabase`, lending the connection string too (for PostgreSQL's own tools).
+    func withDatabase<T>(
+        maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil, sharingRunningServer: Bool,
+        _ body: (Database, String) async throws -> T
+    ) async throws -> T {
         // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
-        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try connect() }
+        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try connect(sharingRunningServer: sharingRunningServer) }
         let database = Database(
             conninfo: conninfo, maximumConnections: maximumConnections, connectionWait: connectionWait,
             statementTimeout: statementTimeout, logger: logger)
         do {
-            let value = try await body(database)
+            let value = try await body(database, conninfo)
             await Self.shutdown(database, embedded)
             return value
         } catch {
