@@ -22,6 +22,8 @@ extension ClientError {
             return "the answer is too large"
         case is CancellationError:
             return "the request was cancelled"
+        case let error where String(describing: error).contains("CERTIFICATE_VERIFY_FAILED"):
+            return "the server's TLS certificate is not trusted"
         default:
             return "the connection failed"
         }

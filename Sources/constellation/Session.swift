@@ -2,6 +2,8 @@ import AsyncHTTPClient
 import Client
 import ConstellationModel
 import Foundation
+import NIOSSL
+import Synchronization
 import Tokens
 
 /// A command's connection to the server: the client with this user's key, the cached keys,
@@ -35,17 +37,35 @@ struct Session {
         guard let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else {
             throw .data("'\(server)' is not an http(s) URL")
         }
-        client = ConstellationClient(baseURL: server, apiKey: credentials?.apiKey, http: Self.http, timeout: .seconds(10))
+        let authorities = options.caFile ?? ProcessInfo.processInfo.environment["CONSTELLATION_CA_FILE"]
+        client = ConstellationClient(
+            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities), timeout: .seconds(10))
     }
 
-    /// One HTTP client for the process. A refused connection is final (the server is down:
-    /// go offline at once) rather than retried until the deadline. It lives until the process exits.
-    private static let http: HTTPClient = {
-        var configuration = HTTPClient.Configuration()
-        configuration.timeout = .init(connect: .seconds(3), read: .seconds(10))
-        configuration.connectionPool.retryConnectionEstablishment = false
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
+    /// One HTTP client for the process per set of trusted authorities. A refused connection is
+    /// final (the server is down: go offline at once) rather than retried until the deadline.
+    /// They live until the process exits.
+    private static func http(trusting authorities: String?) throws(CLIError) -> HTTPClient {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let authorities {
+            do {
+                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(authorities))]
+            } catch {
+                throw .data("cannot read certificate authorities from \(authorities): \(error)")
+            }
+        }
+        return clients.withLock { clients in
+            if let client = clients[authorities] { return client }
+            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
+            configuration.timeout = .init(connect: .seconds(3), read: .seconds(10))
+            configuration.connectionPool.retryConnectionEstablishment = false
+            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            clients[authorities] = client
+            return client
+        }
+    }
+
+    private static let clients = Mutex<[String?: HTTPClient]>([:])
 
     // MARK: - Keys
 

@@ -1,0 +1,215 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The nginx site shipped as an example (`Tools/deploy/nginx-constellation.conf`), with a
+/// certificate of a private authority made here, in front of the release server on loopback: the
+/// CLI's whole loop over HTTPS and HTTP/2, HSTS, the live stream passed on as it comes.
+@Suite struct TLSProxyTests {
+    let workspace = Workspace()
+
+    @Test func theCLIsLoopRunsThroughTheExampleNginxSiteWithTLS() async throws {
+        let tls = workspace.root.appendingPathComponent("tls")
+        try FileManager.default.createDirectory(at: tls, withIntermediateDirectories: true)
+        try Self.makeCertificates(in: tls)
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_TRUSTED_PROXIES": "127.0.0.1"])
+        defer { _ = server.stop() }
+        let nginx = try Nginx(site: Self.site(upstream: server.url, tls: tls), in: workspace.root.appendingPathComponent("nginx"))
+        defer { nginx.stop() }
+        let https = "https://127.0.0.1:\(nginx.httpsPort)"
+        let trusted = ["CONSTELLATION_CA_FILE": tls.appendingPathComponent("ca.pem").path]
+
+        // Without the authority, the CLI says the certificate is not trusted.
+        let stranger = try workspace.home("stranger")
+        let refused = try Binaries.cli(["register", "--name", "Eve"], home: stranger, server: https)
+        #expect(refused.status != 0 && refused.stderr.contains("certificate is not trusted"), "\(refused.status) \(refused.stderr)")
+
+        let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
+        var keys: [String] = []
+        for (name, home) in [("Ada", ada), ("Bob", bob), ("Cleo", cleo)] {
+            let registered = try Binaries.cli(["register", "--name", name, "--json"], home: home, server: https, environment: trusted)
+            try #require(registered.status == 0, "\(registered.stderr)")
+            keys.append(
+                try #require(try JSONSerialization.jsonObject(with: Data(registered.stdout.utf8)) as? [String: Any])["apiKey"] as! String)
+        }
+        let token = try Binaries.cli(["show", "--token"], home: ada, server: https, environment: trusted).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let scanned = try Binaries.cli(["scan", token], home: bob, server: https, environment: trusted)
+        #expect(scanned.status == 0 && scanned.stdout.contains("Connected with Ada"), "\(scanned.stdout) \(scanned.stderr)")
+        let connections = try Binaries.cli(["connections"], home: ada, server: https, environment: trusted)
+        #expect(connections.status == 0 && connections.stdout.contains("Bob"), "\(connections.stdout) \(connections.stderr)")
+
+        // Ada's live stream through nginx hears Cleo's scan as it happens, not when the stream ends.
+        let ca = tls.appendingPathComponent("ca.pem").path
+        let stream = Process()
+        stream.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        stream.arguments = [
+            "-sN", "--http2", "--max-time", "20", "--cacert", ca, "-H", "Authorization: Bearer \(keys[0])", "\(https)/v1/me/stream",
+        ]
+        let heard = Pipe()
+        stream.standardOutput = heard
+        try stream.run()
+        defer { if stream.isRunning { stream.terminate() } }
+        try await Task.sleep(for: .seconds(1))
+        let second = try Binaries.cli(["show", "--token"], home: ada, server: https, environment: trusted).stdout
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try Binaries.cli(["scan", second], home: cleo, server: https, environment: trusted).status == 0)
+        var received = Data()
+        let deadline = ContinuousClock.now + .seconds(15)  // generous for two loaded cores; the stream itself stays open 20 s
+        while !String(decoding: received, as: UTF8.self).contains("Cleo"), ContinuousClock.now < deadline {
+            let chunk = heard.fileHandleForReading.availableData  // waits for bytes; empty once curl ends (20 s at most)
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        #expect(String(decoding: received, as: UTF8.self).contains("Cleo"), "the stream said: \(String(decoding: received, as: UTF8.self))")
+        #expect(stream.isRunning, "heard while the stream was still open")
+
+        // HTTP/2 with HSTS, and plain HTTP sent to HTTPS.
+        let head = try Self.curl([
+            "--http2", "-sS", "-D", "-", "-o", "/dev/null", "--cacert", tls.appendingPathComponent("ca.pem").path, "\(https)/health",
+        ])
+        #expect(head.hasPrefix("HTTP/2 200"), "\(head)")
+        #expect(head.lowercased().contains("strict-transport-security: max-age=63072000"), "\(head)")
+        let plain = try Self.curl(["-sS", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(nginx.httpPort)/health"])
+        #expect(plain.hasPrefix("HTTP/1.1 301") && plain.contains("Location: https://"), "\(plain)")
+    }
+
+    /// The example site with this test's ports, certificate and server.
+    static func site(upstream: String, tls: URL) throws -> (String, (Int, Int) -> String) {
+        let example = try String(
+            contentsOf: TestDatabase.migrations.deletingLastPathComponent().appendingPathComponent("Tools/deploy/nginx-constellation.conf"),
+            encoding: .utf8)
+        return (
+            example,
+            { http, https in
+                example
+                    .replacingOccurrences(of: "    listen [::]:80;\n", with: "")
+                    .replacingOccurrences(of: "    listen [::]:443 ssl http2;\n", with: "")
+                    .replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(http);")
+                    .replacingOccurrences(of: "listen 443 ssl http2;", with: "listen 127.0.0.1:\(https) ssl http2;")
+                    .replacingOccurrences(
+                        of: "server 127.0.0.1:8080;", with: "server \(upstream.replacingOccurrences(of: "http://", with: ""));"
+                    )
+                    .replacingOccurrences(
+                        of: "/etc/letsencrypt/live/connect.example.org/fullchain.pem", with: tls.appendingPathComponent("server.pem").path
+                    )
+                    .replacingOccurrences(
+                        of: "/etc/letsencrypt/live/connect.example.org/privkey.pem", with: tls.appendingPathComponent("server.key").path)
+            }
+        )
+    }
+
+    /// A private authority (`ca.pem`) and a certificate it signed for 127.0.0.1 and localhost.
+    static func makeCertificates(in directory: URL) throws {
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        try "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=CA:FALSE\n".write(
+            toFile: path("server.ext"), atomically: true, encoding: .utf8)
+        for arguments in [
+            [
+                "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", path("ca.key"), "-out", path("ca.pem"), "-days", "2", "-subj",
+                "/CN=Constellation test authority",
+            ],
+            ["req", "-newkey", "rsa:2048", "-nodes", "-keyout", path("server.key"), "-out", path("server.csr"), "-subj", "/CN=127.0.0.1"],
+            [
+                "x509", "-req", "-in", path("server.csr"), "-CA", path("ca.pem"), "-CAkey", path("ca.key"), "-CAcreateserial", "-out",
+                path("server.pem"),
+                "-days", "2", "-extfile", path("server.ext"),
+            ],
+        ] {
+            let status = try run("/usr/bin/openssl", arguments).status
+            guard status == 0 else { throw TLSSetupFailed(step: arguments.prefix(2).joined(separator: " ")) }
+        }
+    }
+
+    struct TLSSetupFailed: Error { let step: String }
+
+    static func curl(_ arguments: [String]) throws -> String {
+        try run("/usr/bin/curl", arguments).output
+    }
+
+    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
+
+/// nginx in the foreground with one site, on two free loopback ports, its files in `directory`.
+struct Nginx {
+    let process: Process
+    let httpPort, httpsPort: Int
+
+    init(site: (example: String, render: (Int, Int) -> String), in directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        (httpPort, httpsPort) = (try FreePort.next(), try FreePort.next())
+        let user = getuid() == 0 ? "user root;\n" : ""
+        let temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "  \($0)_temp_path \(directory.path)/\($0);" }.joined(
+            separator: "\n")
+        let configuration = """
+            \(user)worker_processes 1;
+            daemon off;
+            pid \(directory.path)/nginx.pid;
+            error_log \(directory.path)/error.log warn;
+            events { worker_connections 256; }
+            http {
+              access_log off;
+            \(temp)
+            \(site.render(httpPort, httpsPort))
+            }
+            """
+        try configuration.write(to: directory.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = [
+            "-p", directory.path, "-c", directory.appendingPathComponent("nginx.conf").path, "-e",
+            directory.appendingPathComponent("error.log").path,
+        ]
+        try process.run()
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, process.isRunning {
+            if (try? TLSProxyTests.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(httpPort)/"]).status) == 0 { return }
+            usleep(100_000)
+        }
+        let log = (try? String(contentsOf: directory.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw NginxFailed(log: log)
+    }
+
+    struct NginxFailed: Error { let log: String }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+}
+
+/// A loopback port nothing listens on now (the kernel's choice).
+enum FreePort {
+    static func next() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
+            }
+        }
+        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
