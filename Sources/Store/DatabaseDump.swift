@@ -36,9 +36,8 @@ public enum DatabaseDump {
     }
 
     private static func run(_ tool: String, _ arguments: [String]) throws(PostgresError) {
-        let binaries = try EmbeddedPostgres.binaryDirectory()
         let process = Process()
-        process.executableURL = binaries.appendingPathComponent(tool)
+        process.executableURL = try EmbeddedPostgres.binaryDirectory(holding: tool).appendingPathComponent(tool)
         process.arguments = arguments
         let errors = Pipe()
         process.standardError = errors

@@ -162,8 +162,9 @@ public final class EmbeddedPostgres: Sendable {
 
     // MARK: - Set-up
 
-    /// The newest installed PostgreSQL server binaries (they are not on PATH on Debian).
-    package static func binaryDirectory() throws(PostgresError) -> URL {
+    /// The newest installed PostgreSQL binaries holding `tool` (they are not on PATH on Debian):
+    /// the server's, or only the client's (`pg_dump`) where no server is installed.
+    package static func binaryDirectory(holding tool: String = "postgres") throws(PostgresError) -> URL {
         let root = URL(fileURLWithPath: "/usr/lib/postgresql")
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         let candidates = versions.compactMap(Int.init).sorted(by: >).map {
@@ -171,11 +172,13 @@ public final class EmbeddedPostgres: Sendable {
         }
         guard
             let found = candidates.first(where: {
-                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("postgres").path)
+                FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent(tool).path)
             })
         else {
+            let package = tool == "postgres" ? "postgresql" : "postgresql-client"
             throw PostgresError(
-                .embeddedServer, message: "no PostgreSQL server found under /usr/lib/postgresql (apt-get install postgresql)")
+                tool == "postgres" ? .embeddedServer : .clientTool,
+                message: "no \(tool) found under /usr/lib/postgresql (apt-get install \(package))")
         }
         return found
     }

@@ -46,7 +46,7 @@ struct BackupCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(at: work) }
             let dump = work.appendingPathComponent(BackupArchive.databaseName)
-            let setup = DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
+            let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
             let migrations = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: true) { database, conninfo in
                 let migrations = try await Migrator.applied(database)
                 guard !migrations.isEmpty else {

@@ -4,11 +4,30 @@ import NIOPosix
 import Store
 
 /// Chooses the database: `DATABASE_URL`, else libpq's `PG*` variables, else an embedded server
-/// in the data directory; and finds the migrations.
+/// in the data directory (unless `CONSTELLATION_EMBEDDED_DATABASE=no`, as an installed service
+/// sets it); and finds the migrations.
 struct DatabaseSetup {
     let environment: [String: String]
     let dataDirectory: URL
     let logger: Logger
+
+    /// Refuses at once, before anything is written, a setup that names no database where an
+    /// embedded one is forbidden.
+    init(environment: [String: String], dataDirectory: URL, logger: Logger) throws {
+        if environment["CONSTELLATION_EMBEDDED_DATABASE"] == "no", !Self.namesAServer(environment) {
+            throw SetupError(
+                "DATABASE_URL is not set, and CONSTELLATION_EMBEDDED_DATABASE=no forbids starting a PostgreSQL of our own: "
+                    + "set DATABASE_URL (an installed service reads it from /etc/constellation/constellation.conf)")
+        }
+        self.environment = environment
+        self.dataDirectory = dataDirectory
+        self.logger = logger
+    }
+
+    /// Whether `DATABASE_URL` or one of libpq's `PG*` variables names a server (empty ones do not).
+    private static func namesAServer(_ environment: [String: String]) -> Bool {
+        ["DATABASE_URL", "PGHOST", "PGDATABASE", "PGSERVICE", "PGPORT"].contains { !(environment[$0] ?? "").isEmpty }
+    }
 
     /// The connection string and, when embedded, the server to stop at the end. With
     /// `sharingRunningServer`, an embedded server already running in the data directory (a
@@ -18,7 +37,7 @@ struct DatabaseSetup {
             logger.info("using the PostgreSQL server in DATABASE_URL")
             return (url, nil)
         }
-        if ["PGHOST", "PGDATABASE", "PGSERVICE", "PGPORT"].contains(where: { environment[$0] != nil }) {
+        if Self.namesAServer(environment) {
             logger.info("using the PostgreSQL server named by PG* variables")
             return ("", nil)
         }
@@ -76,18 +95,24 @@ struct DatabaseSetup {
     }
 
     /// `CONSTELLATION_MIGRATIONS_DIR`, else a `migrations` folder in the working directory or
-    /// above the executable (a checkout's `.build/<config>/constellation-server`).
+    /// above the executable (a checkout's `.build/<config>/constellation-server`), else an
+    /// installed `share/constellation/migrations` above it (`/usr/lib/constellation/…`).
     func migrationsDirectory() throws -> URL {
         if let path = environment["CONSTELLATION_MIGRATIONS_DIR"] { return URL(fileURLWithPath: path) }
         var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        // The executable's own path: `arguments[0]` is only a name when the shell found it on PATH.
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<5 {
             candidates.append(directory)
             directory.deleteLastPathComponent()
         }
-        for candidate in candidates {
-            let migrations = candidate.appendingPathComponent("migrations")
-            if FileManager.default.fileExists(atPath: migrations.appendingPathComponent("0001_init.sql").path) { return migrations }
+        let layouts = ["migrations", "share/constellation/migrations"]
+        for layout in layouts {
+            for candidate in candidates {
+                let migrations = candidate.appendingPathComponent(layout)
+                if FileManager.default.fileExists(atPath: migrations.appendingPathComponent("0001_init.sql").path) { return migrations }
+            }
         }
         throw SetupError("cannot find the migrations folder; set CONSTELLATION_MIGRATIONS_DIR")
     }

@@ -48,7 +48,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
             let key = try APIKey.generate()
             let contacts = try contactImport(from: try read(), start: start?.date, organizerKeyHash: key.hash)
             let environment = ProcessInfo.processInfo.environment
-            let setup = DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
+            let setup = try DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
             let migrations = try setup.migrationsDirectory()
             let progress = ImportProgress()
             let clock = ContinuousClock()

@@ -11,11 +11,13 @@ struct Migrate: AsyncParsableCommand {
     func run() async throws {
         let logger = try common.logger()
         let environment = ProcessInfo.processInfo.environment
-        let setup = DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
-        let migrations = try setup.migrationsDirectory()
-        let applied = try await setup.withDatabase(maximumConnections: 1) { database in
-            try await Migrator(directory: migrations, logger: logger).migrate(database)
+        try await CommandFailure.reporting {
+            let setup = try DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
+            let migrations = try setup.migrationsDirectory()
+            let applied = try await setup.withDatabase(maximumConnections: 1) { database in
+                try await Migrator(directory: migrations, logger: logger).migrate(database)
+            }
+            print(applied.isEmpty ? "The database is up to date." : "Applied \(applied.joined(separator: ", ")).")
         }
-        print(applied.isEmpty ? "The database is up to date." : "Applied \(applied.joined(separator: ", ")).")
     }
 }

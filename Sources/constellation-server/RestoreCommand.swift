@@ -47,7 +47,7 @@ struct RestoreCommand: AsyncParsableCommand {
             } catch {
                 throw CommandFailure.data(error.description)
             }
-            let setup = DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
+            let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
             let known = Set(try Migrator(directory: try setup.migrationsDirectory(), logger: logger).migrations().map(\.version))
             if let unknown = manifest.migrations.first(where: { !known.contains($0) }) {
                 throw CommandFailure.configuration(

@@ -34,7 +34,7 @@ struct Serve: AsyncParsableCommand {
             }
             if let directory = common.dataDirectory { configuration.dataDirectory = URL(fileURLWithPath: directory) }
 
-            let setup = DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
+            let setup = try DatabaseSetup(environment: environment, dataDirectory: configuration.dataDirectory, logger: logger)
             let migrations = try setup.migrationsDirectory()
             let keys = try CommandFailure.reportingKeyErrors {
                 try KeyRingStore(environment: environment, dataDirectory: configuration.dataDirectory)

@@ -84,6 +84,33 @@ import Testing
         #expect(holder.stop() == 0)
     }
 
+    /// An installed service (`CONSTELLATION_EMBEDDED_DATABASE=no`) never starts a PostgreSQL of
+    /// its own: named no database, `migrate` and `serve` say so in one line (78) and write nothing;
+    /// a database that does not answer is one line too (69).
+    @Test func anInstalledServiceWithoutItsDatabaseSaysSoInOneLine() async throws {
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        let data = workspace.appendingPathComponent("state")
+        // Empty PG* variables name no server, as unset ones do (the suite's own are set).
+        let installed = ["CONSTELLATION_EMBEDDED_DATABASE": "no", "PGHOST": "", "PGDATABASE": "", "PGSERVICE": "", "PGPORT": ""]
+        for command in ["migrate", "serve"] {
+            let refused = try Binaries.server(
+                [command, "--data-dir", data.path], databaseURL: "", scratch: workspace, environment: installed, timeout: 30)
+            #expect(refused.status == 78, "\(command): \(refused.stderr)")
+            #expect(refused.stderr.hasPrefix("constellation-server: DATABASE_URL is not set"), "\(command): \(refused.stderr)")
+            #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: data.path), "\(command) wrote its data directory")
+        }
+
+        let listener = try LoopbackSocket(listening: true)
+        defer { listener.close() }
+        let unreachable = try Binaries.server(
+            ["migrate", "--data-dir", data.path], databaseURL: "postgresql://127.0.0.1:\(listener.port)/constellation?connect_timeout=2",
+            scratch: workspace, environment: installed, timeout: 60)
+        let failures = unreachable.stderr.split(separator: "\n").filter { $0.hasPrefix("constellation-server: ") }
+        #expect(unreachable.status == 69 && failures.count == 1, "\(unreachable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+    }
+
     @Test func theSameNetworkTwiceAndToTwentyClientsAtOnce() async throws {
         // The cap on one credential's graph requests is raised: this is about the cache under concurrency.
         let server = try ServerProcess(

@@ -151,7 +151,7 @@ struct Nginx {
 
     init(site: (example: String, render: (Int, Int) -> String), in directory: URL) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        (httpPort, httpsPort) = (try FreePort.next(), try FreePort.next())
+        (httpPort, httpsPort) = (try LoopbackSocket.freePort(), try LoopbackSocket.freePort())
         let user = getuid() == 0 ? "user root;\n" : ""
         let temp = ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map { "  \($0)_temp_path \(directory.path)/\($0);" }.joined(
             separator: "\n")
@@ -192,24 +192,5 @@ struct Nginx {
             process.terminate()
             process.waitUntilExit()
         }
-    }
-}
-
-/// A loopback port nothing listens on now (the kernel's choice).
-enum FreePort {
-    static func next() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(descriptor, socketAddress, length) == 0 && getsockname(descriptor, socketAddress, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound else { throw POSIXError(.EADDRNOTAVAIL) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

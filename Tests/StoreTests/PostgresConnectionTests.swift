@@ -141,7 +141,7 @@ import Testing
     /// dead primary behind a live address) is given up on after the connect timeout, with
     /// `connectionFailed`; libpq alone would wait forever, and every request behind the attempt with it.
     @Test func aHostThatNeverAnswersIsGivenUpOn() async throws {
-        let listener = try SilentListener()
+        let listener = try LoopbackSocket(listening: true)
         defer { listener.close() }
         let database = Database(
             conninfo: "host=127.0.0.1 port=\(listener.port) user=nobody dbname=nothing sslmode=disable", maximumConnections: 1,
@@ -257,29 +257,4 @@ import Testing
         #expect(prepared.statements == 1 && prepared.genericPlans > 0, "the count above would have seen a prepared statement")
         await database.shutdown()
     }
-}
-
-/// A TCP socket on loopback that listens and never accepts: the kernel completes the handshake
-/// and nobody ever answers.
-private struct SilentListener {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socket in
-                bind(descriptor, socket, length) == 0 && listen(descriptor, 8) == 0 && getsockname(descriptor, socket, &length) == 0
-            }
-        }
-        guard descriptor >= 0, bound else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        self.descriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() { _ = Glibc.close(descriptor) }
 }
