@@ -6,6 +6,8 @@ import NIOPosix
 public final class Database: Sendable {
     private let pool: ConnectionPool
     private let threads: NIOThreadPool
+    private let readsOnly: Bool
+    private let maximumConnections: Int
 
     /// - Parameters:
     ///   - conninfo: a libpq connection string or URL (empty: libpq's `PG*` variables).
@@ -14,10 +16,15 @@ public final class Database: Sendable {
     ///   - statementTimeout: PostgreSQL's `statement_timeout` on every connection (nil: the server's).
     ///   - connectTimeout: how many seconds a connection attempt waits for a host before giving up
     ///     (nil: `PGCONNECT_TIMEOUT`, else 10); a `connect_timeout` in `conninfo` wins.
+    ///   - readsOnly: every use only reads (a replica's pool): what failed because its connection
+    ///     broke (the replica restarted, a failover moved it) runs again on another connection,
+    ///     rather than failing the request; reads are safe to repeat.
     public init(
         conninfo: String, maximumConnections: Int = 8, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
-        connectTimeout: Int? = nil, logger: Logger
+        connectTimeout: Int? = nil, readsOnly: Bool = false, logger: Logger
     ) {
+        self.readsOnly = readsOnly
+        self.maximumConnections = maximumConnections
         threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
         let setup = statementTimeout.map { "SET statement_timeout = \(Int(($0 / .milliseconds(1)).rounded(.up)))" }
@@ -30,14 +37,20 @@ public final class Database: Sendable {
     package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
-        let connection = try await pool.checkout()
-        do {
-            let value = try await threads.runIfActive { try body(connection) }
-            await pool.checkin(connection)
-            return value
-        } catch {
-            await pool.checkin(connection)
-            throw error
+        // A reads-only pool tries each idle connection that turns out broken, then a new one.
+        var attemptsLeft = readsOnly ? maximumConnections + 1 : 1
+        while true {
+            attemptsLeft -= 1
+            let connection = try await pool.checkout()
+            do {
+                let value = try await threads.runIfActive { try body(connection) }
+                await pool.checkin(connection)
+                return value
+            } catch {
+                let broken = !connection.isHealthy
+                await pool.checkin(connection)
+                guard broken, attemptsLeft > 0 else { throw error }
+            }
         }
     }
 

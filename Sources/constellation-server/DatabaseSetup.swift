@@ -85,7 +85,7 @@ struct DatabaseSetup {
         logger.info("reading networks, statistics, growth and summaries from the replica in DATABASE_READ_URL")
         return Database(
             conninfo: url, maximumConnections: maximumConnections, connectionWait: connectionWait,
-            statementTimeout: statementTimeout, logger: logger)
+            statementTimeout: statementTimeout, readsOnly: true, logger: logger)
     }
 
     /// Closes the pool, then stops the embedded server if there is one.

@@ -15,7 +15,7 @@ import Testing
     /// halfway; retrying what failed, every scan is acknowledged, every acknowledged scan is on the
     /// primary and soon on the replica, and networks read from the replica say how far behind it is.
     @Test func aLoadThroughNginxSurvivesAnInstanceKilledAndReachesTheReplica() async throws {
-        let cluster = try ClusterDemo(environment: ["CONSTELLATION_AUTH_CACHE_SECONDS": "2"])
+        let cluster = try DemoScript<ClusterState>("Tools/cluster-demo", environment: ["CONSTELLATION_AUTH_CACHE_SECONDS": "2"])
         defer { cluster.stop() }
         let first = ConstellationClient(baseURL: cluster.state.instances[0].url)
         let second = ConstellationClient(baseURL: cluster.state.instances[1].url)
@@ -151,7 +151,7 @@ import Testing
     }
 
     /// Redemptions, and connections without one, in the database at `conninfo`.
-    private static func counts(_ conninfo: String) async throws -> (redemptions: Int64, orphans: Int64) {
+    static func counts(_ conninfo: String) async throws -> (redemptions: Int64, orphans: Int64) {
         let database = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
         let counts = try await database.withConnection { connection in
             (
@@ -167,83 +167,12 @@ import Testing
     }
 }
 
-/// `Tools/cluster-demo` running, with the release binaries under test, on a free port.
-final class ClusterDemo {
-    struct State: Decodable {
-        struct Instance: Decodable {
-            let pid: pid_t
-            let url: String
-        }
-        let url, primary, replica: String
-        let instances: [Instance]
+/// What `Tools/cluster-demo` says it started.
+struct ClusterState: Decodable {
+    struct Instance: Decodable {
+        let pid: pid_t
+        let url: String
     }
-
-    let process = Process()
-    let state: State
-    /// The script's standard input: closing it stops the cluster (a test process's threads block
-    /// SIGTERM, and the script inherits that, so it could not trap the signal).
-    private let input = Pipe()
-    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("cluster-\(UUID().uuidString)")
-
-    init(environment extra: [String: String] = [:]) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let stateFile = folder.appendingPathComponent("state.json")
-        let log = folder.appendingPathComponent("cluster-demo.log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [
-            TestDatabase.repositoryRoot.appendingPathComponent("Tools/cluster-demo").path,
-            "--port", "\(try Self.freePort())", "--state", stateFile.path, "--until-stdin-closes",
-        ]
-        var environment = ProcessInfo.processInfo.environment
-        environment["CONSTELLATION_BIN_DIR"] = Binaries.directory.path
-        for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
-        environment.merge(extra) { $1 }
-        process.environment = environment
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = input
-        try process.run()
-        let deadline = Date().addingTimeInterval(180)
-        while !FileManager.default.fileExists(atPath: stateFile.path) {
-            guard process.isRunning, Date() < deadline else {
-                Self.finish(process, input: input)
-                throw ServerProcess.ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
-            }
-            usleep(100_000)
-        }
-        state = try JSONDecoder().decode(State.self, from: Data(contentsOf: stateFile))
-    }
-
-    /// The script stops nginx, the servers and both PostgreSQL servers, and removes their files.
-    func stop() {
-        Self.finish(process, input: input)
-        try? FileManager.default.removeItem(at: folder)
-    }
-
-    /// Closes the script's input and waits a minute for it to clean up, then kills it.
-    private static func finish(_ process: Process, input: Pipe) {
-        try? input.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(60)
-        while process.isRunning && Date() < deadline { usleep(50_000) }  // `waitUntilExit` spins a core
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    }
-
-    /// A loopback TCP port nothing listens on now.
-    private static func freePort() throws -> Int {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(socket) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0
-            }
-        }
-        guard bound else { throw POSIXError(.EADDRINUSE) }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
+    let url, primary, replica: String
+    let instances: [Instance]
 }

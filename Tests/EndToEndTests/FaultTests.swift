@@ -236,6 +236,8 @@ import Testing
     enum Next {
         case next, stop
         case retry(after: Duration)
+        /// The next code, after a pause: a load paced to last.
+        case pause(Duration)
     }
 
     /// Every scanner redeems every code in order, at once with the others, deciding after each
@@ -259,6 +261,9 @@ import Testing
                             case .next: continue scan
                             case .stop: break scan
                             case .retry(let pause): try? await Task.sleep(for: pause)
+                            case .pause(let pause):
+                                try? await Task.sleep(for: pause)
+                                continue scan
                             }
                         }
                     }

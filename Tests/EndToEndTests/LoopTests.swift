@@ -178,4 +178,32 @@ import Tokens
         #expect(Set(view.nodes.map(\.label)) == ["Ada", "Bob"] && view.edges.count == 1)
         #expect(try Binaries.cli(["sync"], home: bob, server: server.url).stdout.contains("Nothing to sync"))
     }
+
+    /// A scan while the database is gone (a failover, a restart) gets 503 from a server that is up:
+    /// the CLI keeps the genuine scan in its queue, as when the network is gone, and says why;
+    /// `sync` sends it once the database is back.
+    @Test func aScanTheDatabaseCannotTakeNowIsQueuedAndSynced() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let (ada, bob) = try workspace.homes("ada", "bob")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
+
+        try await TestDatabase.closeToConnections(databaseURL)
+        let scan = try Binaries.cli(["scan", token], home: bob, server: server.url)
+        try await TestDatabase.closeToConnections(databaseURL, false)
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(
+            scan.stdout.contains("cannot record scans just now (database_unavailable)")
+                && scan.stdout.contains("the scan is saved offline"),
+            "\(scan.stdout)")
+        #expect(try queuedTokens(home: bob) == [token])
+
+        let sync = try Binaries.cli(["sync", "--json"], home: bob, server: server.url)
+        struct Synced: Decodable { let status: String }
+        #expect(try JSONDecoder().decode([Synced].self, from: Data(sync.stdout.utf8)).map(\.status) == ["connected"], "\(sync.stdout)")
+        #expect(try network(home: bob, server: server.url).edges.count == 1)
+    }
 }

@@ -22,6 +22,45 @@ import Testing
         await database.shutdown()
     }
 
+    /// A replica that restarts (or is promoted away) breaks every idle connection of the pool that
+    /// reads from it: a reads-only pool runs the read again on a new connection, where a writing
+    /// pool must fail (a write is not safe to repeat blindly).
+    @Test func aReadsOnlyPoolRunsAReadAgainWhenItsConnectionBroke() async throws {
+        let (_, conninfo) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        let admin = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
+        for readsOnly in [true, false] {
+            let database = Database(conninfo: conninfo, maximumConnections: 2, readsOnly: readsOnly, logger: TestDatabase.logger)
+            // Both connections open and idle, then cut by the server.
+            let pids = try await withThrowingTaskGroup(of: Int64.self) { group in
+                for _ in 0..<2 {
+                    group.addTask {
+                        try await database.withConnection {
+                            try $0.query("SELECT pg_backend_pid()::bigint AS pid, pg_sleep(0.2)")[0].int("pid")
+                        }
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(Set(pids).count == 2)
+            for pid in pids {
+                _ = try await admin.withConnection { try $0.query("SELECT pg_terminate_backend(\(pid)::int, 5000)") }
+            }
+            let read: Result<Int64, any Error>
+            do {
+                read = .success(try await database.withConnection { try $0.query("SELECT 42::bigint AS n")[0].int("n") })
+            } catch {
+                read = .failure(error)
+            }
+            if readsOnly {
+                #expect(try read.get() == 42, "a reads-only pool reads on a new connection")
+            } else {
+                #expect(throws: PostgresError.self, "a writing pool reports the broken connection") { try read.get() }
+            }
+            await database.shutdown()
+        }
+        await admin.shutdown()
+    }
+
     @Test func severalValuesAndNullsBindInOrder() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
         let id = UUID()

@@ -36,6 +36,22 @@ public enum TestDatabase {
         return (database, conninfo)
     }
 
+    /// Closes the database `conninfo` names (one `createEmpty`/`createMigrated` made) to every
+    /// connection, cutting those open: an outage its users see as the database gone. `false` opens it again.
+    public static func closeToConnections(_ conninfo: String, _ closed: Bool = true) async throws {
+        guard let name = conninfo.split(separator: " ").last(where: { $0.hasPrefix("dbname=test_") })?.dropFirst("dbname=".count) else {
+            throw NotATestDatabase(conninfo: conninfo)
+        }
+        let database = Database(conninfo: try await adminConninfo.value, maximumConnections: 1, logger: logger)
+        try await database.withConnection { connection in
+            try connection.execute(unsafeSQL: "ALTER DATABASE \(name) ALLOW_CONNECTIONS \(!closed)")
+            if closed {
+                try connection.execute(unsafeSQL: "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(name)'")
+            }
+        }
+        await database.shutdown()
+    }
+
     /// A new database named `test_<random>`, a copy of `template` if given.
     private static func create(from template: String?) async throws -> String {
         let admin = try await adminConninfo.value
@@ -66,4 +82,10 @@ public enum TestDatabase {
         return try await NIOThreadPool.singleton.runIfActive { try server.start() }.replacingOccurrences(
             of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
     }
+}
+
+/// A connection string that names no database `TestDatabase` made.
+public struct NotATestDatabase: Error, CustomStringConvertible {
+    public let conninfo: String
+    public var description: String { "not a test database: \(conninfo)" }
 }

@@ -46,6 +46,7 @@ struct Scan: AsyncParsableCommand {
             if claims.subject == session.credentials?.profileId {
                 throw CLIError.data("that is your own code: show it to someone else to connect")
             }
+            var why = "The server cannot be reached"
             if online {
                 try await session.catchUp()
                 let redemption: Redemption?
@@ -54,6 +55,10 @@ struct Scan: AsyncParsableCommand {
                 } catch .unreachable {
                     // The network went away between the key check and the redemption: keep the scan.
                     redemption = nil
+                } catch .problem(let problem) where problem.status == 503 {
+                    // The database is failing over, restarting or busy: keep the scan the same way.
+                    redemption = nil
+                    why = "The server cannot record scans just now (\(problem.code))"
                 } catch {
                     throw CLIError(error)
                 }
@@ -68,7 +73,7 @@ struct Scan: AsyncParsableCommand {
             } else {
                 Terminal.print(
                     """
-                    The server cannot be reached, but the code is genuine: \(added ? "the scan is saved offline" : "it was already saved offline").
+                    \(why), but the code is genuine: \(added ? "the scan is saved offline" : "it was already saved offline").
                     It will be sent by `constellation sync` or by your next command that reaches the server.
                     """)
             }
