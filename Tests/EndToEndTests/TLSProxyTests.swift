@@ -1,3 +1,5 @@
+import Client
+import ConstellationModel
 import Foundation
 import Glibc
 import TestSupport
@@ -10,15 +12,11 @@ import Testing
     let workspace = Workspace()
 
     @Test func theCLIsLoopRunsThroughTheExampleNginxSiteWithTLS() async throws {
-        let tls = workspace.root.appendingPathComponent("tls")
-        try FileManager.default.createDirectory(at: tls, withIntermediateDirectories: true)
-        try Self.makeCertificates(in: tls)
-        let server = try ServerProcess(
-            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
-            environment: ["CONSTELLATION_TRUSTED_PROXIES": "127.0.0.1"])
-        defer { _ = server.stop() }
-        let nginx = try Nginx(site: Self.site(upstream: server.url, tls: tls), in: workspace.root.appendingPathComponent("nginx"))
-        defer { nginx.stop() }
+        let (server, nginx, tls) = try await Self.serverBehindNginx(workspace)
+        defer {
+            nginx.stop()
+            _ = server.stop()
+        }
         let https = "https://127.0.0.1:\(nginx.httpsPort)"
         let trusted = ["CONSTELLATION_CA_FILE": tls.appendingPathComponent("ca.pem").path]
 
@@ -75,6 +73,100 @@ import Testing
         #expect(head.lowercased().contains("strict-transport-security: max-age=63072000"), "\(head)")
         let plain = try Self.curl(["-sS", "-D", "-", "-o", "/dev/null", "http://127.0.0.1:\(nginx.httpPort)/health"])
         #expect(plain.hasPrefix("HTTP/1.1 301") && plain.contains("Location: https://"), "\(plain)")
+    }
+
+    /// A phone's browser through the same site: the page is a secure context, joins, shows its code
+    /// and connects from a scanned link, every request on the HTTPS origin. Without the certificate
+    /// trusted, Chromium refuses the site (the check is real, not switched off).
+    @Test func aPhonesBrowserJoinsAndConnectsThroughTLS() async throws {
+        let (server, nginx, tls) = try await Self.serverBehindNginx(workspace)
+        defer {
+            nginx.stop()
+            _ = server.stop()
+        }
+        let https = "https://127.0.0.1:\(nginx.httpsPort)"
+        let anonymous = ConstellationClient(baseURL: server.url)
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
+
+        try await Browser.with { stranger in
+            try await stranger.open(https + "/")
+            let title = try await stranger.run("return document.title;") as? String ?? ""
+            #expect(!title.contains("Constellation"), "an untrusted certificate is refused, not the page shown: \(title)")
+        }
+        try await Browser.with(trusting: try Self.publicKeyHash(of: tls.appendingPathComponent("server.pem"))) { phone in
+            try await phone.open(https + "/")
+            #expect(try await phone.run("return window.isSecureContext;") as? Bool == true)
+            try await phone.type("#name", "Bob\n")
+            try await phone.wait(
+                for: "my code",
+                until:
+                    "document.getElementById('qr').naturalWidth > 0 && /Valid until/.test(document.getElementById('valid-until').textContent)"
+            )
+            try await phone.open(https + "/c#" + (try await ada.issueToken()).token)
+            try await phone.wait(for: "connected", until: "/Connected with Ada/.test(document.getElementById('status').textContent)")
+            #expect(try await ada.connections().items.map(\.peer.displayName) == ["Bob"], "the connection is committed")
+            try await phone.expectCleanPage(origin: https)
+        }
+    }
+
+    /// The server believes nginx's `X-Forwarded-For` (`CONSTELLATION_TRUSTED_PROXIES=127.0.0.1`): two
+    /// clients at two addresses behind the one proxy have a registration limit each, and a client
+    /// that writes its own `X-Forwarded-For` is still counted at its real address.
+    @Test func theRealClientAddressComesThroughTheProxy() async throws {
+        let (server, nginx, tls) = try await Self.serverBehindNginx(
+            workspace, environment: ["CONSTELLATION_RATE_LIMITS": "register_address=2/h"])
+        defer {
+            nginx.stop()
+            _ = server.stop()
+        }
+        let ca = tls.appendingPathComponent("ca.pem").path
+        /// The status of a registration sent from loopback address `source`, with `extra` curl arguments.
+        func register(from source: String, _ extra: [String] = []) throws -> String {
+            try Self.curl(
+                [
+                    "-sS", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", ca, "--interface", source, "-H",
+                    "Content-Type: application/json", "-d", #"{"displayName":"Someone"}"#,
+                ] + extra + ["https://127.0.0.1:\(nginx.httpsPort)/v1/profiles"])
+        }
+        #expect(try register(from: "127.0.0.5") == "201")
+        #expect(try register(from: "127.0.0.5") == "201")
+        #expect(try register(from: "127.0.0.5") == "429", "127.0.0.5 has used its two")
+        #expect(try register(from: "127.0.0.6") == "201", "another client behind the same proxy is counted apart")
+        #expect(
+            try register(from: "127.0.0.5", ["-H", "X-Forwarded-For: 198.51.100.7"]) == "429",
+            "a forwarded-for the client wrote itself does not make it someone else")
+    }
+
+    /// The release server trusting loopback as its proxy, behind the example site with a fresh certificate.
+    private static func serverBehindNginx(
+        _ workspace: Workspace, environment: [String: String] = [:]
+    ) async throws -> (ServerProcess, Nginx, URL) {
+        let tls = workspace.root.appendingPathComponent("tls")
+        try FileManager.default.createDirectory(at: tls, withIntermediateDirectories: true)
+        try makeCertificates(in: tls)
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_TRUSTED_PROXIES": "127.0.0.1"].merging(environment) { $1 })
+        do {
+            let nginx = try Nginx(site: site(upstream: server.url, tls: tls), in: workspace.root.appendingPathComponent("nginx"))
+            return (server, nginx, tls)
+        } catch {
+            _ = server.stop()
+            throw error
+        }
+    }
+
+    /// The base64 SHA-256 of the certificate's public key (its SPKI), as Chromium pins it.
+    private static func publicKeyHash(of certificate: URL) throws -> String {
+        let hash = try run(
+            "/bin/sh",
+            [
+                "-c",
+                "openssl x509 -in '\(certificate.path)' -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64",
+            ]
+        ).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard hash.count == 44 else { throw TLSSetupFailed(step: "public key hash: \(hash)") }
+        return hash
     }
 
     /// The example site with this test's ports, certificate and server.

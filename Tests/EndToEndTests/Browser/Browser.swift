@@ -23,7 +23,9 @@ final class Browser: @unchecked Sendable {
 
     /// A phone-sized window (390 × 844) unless told otherwise; `languages` are the ones the browser
     /// asks for (`Accept-Language`, `navigator.languages`: "de-DE,de"), else Chromium's own (en-US).
-    init(width: Int = 390, height: Int = 844, languages: String? = nil) async throws {
+    /// `trusting`: the base64 SHA-256 of a TLS certificate's public key (SPKI) the browser accepts
+    /// though no authority it knows signed it, as a phone trusts a real site's (every other stays refused).
+    init(width: Int = 390, height: Int = 844, languages: String? = nil, trusting certificateKey: String? = nil) async throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
         var attempt = 0
         var started: (driver: Process, port: Int)?
@@ -37,13 +39,12 @@ final class Browser: @unchecked Sendable {
         guard let started else { throw Failure(description: "chromedriver did not start: \(seen)") }
         driver = started.driver
         endpoint = URL(string: "http://127.0.0.1:\(started.port)")!
-        var options: [String: Any] = [
-            "binary": "/usr/bin/chromium",
-            "args": [
-                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)",
-            ],
+        var arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--window-size=\(width),\(height)", "--user-data-dir=\(profile.path)",
         ]
+        if let certificateKey { arguments.append("--ignore-certificate-errors-spki-list=\(certificateKey)") }
+        var options: [String: Any] = ["binary": "/usr/bin/chromium", "args": arguments]
         // Headless Chromium ignores `--lang`; it takes the languages from this preference.
         if let languages { options["prefs"] = ["intl.accept_languages": languages] }
         let capabilities: [String: Any] = [
@@ -265,9 +266,10 @@ final class Browser: @unchecked Sendable {
 extension Browser {
     /// Runs `body` with a fresh browser (its own profile: an empty localStorage), then quits it.
     static func with(
-        width: Int = 390, height: Int = 844, languages: String? = nil, _ body: (Browser) async throws -> Void
+        width: Int = 390, height: Int = 844, languages: String? = nil, trusting certificateKey: String? = nil,
+        _ body: (Browser) async throws -> Void
     ) async throws {
-        let browser = try await Browser(width: width, height: height, languages: languages)
+        let browser = try await Browser(width: width, height: height, languages: languages, trusting: certificateKey)
         do {
             try await body(browser)
             await browser.quit()
