@@ -10,7 +10,8 @@ struct Scan: AsyncParsableCommand {
         discussion: """
             Give the token, a URL that holds one, or `--image` with a photo of the code. \
             The token is checked against the server's published keys before it is sent. Without a network, \
-            a genuine token is kept in a local queue and sent by `constellation sync` (or your next command).
+            or while the server cannot record scans (its database failing over), a genuine token is kept in a \
+            local queue and sent by `constellation sync` (or your next command).
             """
     )
 
