@@ -14,7 +14,11 @@ struct DatabaseSetup {
     /// Refuses at once, before anything is written, a setup that names no database where an
     /// embedded one is forbidden.
     init(environment: [String: String], dataDirectory: URL, logger: Logger) throws {
-        if environment["CONSTELLATION_EMBEDDED_DATABASE"] == "no", !Self.namesAServer(environment) {
+        let embedded = environment["CONSTELLATION_EMBEDDED_DATABASE"] ?? "yes"
+        guard ["yes", "no"].contains(embedded) else {
+            throw SetupError("CONSTELLATION_EMBEDDED_DATABASE is yes or no, not '\(embedded)'")
+        }
+        if embedded == "no", !Self.namesAServer(environment) {
             throw SetupError(
                 "DATABASE_URL is not set, and CONSTELLATION_EMBEDDED_DATABASE=no forbids starting a PostgreSQL of our own: "
                     + "set DATABASE_URL (an installed service reads it from /etc/constellation/constellation.conf)")

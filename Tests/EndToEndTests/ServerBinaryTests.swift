@@ -101,6 +101,14 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: data.path), "\(command) wrote its data directory")
         }
 
+        var unclear = installed
+        unclear["CONSTELLATION_EMBEDDED_DATABASE"] = "No"
+        let misspelt = try Binaries.server(
+            ["migrate", "--data-dir", data.path], databaseURL: "", scratch: workspace, environment: unclear, timeout: 30)
+        #expect(misspelt.status == 78, "\(misspelt.stderr)")
+        #expect(misspelt.stderr == "constellation-server: CONSTELLATION_EMBEDDED_DATABASE is yes or no, not 'No'\n")
+        #expect(!FileManager.default.fileExists(atPath: data.path))
+
         let listener = try LoopbackSocket(listening: true)
         defer { listener.close() }
         let unreachable = try Binaries.server(
