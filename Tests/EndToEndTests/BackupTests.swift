@@ -19,7 +19,7 @@ import Testing
         let (source, target) = (try await TestDatabase.createEmpty(), try await TestDatabase.createEmpty())
         let (dataBefore, dataAfter) = (workspace.root.appendingPathComponent("before"), workspace.root.appendingPathComponent("after"))
         let before = try ServerProcess(databaseURL: source, dataDirectory: dataBefore, environment: ["CONSTELLATION_RATE_LIMITS": "off"])
-        let anonymous = ConstellationClient(baseURL: before.url)
+        let anonymous = before.client
         var keys: [String] = []
         for name in ["Ada", "Bob", "Cleo", "Dan"] { keys.append(try await anonymous.register(NewProfile(displayName: name)).apiKey) }
         let people = keys.map { anonymous.authenticated($0) }
@@ -49,7 +49,7 @@ import Testing
         #expect(restore.status == 0, "\(restore.stderr)")
         let after = try ServerProcess(databaseURL: target, dataDirectory: dataAfter)
         defer { _ = after.stop() }
-        let restored = people.map { ConstellationClient(baseURL: after.url).authenticated($0.apiKey!) }
+        let restored = people.map { after.client.authenticated($0.apiKey!) }
         let networkAfter = try await restored[0].eventNetwork("drill")
         #expect(
             networkAfter.nodes == networkBefore.nodes && networkAfter.edges == networkBefore.edges, "the same people, pseudonyms and edges")
@@ -76,7 +76,7 @@ import Testing
         let source = try await TestDatabase.createEmpty()
         let data = workspace.root.appendingPathComponent("source")
         let server = try ServerProcess(databaseURL: source, dataDirectory: data)
-        _ = try await ConstellationClient(baseURL: server.url).register(NewProfile(displayName: "Ada"))
+        _ = try await server.client.register(NewProfile(displayName: "Ada"))
         _ = server.stop()
         let archive = workspace.root.appendingPathComponent("good.backup")
         let backup = try Binaries.server(

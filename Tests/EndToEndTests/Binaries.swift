@@ -1,3 +1,4 @@
+import Client
 import Foundation
 import Glibc
 import TestSupport
@@ -135,6 +136,11 @@ final class ServerProcess {
         process.terminate()
         throw ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
+
+    /// An anonymous client of this server. The whole suite shares two cores, so a request may
+    /// wait its turn for seconds: a test about time says so itself, and the client's 10 s default
+    /// would fail the others for the machine's load (as it did the backup drill once in CI).
+    var client: ConstellationClient { ConstellationClient(baseURL: url, timeout: .seconds(60)) }
 
     /// The loopback port it listens on.
     var port: Int { Int(url.split(separator: ":").last ?? "") ?? 0 }

@@ -18,7 +18,7 @@ import Testing
     /// both people see, with its redemption; no connection lacks one (no half-written state).
     @Test func aServerKilledUnderLoadLosesNothingItAcknowledged() async throws {
         let first = try ServerProcess(databaseURL: nil, dataDirectory: workspace, environment: ["CONSTELLATION_RATE_LIMITS": "off"])
-        let anonymous = ConstellationClient(baseURL: first.url)
+        let anonymous = first.client
         let crowd = try await Crowd.register(on: anonymous, owners: 100, scanners: 8)
 
         let postmasterFile = workspace.appendingPathComponent("postgres/postmaster.pid")
@@ -45,7 +45,7 @@ import Testing
         while kill(postmaster, 0) == 0 && Date() < deadline { try await Task.sleep(for: .milliseconds(100)) }
         let second = try ServerProcess(databaseURL: nil, dataDirectory: workspace)
         defer { _ = second.stop() }
-        let after = ConstellationClient(baseURL: second.url)
+        let after = second.client
         for (index, scanner) in crowd.scanners.enumerated() {
             let seen = Set(try await after.authenticated(scanner.key).connections(limit: 200).items.map(\.peer.id))
             for attempt in acked where attempt.scanner == index {

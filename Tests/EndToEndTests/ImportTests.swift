@@ -187,7 +187,7 @@ import Testing
         #expect(progress.last?.hasPrefix("imported 2 connections among 4 people in ") == true, "\(imported.stderr)")
 
         let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
-        let organizer = ConstellationClient(baseURL: server.url, apiKey: output.organizerKey)
+        let organizer = server.client.authenticated(output.organizerKey)
         #expect(try await organizer.me().displayName == "Organizer")
         let event = try await organizer.event("tiny")
         #expect(event.id == output.eventId && event.name == "Tiny")

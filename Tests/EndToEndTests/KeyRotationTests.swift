@@ -11,7 +11,7 @@ import Tokens
 
     /// `GET /v1/keys` until it lists `count` keys, for at most 30 seconds.
     func published(on url: String, count: Int) async throws -> [PublishedKey] {
-        let client = ConstellationClient(baseURL: url)
+        let client = ConstellationClient(baseURL: url, timeout: .seconds(60))
         var keys: [PublishedKey] = []
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
@@ -74,7 +74,7 @@ import Tokens
         // The restarted server reads the rotated keys from its files and accepts the queued scan.
         server = try ServerProcess(databaseURL: databaseURL, dataDirectory: data)
         defer { _ = server.stop() }
-        #expect(try await ConstellationClient(baseURL: server.url).keys().keys.map(\.kid) == [oldKid, newKid])
+        #expect(try await server.client.keys().keys.map(\.kid) == [oldKid, newKid])
         let sync = try Binaries.cli(["sync", "--json"], home: cleo, server: server.url)
         #expect(sync.status == 0, "\(sync.stderr)")
         struct Synced: Decodable { let status: String }

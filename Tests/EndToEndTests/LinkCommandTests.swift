@@ -78,7 +78,7 @@ import Tokens
 
         // The token in the link reads the event through the API, and nothing else.
         let token = String(link.split(separator: "#view=").last ?? "")
-        let viewer = ConstellationClient(baseURL: server.url, apiKey: token)
+        let viewer = server.client.authenticated(token)
         #expect(try await viewer.eventSummary("live-2026").people == 0)
         let other = await #expect(throws: ClientError.self) { _ = try await viewer.me() }
         #expect(other?.code == "view_token_read_only")

@@ -12,7 +12,7 @@ import Testing
 
     /// A new profile's client on `server`.
     private func user(_ name: String, on server: ServerProcess) async throws -> ConstellationClient {
-        let client = ConstellationClient(baseURL: server.url)
+        let client = server.client
         return client.authenticated(try await client.register(NewProfile(displayName: name)).apiKey)
     }
 
@@ -33,7 +33,7 @@ import Testing
         let server = try ServerProcess(
             databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace,
             environment: ["CONSTELLATION_LOG_FORMAT": "json"], logLevel: "info")
-        let client = ConstellationClient(baseURL: server.url)
+        let client = server.client
         let answer = try await client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada"))
         #expect(server.stop() == 0)
         let lines = server.logText.split(separator: "\n")
@@ -51,7 +51,7 @@ import Testing
     /// The default text lines (`TextLogHandler`) carry a request's id too, as `request.id=…`.
     @Test func textLogLinesCarryTheRequestId() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace, logLevel: "info")
-        let client = ConstellationClient(baseURL: server.url)
+        let client = server.client
         let answer = try await client.send(.POST, "/v1/profiles", body: NewProfile(displayName: "Ada"))
         #expect(server.stop() == 0)
         let id = try #require(answer.header("X-Request-ID"))
@@ -80,7 +80,7 @@ import Testing
         #expect(busy.status == 69, "\(busy.stderr)")
         #expect(
             busy.stderr.hasSuffix("constellation-server: cannot serve on 127.0.0.1:\(port): Address already in use\n"), "\(busy.stderr)")
-        #expect(await Self.status(of: ConstellationClient(baseURL: holder.url)) == "401 missing_credentials", "the first server serves on")
+        #expect(await Self.status(of: holder.client) == "401 missing_credentials", "the first server serves on")
         #expect(holder.stop() == 0)
     }
 

@@ -85,7 +85,7 @@ import Testing
             _ = server.stop()
         }
         let https = "https://127.0.0.1:\(nginx.httpsPort)"
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
 
         try await Browser.with { stranger in

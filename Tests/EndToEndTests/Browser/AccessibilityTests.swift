@@ -18,7 +18,7 @@ import Testing
     @Test func theAttendeePagesInEveryState() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada", headline: "Engines")).apiKey)
         try await Browser.with { phone in
             try await phone.open(server.url + "/")
@@ -46,7 +46,7 @@ import Testing
     @Test func theLivePageAndTheWall() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let bob = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Bob")).apiKey)
         let start = Date().addingTimeInterval(-3600)

@@ -14,7 +14,7 @@ import Tokens
     /// A running server with one attendee, Ada, made through the API.
     private func serverWithAda() async throws -> (ServerProcess, ConstellationClient) {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(
             try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
         return (server, ada)
@@ -52,7 +52,7 @@ import Tokens
 
             // Someone scans my code while my page is open: it says so, by name, and lists them.
             let bobsKey = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
-            let anonymous = ConstellationClient(baseURL: server.url)
+            let anonymous = server.client
             let cleo = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Cleo")).apiKey)
             _ = try await cleo.redeem(RedeemRequest(token: try await anonymous.authenticated(bobsKey).issueToken().token))
             // 2 s is the promise (`Tools/bench-web` measures it); the bound leaves room for a loaded machine.
@@ -82,7 +82,7 @@ import Tokens
             try await phone.click("#my-events input")
             try await phone.wait(for: "named", until: "/now see your name/.test(document.getElementById('event-status').textContent)")
             let key = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
-            let nina = ConstellationClient(baseURL: server.url).authenticated(key)
+            let nina = server.client.authenticated(key)
             let mine = try await nina.myEvents().items
             #expect(mine.map(\.event.slug) == ["link-night"] && mine.first?.visibility == .named && mine.first?.role == .attendee)
             try await phone.expectCleanPage(origin: server.url)

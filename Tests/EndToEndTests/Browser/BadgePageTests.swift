@@ -17,7 +17,7 @@ import Testing
     @Test func aBadgeLinkConnectsAndPrintMyBadgePrintsItAlone() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         _ = try await ada.createEvent(
             NewEvent(
@@ -54,7 +54,7 @@ import Testing
     @Test func theSheetPrintsEightToAPageAndEveryCodeReadsBack() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let created = try await ada.createEvent(
             NewEvent(

@@ -14,7 +14,7 @@ import Testing
     @Test func fillMyCardConnectAndSaveTheOtherPersonsContact() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         _ = try await ada.replaceCard(
             ContactCard(entries: [
@@ -38,7 +38,7 @@ import Testing
             let problems = try await phone.seriousAccessibilityProblems()
             #expect(problems.isEmpty, "\(problems)")
             let key = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
-            let bob = ConstellationClient(baseURL: server.url).authenticated(key)
+            let bob = server.client.authenticated(key)
             let card = try await bob.card()
             #expect(card.entries == [ContactEntry(kind: .email, value: "bob@telescopes.example", audience: .connections)])
 

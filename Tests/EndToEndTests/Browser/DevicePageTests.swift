@@ -14,7 +14,7 @@ import Testing
     @Test func aPhoneTakesTheProfileOfAnotherDeviceByItsLinkOrCode() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let laptop = try await anonymous.register(NewProfile(displayName: "Ada", deviceName: "Laptop"))
         let ada = anonymous.authenticated(laptop.apiKey)
 
@@ -53,7 +53,7 @@ import Testing
     @Test func aPhoneLinksAnotherDeviceThenRevokesIt() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         try await Browser.with { phone in
             try await phone.open(server.url + "/")
             try await phone.type("#name", "Bob\n")

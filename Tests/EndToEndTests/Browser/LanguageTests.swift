@@ -67,7 +67,7 @@ import Testing
     @Test func thePseudoLocaleFindsNoTextOutsideTheCatalogs() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(
             try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
         let start = Date().addingTimeInterval(-3600)
@@ -155,7 +155,7 @@ import Testing
     @Test func aGermanBrowserGetsGermanUntilEnglishIsChosen() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(
             try await anonymous.register(NewProfile(displayName: "Ada", headline: "Analytical engines")).apiKey)
         try await Browser.with(languages: "de-DE,de") { phone in

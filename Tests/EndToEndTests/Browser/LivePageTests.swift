@@ -16,7 +16,7 @@ import Testing
     private func event(attendees: Int) async throws -> (ServerProcess, ada: ConstellationClient, joinCode: String, databaseURL: String) {
         let databaseURL = try await TestDatabase.createEmpty()
         let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let start = Date().addingTimeInterval(-3600)
         let created = try await ada.createEvent(
@@ -30,7 +30,7 @@ import Testing
     }
 
     private func connect(_ name: String, to ada: ConstellationClient, on server: ServerProcess, named: Bool = false) async throws {
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let person = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: name)).apiKey)
         _ = try await person.redeem(RedeemRequest(token: try await ada.issueToken(event: "live-night").token))
         if named { _ = try await person.setEventVisibility(.named, at: "live-night") }

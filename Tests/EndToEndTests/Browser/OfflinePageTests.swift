@@ -18,7 +18,7 @@ import Testing
 
     /// Ada, made through the API, and a code of hers to scan.
     private func adaAndHerCode(on server: ServerProcess) async throws -> (ConstellationClient, String) {
-        let anonymous = ConstellationClient(baseURL: server.url)
+        let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         return (ada, try await ada.issueToken().token)
     }
