@@ -34,6 +34,8 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // glibc's heap tuning, which its Swift module leaves out (`ProcessMemory`).
         .systemLibrary(name: "CMalloc"),
+        // Linux's epoll and eventfd, which its Swift module leaves out too (`SocketPoller`).
+        .systemLibrary(name: "CEpoll"),
 
         // Wire types shared by server and client.
         .target(name: "ConstellationModel"),
@@ -53,6 +55,7 @@ let package = Package(
         .target(
             name: "Store",
             dependencies: [
+                "CEpoll",
                 "CLibPQ",
                 "ConstellationModel",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,13 +1,43 @@
 import Logging
 import NIOPosix
+import Synchronization
 
 /// Lends at most `limit` connections; callers beyond that wait in order, for at most `waitLimit`
 /// (then `PostgresError.poolExhausted`: never an endless wait). Connections are opened lazily (on
 /// the thread pool: `PQconnectdb` blocks), with `setup` run on each, and broken ones are replaced.
-actor ConnectionPool {
+/// Its state is behind a lock, not an actor: a caller who finds a connection idle takes it without
+/// leaving its thread, as every statement does twice.
+final class ConnectionPool: Sendable {
     private enum Lease {
         case connection(PostgresConnection)
         case open, timedOut
+    }
+
+    private struct State {
+        var idle: [PostgresConnection] = []
+        var open = 0
+        /// Callers waiting for a connection, in order of arrival (so of their deadlines).
+        var waiters: [(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Lease, Never>)] = []
+        /// Whether the task that sends late waiters away is running (one for the whole queue).
+        var sweeping = false
+        var closed = false
+
+        /// A connection at once, or a slot to open one, if there is either.
+        mutating func lease(limit: Int) -> Lease? {
+            if let connection = idle.popLast() { return .connection(connection) }
+            guard open < limit else { return nil }
+            open += 1
+            return .open
+        }
+
+        /// Gives a slot freed by a broken or failed connection to the first waiter, or gives it up.
+        mutating func release() -> CheckedContinuation<Lease, Never>? {
+            if waiters.isEmpty {
+                open -= 1
+                return nil
+            }
+            return waiters.removeFirst().continuation
+        }
     }
 
     private let conninfo: String
@@ -17,13 +47,7 @@ actor ConnectionPool {
     private let waitLimit: Duration
     private let threads: NIOThreadPool
     private let logger: Logger
-    private var idle: [PostgresConnection] = []
-    private var open = 0
-    /// Callers waiting for a connection, in order of arrival (so of their deadlines).
-    private var waiters: [(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Lease, Never>)] = []
-    /// Whether the task that sends late waiters away is running (one for the whole queue).
-    private var sweeping = false
-    private var closed = false
+    private let state = Mutex(State())
 
     init(
         conninfo: String, connectTimeout: Int?, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger
@@ -39,17 +63,22 @@ actor ConnectionPool {
     }
 
     func checkout() async throws -> PostgresConnection {
+        let (closed, now) = state.withLock { state in (state.closed, state.closed ? nil : state.lease(limit: limit)) }
         guard !closed else { throw PostgresError(.shutdown, message: "the connection pool is closed") }
-        if let connection = idle.popLast() { return connection }
-        if open < limit {
-            open += 1
-            return try await connect()
-        }
-        let lease = await withCheckedContinuation { continuation in
-            waiters.append((.now + waitLimit, continuation))
-            if !sweeping {
-                sweeping = true
-                Task { await self.sendLateWaitersAway() }
+        let lease: Lease
+        if let now {
+            lease = now
+        } else {
+            lease = await withCheckedContinuation { continuation in
+                // A connection may have come back since the look above.
+                let (now, sweep) = state.withLock { state -> (Lease?, Bool) in
+                    if let now = state.lease(limit: limit) { return (now, false) }
+                    state.waiters.append((.now + waitLimit, continuation))
+                    defer { state.sweeping = true }
+                    return (nil, !state.sweeping)
+                }
+                if let now { continuation.resume(returning: now) }
+                if sweep { Task { await self.sendLateWaitersAway() } }
             }
         }
         switch lease {
@@ -64,36 +93,48 @@ actor ConnectionPool {
     /// waiter's deadline is the earliest, so one task asleep until it serves the whole queue
     /// (a timer per waiter would be thousands of sleeping tasks when a crowd queues up).
     private func sendLateWaitersAway() async {
-        while let first = waiters.first {
-            if first.deadline > .now {
-                try? await Task.sleep(until: first.deadline, clock: .continuous)
-            } else {
-                waiters.removeFirst().continuation.resume(returning: .timedOut)
+        while true {
+            let (late, next) = state.withLock { state -> ([CheckedContinuation<Lease, Never>], ContinuousClock.Instant?) in
+                var late: [CheckedContinuation<Lease, Never>] = []
+                while let first = state.waiters.first, first.deadline <= .now { late.append(state.waiters.removeFirst().continuation) }
+                if state.waiters.isEmpty { state.sweeping = false }
+                return (late, state.waiters.first?.deadline)
             }
+            for waiter in late { waiter.resume(returning: .timedOut) }
+            guard let next else { return }
+            try? await Task.sleep(until: next, clock: .continuous)
         }
-        sweeping = false
     }
 
     func checkin(_ connection: PostgresConnection) {
-        if !connection.isHealthy || closed {
-            logger.warning("dropping a broken PostgreSQL connection", metadata: ["db.pool.open": "\(open)"])
-            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().continuation.resume(returning: .open) }
-        } else if waiters.isEmpty {
-            idle.append(connection)
+        let healthy = connection.isHealthy
+        let (dropped, waiter, open) = state.withLock { state -> (Bool, CheckedContinuation<Lease, Never>?, Int) in
+            if !healthy || state.closed { return (true, state.release(), state.open) }
+            if state.waiters.isEmpty {
+                state.idle.append(connection)
+                return (false, nil, state.open)
+            }
+            return (false, state.waiters.removeFirst().continuation, state.open)
+        }
+        if dropped {
+            if !healthy { logger.warning("dropping a broken PostgreSQL connection", metadata: ["db.pool.open": "\(open)"]) }
+            waiter?.resume(returning: .open)
         } else {
-            waiters.removeFirst().continuation.resume(returning: .connection(connection))
+            waiter?.resume(returning: .connection(connection))
         }
     }
 
     /// Connections lent out, connections idle, and callers waiting, now.
     func statistics() -> PoolStatistics {
-        PoolStatistics(inUse: open - idle.count, idle: idle.count, waiting: waiters.count)
+        state.withLock { PoolStatistics(inUse: $0.open - $0.idle.count, idle: $0.idle.count, waiting: $0.waiters.count) }
     }
 
     func close() {
-        closed = true
-        open -= idle.count
-        idle.removeAll()
+        state.withLock { state in
+            state.closed = true
+            state.open -= state.idle.count
+            state.idle.removeAll()
+        }
     }
 
     /// Opens a connection for a slot already counted in `open`; gives the slot back on failure.
@@ -106,7 +147,7 @@ actor ConnectionPool {
                 return connection
             }
         } catch {
-            if waiters.isEmpty { open -= 1 } else { waiters.removeFirst().continuation.resume(returning: .open) }
+            state.withLock { $0.release() }?.resume(returning: .open)
             throw error
         }
     }

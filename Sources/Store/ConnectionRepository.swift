@@ -53,7 +53,7 @@ public struct ConnectionRepository: Sendable {
         guard request.ownerId != request.scannerId else { throw StoreError.selfConnection }
         for _ in 0..<3 {
             do {
-                return try await database.withConnection { try Self.redeem(request, on: $0) }
+                return try Self.redemption(try await database.query(Self.redemption(request))[0], request: request)
             } catch let error as PostgresError where error.sqlState == Self.concurrentRedemption {
                 // The same scanner's concurrent redemption committed first; the next pass answers with it.
             }
@@ -64,19 +64,23 @@ public struct ConnectionRepository: Sendable {
     /// The SQLSTATE `redeem_token` raises when the same scanner's concurrent redemption committed first.
     private static let concurrentRedemption = "CNR01"
 
-    private static func redeem(_ request: RedemptionRequest, on connection: PostgresConnection) throws -> Redemption {
-        // With the owner's card as shared with connections, read in the same round trip (as JSON
-        // `[[kind, label, value], …]`; NULL, and nothing to decode, for the many with none).
-        let row = try connection.query(
-            """
-            SELECT r.*, CASE WHEN r.outcome = 'ok' THEN (
-                       SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
-                       WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
-            FROM redeem_token(
-                \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
-                \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
-                \(Int(request.eventGrace.rounded(.up)))) r
-            """)[0]
+    /// The redemption in one statement, with the owner's card as shared with connections read in
+    /// the same round trip (as JSON `[[kind, label, value], …]`; NULL, and nothing to decode, for
+    /// the many with none).
+    private static func redemption(_ request: RedemptionRequest) -> SQL {
+        """
+        SELECT r.*, CASE WHEN r.outcome = 'ok' THEN (
+                   SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
+                   WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
+        FROM redeem_token(
+            \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
+            \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
+            \(Int(request.eventGrace.rounded(.up)))) r
+        """
+    }
+
+    /// What `redeem_token` answered: the connection, or the refusal it names.
+    private static func redemption(_ row: Row, request: RedemptionRequest) throws -> Redemption {
         switch try row.string("outcome") {
         case "ok":
             var answer = try Connection(row: row)

@@ -2,10 +2,12 @@ import Logging
 import NIOPosix
 
 /// A bounded pool of PostgreSQL connections whose blocking libpq calls run on a dedicated
-/// thread pool, never on an event loop or the cooperative pool.
+/// thread pool, never on an event loop or the cooperative pool; a single statement may instead
+/// be sent without blocking, with its answer awaited on one poller thread for all connections.
 public final class Database: Sendable {
     private let pool: ConnectionPool
     private let threads: NIOThreadPool
+    private let poller: SocketPoller
     private let readsOnly: Bool
     private let maximumConnections: Int
 
@@ -27,6 +29,7 @@ public final class Database: Sendable {
         self.maximumConnections = maximumConnections
         threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
+        poller = SocketPoller()
         let setup = statementTimeout.map { "SET statement_timeout = \(Int(($0 / .milliseconds(1)).rounded(.up)))" }
         pool = ConnectionPool(
             conninfo: conninfo, connectTimeout: connectTimeout, setup: setup, limit: maximumConnections, waitLimit: connectionWait,
@@ -37,18 +40,29 @@ public final class Database: Sendable {
     package func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) throws -> T
     ) async throws -> T {
+        try await lending { connection in try await self.threads.runIfActive { try body(connection) } }
+    }
+
+    /// Runs one statement, as its own transaction, holding no thread while PostgreSQL works on
+    /// it: for the requests that are one statement and come often (a redemption).
+    package func query(_ sql: SQL) async throws -> [Row] {
+        try await lending { connection in try await connection.query(sql, waitingOn: self.poller) }
+    }
+
+    /// Lends a connection to `body` and takes it back.
+    private func lending<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         // A reads-only pool tries each idle connection that turns out broken, then a new one.
         var attemptsLeft = readsOnly ? maximumConnections + 1 : 1
         while true {
             attemptsLeft -= 1
             let connection = try await pool.checkout()
             do {
-                let value = try await threads.runIfActive { try body(connection) }
-                await pool.checkin(connection)
+                let value = try await body(connection)
+                pool.checkin(connection)
                 return value
             } catch {
                 let broken = !connection.isHealthy
-                await pool.checkin(connection)
+                pool.checkin(connection)
                 guard broken, attemptsLeft > 0 else { throw error }
             }
         }
@@ -79,12 +93,13 @@ public final class Database: Sendable {
 
     /// What the pool is doing now.
     public func poolStatistics() async -> PoolStatistics {
-        await pool.statistics()
+        pool.statistics()
     }
 
     /// Closes every connection and stops the threads.
     public func shutdown() async {
-        await pool.close()
+        pool.close()
+        poller.stop()
         try? await threads.shutdownGracefully()
     }
 }

@@ -63,13 +63,65 @@ package final class PostgresConnection: @unchecked Sendable {
     /// A string holding NUL is refused before anything is sent: libpq would cut it short there.
     @discardableResult
     package func query(_ sql: SQL) throws(PostgresError) -> [Row] {
-        let (text, values) = sql.rendered
-        if let index = values.firstIndex(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgresError(
-                .invalidParameter, sqlState: PostgresError.nulInText,
-                message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
-        }
+        let (text, values) = try Self.rendered(sql)
         return try consume(try run(sql.isPlannedPerExecution, text, values, binary: false), sql: text)
+    }
+
+    /// Runs one statement as `query` does, without blocking: it is sent at once, and the caller is
+    /// suspended, holding no thread, until `poller` says the answer can be read.
+    package func query(_ sql: SQL, waitingOn poller: SocketPoller) async throws(PostgresError) -> [Row] {
+        let (text, values) = try Self.rendered(sql)
+        PQsetnonblocking(handle, 1)
+        defer { PQsetnonblocking(handle, 0) }
+        let sent: Int32
+        if sql.isPlannedPerExecution {
+            sent = withCStrings(values) { PQsendQueryParams(handle, text, Int32($0.count), nil, $0.baseAddress, nil, nil, 0) }
+        } else {
+            let name: String
+            if let known = prepared[text] {
+                name = known
+            } else {
+                name = "s\(prepared.count)"
+                guard PQsendPrepare(handle, name, text, Int32(values.count), nil) == 1 else {
+                    throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: text)
+                }
+                _ = try consume(try await result(waitingOn: poller, sql: text), sql: text)
+                prepared[text] = name
+            }
+            sent = withCStrings(values) { PQsendQueryPrepared(handle, name, Int32($0.count), $0.baseAddress, nil, nil, 0) }
+        }
+        guard sent == 1 else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: text) }
+        return try consume(try await result(waitingOn: poller, sql: text), sql: text)
+    }
+
+    /// Sends what libpq still holds of a statement sent without blocking, then reads its answer as
+    /// it arrives: the statement's result (the first, should there be more), once the last has come.
+    private func result(waitingOn poller: SocketPoller, sql: String) async throws(PostgresError) -> OpaquePointer {
+        let socket = PQsocket(handle)
+        do {
+            while case let pending = PQflush(handle), pending != 0 {
+                guard pending > 0 else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
+                try await poller.wait(until: .writable, socket: socket)
+            }
+            var first: OpaquePointer?
+            while true {
+                while PQisBusy(handle) == 1 {
+                    try await poller.wait(until: .readable, socket: socket)
+                    guard PQconsumeInput(handle) == 1 else {
+                        if let first { PQclear(first) }
+                        throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
+                    }
+                }
+                guard let next = PQgetResult(handle) else { break }
+                if first == nil { first = next } else { PQclear(next) }
+            }
+            guard let first else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
+            return first
+        } catch let error as PostgresError {
+            throw error
+        } catch {
+            throw PostgresError(.shutdown, message: "\(error)", query: sql)
+        }
     }
 
     /// Runs one statement as `query` does, with its rows in PostgreSQL's binary format, and turns
@@ -77,12 +129,7 @@ package final class PostgresConnection: @unchecked Sendable {
     /// formats no text. For large results (an event's 100,000 pairs), where all that costs more than
     /// the query itself. `decode` reads columns by position and must not keep the `RawRow` it is lent.
     package func query<T>(_ sql: SQL, decoding decode: (RawRow) throws(PostgresError) -> T) throws(PostgresError) -> [T] {
-        let (text, values) = sql.rendered
-        if let index = values.firstIndex(where: { $0?.utf8.contains(0) == true }) {
-            throw PostgresError(
-                .invalidParameter, sqlState: PostgresError.nulInText,
-                message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
-        }
+        let (text, values) = try Self.rendered(sql)
         let result = try checked(try run(sql.isPlannedPerExecution, text, values, binary: true), sql: text)
         defer { PQclear(result) }
         let count = PQntuples(result)
@@ -177,6 +224,17 @@ package final class PostgresConnection: @unchecked Sendable {
         return withCStrings(values) { values in
             PQexecPrepared(handle, name, Int32(values.count), values.baseAddress, nil, nil, format)
         }
+    }
+
+    /// `sql`'s text and values, once no value holds NUL: libpq would cut such a string short there.
+    private static func rendered(_ sql: SQL) throws(PostgresError) -> (text: String, values: [String?]) {
+        let (text, values) = sql.rendered
+        if let index = values.firstIndex(where: { $0?.utf8.contains(0) == true }) {
+            throw PostgresError(
+                .invalidParameter, sqlState: PostgresError.nulInText,
+                message: "parameter $\(index + 1) holds a NUL character, which PostgreSQL text cannot store", query: text)
+        }
+        return (text, values)
     }
 
     private func statementName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
