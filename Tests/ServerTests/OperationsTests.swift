@@ -72,6 +72,7 @@ import Testing
                 #"constellation_http_requests_total{route="unmatched",method="GET",status="404"} 1"#,
                 #"constellation_tokens_minted_total 1"#,
                 #"constellation_tokens_redeemed_total{created="true"} 1"#,
+                #"constellation_tokens_redeemed_total{created="false"} 0"#,
                 #"constellation_graph_computations_total{kind="layout"} 1"#,
                 #"constellation_cache_lookups_total{cache="layouts",result="miss"} 1"#,
                 #"constellation_cache_lookups_total{cache="layouts",result="hit"} 1"#,

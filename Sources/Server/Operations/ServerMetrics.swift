@@ -20,7 +20,16 @@ public final class ServerMetrics: Sendable {
         let status: Int
     }
 
-    public init() {}
+    /// Redemptions that made a new connection, and those that answered with one made before:
+    /// made once, not looked up by name and label on every redemption.
+    private let redemptions: (created: Counter, repeated: Counter)
+
+    public init() {
+        redemptions = (
+            registry.makeCounter(descriptor: Self.tokensRedeemed, labels: [("created", "true")]),
+            registry.makeCounter(descriptor: Self.tokensRedeemed, labels: [("created", "false")])
+        )
+    }
 
     private static var requests: MetricNameDescriptor {
         descriptor("http_requests", unit: "total", "HTTP requests answered, by route pattern, method and status.")
@@ -78,7 +87,7 @@ public final class ServerMetrics: Sendable {
     }
 
     func tokenRedeemed(created: Bool) {
-        registry.makeCounter(descriptor: Self.tokensRedeemed, labels: [("created", String(created))]).increment()
+        (created ? redemptions.created : redemptions.repeated).increment()
     }
 
     /// One graph computation of `kind` (`layout`, `statistics`, `growth`, `summary`, `export`) that took `duration`.
