@@ -59,6 +59,7 @@ let package = Package(
                 "CLibPQ",
                 "ConstellationModel",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),

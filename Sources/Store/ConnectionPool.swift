@@ -1,19 +1,21 @@
 import Logging
+import NIOConcurrencyHelpers
 import NIOPosix
-import Synchronization
 
 /// Lends at most `limit` connections; callers beyond that wait in order, for at most `waitLimit`
 /// (then `PostgresError.poolExhausted`: never an endless wait). Connections are opened lazily (on
 /// the thread pool: `PQconnectdb` blocks), with `setup` run on each, and broken ones are replaced.
 /// Its state is behind a lock, not an actor: a caller who finds a connection idle takes it without
-/// leaving its thread, as every statement does twice.
+/// leaving its thread, as every statement does twice. A pthread lock (`NIOLock`), not
+/// `Synchronization.Mutex`: on Linux that one goes through the kernel whenever it is contended,
+/// and ThreadSanitizer cannot see it.
 final class ConnectionPool: Sendable {
     private enum Lease {
         case connection(PostgresConnection)
         case open, timedOut
     }
 
-    private struct State {
+    private struct State: Sendable {
         var idle: [PostgresConnection] = []
         var open = 0
         /// Callers waiting for a connection, in order of arrival (so of their deadlines).
@@ -47,7 +49,7 @@ final class ConnectionPool: Sendable {
     private let waitLimit: Duration
     private let threads: NIOThreadPool
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     init(
         conninfo: String, connectTimeout: Int?, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger
@@ -63,7 +65,7 @@ final class ConnectionPool: Sendable {
     }
 
     func checkout() async throws -> PostgresConnection {
-        let (closed, now) = state.withLock { state in (state.closed, state.closed ? nil : state.lease(limit: limit)) }
+        let (closed, now) = state.withLockedValue { state in (state.closed, state.closed ? nil : state.lease(limit: limit)) }
         guard !closed else { throw PostgresError(.shutdown, message: "the connection pool is closed") }
         let lease: Lease
         if let now {
@@ -71,7 +73,7 @@ final class ConnectionPool: Sendable {
         } else {
             lease = await withCheckedContinuation { continuation in
                 // A connection may have come back since the look above.
-                let (now, sweep) = state.withLock { state -> (Lease?, Bool) in
+                let (now, sweep) = state.withLockedValue { state -> (Lease?, Bool) in
                     if let now = state.lease(limit: limit) { return (now, false) }
                     state.waiters.append((.now + waitLimit, continuation))
                     defer { state.sweeping = true }
@@ -94,7 +96,7 @@ final class ConnectionPool: Sendable {
     /// (a timer per waiter would be thousands of sleeping tasks when a crowd queues up).
     private func sendLateWaitersAway() async {
         while true {
-            let (late, next) = state.withLock { state -> ([CheckedContinuation<Lease, Never>], ContinuousClock.Instant?) in
+            let (late, next) = state.withLockedValue { state -> ([CheckedContinuation<Lease, Never>], ContinuousClock.Instant?) in
                 var late: [CheckedContinuation<Lease, Never>] = []
                 while let first = state.waiters.first, first.deadline <= .now { late.append(state.waiters.removeFirst().continuation) }
                 if state.waiters.isEmpty { state.sweeping = false }
@@ -108,7 +110,7 @@ final class ConnectionPool: Sendable {
 
     func checkin(_ connection: PostgresConnection) {
         let healthy = connection.isHealthy
-        let (dropped, waiter, open) = state.withLock { state -> (Bool, CheckedContinuation<Lease, Never>?, Int) in
+        let (dropped, waiter, open) = state.withLockedValue { state -> (Bool, CheckedContinuation<Lease, Never>?, Int) in
             if !healthy || state.closed { return (true, state.release(), state.open) }
             if state.waiters.isEmpty {
                 state.idle.append(connection)
@@ -126,11 +128,11 @@ final class ConnectionPool: Sendable {
 
     /// Connections lent out, connections idle, and callers waiting, now.
     func statistics() -> PoolStatistics {
-        state.withLock { PoolStatistics(inUse: $0.open - $0.idle.count, idle: $0.idle.count, waiting: $0.waiters.count) }
+        state.withLockedValue { PoolStatistics(inUse: $0.open - $0.idle.count, idle: $0.idle.count, waiting: $0.waiters.count) }
     }
 
     func close() {
-        state.withLock { state in
+        state.withLockedValue { state in
             state.closed = true
             state.open -= state.idle.count
             state.idle.removeAll()
@@ -147,7 +149,7 @@ final class ConnectionPool: Sendable {
                 return connection
             }
         } catch {
-            state.withLock { $0.release() }?.resume(returning: .open)
+            state.withLockedValue { $0.release() }?.resume(returning: .open)
             throw error
         }
     }

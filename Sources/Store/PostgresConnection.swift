@@ -95,7 +95,9 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Sends what libpq still holds of a statement sent without blocking, then reads its answer as
-    /// it arrives: the statement's result (the first, should there be more), once the last has come.
+    /// it arrives, until PostgreSQL is ready for the next: after the implicit transaction's commit.
+    /// A commit that fails (a deferred constraint) reports its error after the statement's rows,
+    /// and the error is what is returned: as `PQexec` does, a failure wins over a result.
     private func result(waitingOn poller: SocketPoller, sql: String) async throws(PostgresError) -> OpaquePointer {
         let socket = PQsocket(handle)
         do {
@@ -103,20 +105,25 @@ package final class PostgresConnection: @unchecked Sendable {
                 guard pending > 0 else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
                 try await poller.wait(until: .writable, socket: socket)
             }
-            var first: OpaquePointer?
+            var kept: OpaquePointer?
             while true {
                 while PQisBusy(handle) == 1 {
                     try await poller.wait(until: .readable, socket: socket)
                     guard PQconsumeInput(handle) == 1 else {
-                        if let first { PQclear(first) }
+                        if let kept { PQclear(kept) }
                         throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
                     }
                 }
                 guard let next = PQgetResult(handle) else { break }
-                if first == nil { first = next } else { PQclear(next) }
+                if let failed = kept, PQresultStatus(failed) == PGRES_FATAL_ERROR {
+                    PQclear(next)
+                } else {
+                    if let kept { PQclear(kept) }
+                    kept = next
+                }
             }
-            guard let first else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
-            return first
+            guard let kept else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
+            return kept
         } catch let error as PostgresError {
             throw error
         } catch {

@@ -1,6 +1,6 @@
 internal import CEpoll
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 #if canImport(Glibc)
     import Glibc
@@ -20,8 +20,8 @@ package final class SocketPoller: Sendable {
     /// An `eventfd` that wakes the thread to stop it.
     private let stopSignal: Int32
     /// Waiters by socket (one at a time: a socket belongs to the connection lent to one caller),
-    /// and whether the thread has stopped.
-    private let waiters: Mutex<(bySocket: [Int32: CheckedContinuation<Void, any Error>], stopped: Bool)>
+    /// and whether the thread has stopped; behind a pthread lock, which ThreadSanitizer sees.
+    private let waiters: NIOLockedValueBox<(bySocket: [Int32: CheckedContinuation<Void, any Error>], stopped: Bool)>
     /// Why there is no thread, when the kernel gave no `epoll` (every wait throws it).
     private let failure: PostgresError?
 
@@ -35,11 +35,11 @@ package final class SocketPoller: Sendable {
             failure = PostgresError(.connectionFailed, message: "cannot watch database sockets: \(String(cString: strerror(errno)))")
             if epoll >= 0 { close(epoll) }
             if stopSignal >= 0 { close(stopSignal) }
-            waiters = Mutex(([:], true))
+            waiters = NIOLockedValueBox(([:], true))
             return
         }
         failure = nil
-        waiters = Mutex(([:], false))
+        waiters = NIOLockedValueBox(([:], false))
         let thread = Thread { [self] in run() }
         thread.name = "postgres-poller"
         thread.start()
@@ -49,7 +49,7 @@ package final class SocketPoller: Sendable {
     /// Throws `shutdown` once the poller has stopped.
     func wait(until readiness: Readiness, socket: Int32) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let refusal: PostgresError? = waiters.withLock { waiters in
+            let refusal: PostgresError? = waiters.withLockedValue { waiters in
                 guard !waiters.stopped else { return failure ?? PostgresError(.shutdown, message: "the database connections are closed") }
                 var event = epoll_event()
                 event.events = (readiness == .readable ? EPOLLIN.rawValue : EPOLLOUT.rawValue) | EPOLLONESHOT.rawValue
@@ -82,7 +82,7 @@ package final class SocketPoller: Sendable {
             }
             // Each socket is taken off the watch list as it fires: its file descriptor may be closed
             // and reused by another connection before anyone waits on it again.
-            let ready: [CheckedContinuation<Void, any Error>] = waiters.withLock { waiters in
+            let ready: [CheckedContinuation<Void, any Error>] = waiters.withLockedValue { waiters in
                 var ready: [CheckedContinuation<Void, any Error>] = []
                 for event in events.prefix(Int(count)) {
                     let socket = event.data.fd
@@ -97,7 +97,7 @@ package final class SocketPoller: Sendable {
             }
             for waiter in ready { waiter.resume() }
         }
-        let left = waiters.withLock { waiters in
+        let left = waiters.withLockedValue { waiters in
             waiters.stopped = true
             defer { waiters.bySocket.removeAll() }
             return Array(waiters.bySocket.values)

@@ -43,6 +43,21 @@ import Testing
         await database.shutdown()
     }
 
+    /// PostgreSQL sends a statement's rows before its implicit transaction commits; a commit that
+    /// then fails (here a deferred unique constraint) fails the call, and nothing was written.
+    @Test func aStatementWhoseCommitFailsIsNotAcknowledged() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        _ = try await database.withConnection {
+            try $0.query("CREATE TABLE checked_at_commit (n int UNIQUE DEFERRABLE INITIALLY DEFERRED)")
+        }
+        let refused = await #expect(throws: PostgresError.self) {
+            try await database.query("INSERT INTO checked_at_commit VALUES (\(1)), (\(1)) RETURNING n")
+        }
+        #expect(refused?.sqlState == "23505")
+        #expect(try await database.query("SELECT count(*) AS n FROM checked_at_commit")[0].int("n") == 0)
+        await database.shutdown()
+    }
+
     /// The backend dies while the statement runs: the caller is told the connection failed (not
     /// left waiting), and the pool's next statement runs on a new backend.
     @Test func aConnectionCutMidStatementFailsItAndIsReplaced() async throws {
