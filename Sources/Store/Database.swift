@@ -3,11 +3,10 @@ import NIOPosix
 
 /// A bounded pool of PostgreSQL connections whose blocking libpq calls run on a dedicated
 /// thread pool, never on an event loop or the cooperative pool; a single statement may instead
-/// be sent without blocking, with its answer awaited on one poller thread for all connections.
+/// be sent without blocking, with its answer awaited on the process's one poller thread.
 public final class Database: Sendable {
     private let pool: ConnectionPool
     private let threads: NIOThreadPool
-    private let poller: SocketPoller
     private let readsOnly: Bool
     private let maximumConnections: Int
 
@@ -29,7 +28,6 @@ public final class Database: Sendable {
         self.maximumConnections = maximumConnections
         threads = NIOThreadPool(numberOfThreads: maximumConnections)
         threads.start()
-        poller = SocketPoller()
         let setup = statementTimeout.map { "SET statement_timeout = \(Int(($0 / .milliseconds(1)).rounded(.up)))" }
         pool = ConnectionPool(
             conninfo: conninfo, connectTimeout: connectTimeout, setup: setup, limit: maximumConnections, waitLimit: connectionWait,
@@ -46,7 +44,7 @@ public final class Database: Sendable {
     /// Runs one statement, as its own transaction, holding no thread while PostgreSQL works on
     /// it: for the requests that are one statement and come often (a redemption).
     package func query(_ sql: SQL) async throws -> [Row] {
-        try await lending { connection in try await connection.query(sql, waitingOn: self.poller) }
+        try await lending { connection in try await connection.query(sql, waitingOn: .shared) }
     }
 
     /// Lends a connection to `body` and takes it back.
@@ -99,7 +97,6 @@ public final class Database: Sendable {
     /// Closes every connection and stops the threads.
     public func shutdown() async {
         pool.close()
-        poller.stop()
         try? await threads.shutdownGracefully()
     }
 }
