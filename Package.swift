@@ -130,7 +130,8 @@ let package = Package(
         // The README and docs/: every relative link and anchor resolves; the README stays short.
         .testTarget(name: "DocsTests"),
         .testTarget(name: "QRTests", dependencies: ["QR"]),
-        .testTarget(name: "GraphTests", dependencies: ["Graph", "GraphExport"]),
+        // The fixtures are read by path (`StatisticsOracleTests.fixtures`), not as resources.
+        .testTarget(name: "GraphTests", dependencies: ["Graph", "GraphExport"], exclude: ["Fixtures"]),
         .testTarget(name: "StoreTests", dependencies: ["ConstellationModel", "Store", "TestSupport"]),
         .testTarget(
             name: "ServerTests",
