@@ -12,7 +12,7 @@ import NIOPosix
 final class ConnectionPool: Sendable {
     private enum Lease {
         case connection(PostgresConnection)
-        case open, timedOut
+        case open, timedOut, closed
     }
 
     private struct State: Sendable {
@@ -65,8 +65,7 @@ final class ConnectionPool: Sendable {
     }
 
     func checkout() async throws -> PostgresConnection {
-        let (closed, now) = state.withLockedValue { state in (state.closed, state.closed ? nil : state.lease(limit: limit)) }
-        guard !closed else { throw PostgresError(.shutdown, message: "the connection pool is closed") }
+        let now = state.withLockedValue { state in state.closed ? .closed : state.lease(limit: limit) }
         let lease: Lease
         if let now {
             lease = now
@@ -74,6 +73,7 @@ final class ConnectionPool: Sendable {
             lease = await withCheckedContinuation { continuation in
                 // A connection may have come back since the look above.
                 let (now, sweep) = state.withLockedValue { state -> (Lease?, Bool) in
+                    if state.closed { return (.closed, false) }
                     if let now = state.lease(limit: limit) { return (now, false) }
                     state.waiters.append((.now + waitLimit, continuation))
                     defer { state.sweeping = true }
@@ -88,6 +88,8 @@ final class ConnectionPool: Sendable {
         case .open: return try await connect()
         case .timedOut:
             throw PostgresError(.poolExhausted, message: "no database connection became free within \(waitLimit)")
+        case .closed:
+            throw PostgresError(.shutdown, message: "the connection pool is closed")
         }
     }
 
@@ -132,11 +134,14 @@ final class ConnectionPool: Sendable {
     }
 
     func close() {
-        state.withLockedValue { state in
+        // The idle connections close (`PQfinish`) when `dropped` is released, out of the lock.
+        let dropped = state.withLockedValue { state in
             state.closed = true
             state.open -= state.idle.count
-            state.idle.removeAll()
+            defer { state.idle.removeAll() }
+            return state.idle
         }
+        logger.debug("connection pool closed", metadata: ["db.pool.idle_closed": "\(dropped.count)"])
     }
 
     /// Opens a connection for a slot already counted in `open`; gives the slot back on failure.

@@ -42,9 +42,13 @@ public final class Database: Sendable {
     }
 
     /// Runs one statement, as its own transaction, holding no thread while PostgreSQL works on
-    /// it: for the requests that are one statement and come often (a redemption).
+    /// it: for the requests that are one statement and come often (a redemption). Over TLS it
+    /// runs on the thread pool instead, as `withConnection` would.
     package func query(_ sql: SQL) async throws -> [Row] {
-        try await lending { connection in try await connection.query(sql, waitingOn: .shared) }
+        try await lending { connection in
+            guard !connection.usesTLS else { return try await self.threads.runIfActive { try connection.query(sql) } }
+            return try await connection.query(sql, waitingOn: .shared)
+        }
     }
 
     /// Lends a connection to `body` and takes it back.

@@ -50,8 +50,16 @@ package final class PostgresConnection: @unchecked Sendable {
 
     deinit { PQfinish(handle) }
 
+    /// Set when a statement sent without blocking could not be followed to its end (its answer
+    /// unread, or not known to be): the connection is not lent again.
+    private var abandoned = false
+
     /// Whether the connection is still usable; a broken one is dropped by the pool.
-    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+    var isHealthy: Bool { !abandoned && PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether the connection is encrypted. libpq may then hold decrypted bytes that the socket no
+    /// longer shows as readable, so a statement is not awaited on the poller (`Database.query`).
+    var usesTLS: Bool { PQsslInUse(handle) == 1 }
 
     /// Whether a server answers at `conninfo` (libpq `PQping`), without logging in.
     static func ping(_ conninfo: String) -> Bool {
@@ -82,16 +90,20 @@ package final class PostgresConnection: @unchecked Sendable {
                 name = known
             } else {
                 name = "s\(prepared.count)"
-                guard PQsendPrepare(handle, name, text, Int32(values.count), nil) == 1 else {
-                    throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: text)
-                }
+                guard PQsendPrepare(handle, name, text, Int32(values.count), nil) == 1 else { throw abandon(sql: text) }
                 _ = try consume(try await result(waitingOn: poller, sql: text), sql: text)
                 prepared[text] = name
             }
             sent = withCStrings(values) { PQsendQueryPrepared(handle, name, Int32($0.count), $0.baseAddress, nil, nil, 0) }
         }
-        guard sent == 1 else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: text) }
+        guard sent == 1 else { throw abandon(sql: text) }
         return try consume(try await result(waitingOn: poller, sql: text), sql: text)
+    }
+
+    /// Marks the connection as not to be lent again, and returns the error to throw.
+    private func abandon(sql: String) -> PostgresError {
+        abandoned = true
+        return PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
     }
 
     /// Sends what libpq still holds of a statement sent without blocking, then reads its answer as
@@ -102,16 +114,21 @@ package final class PostgresConnection: @unchecked Sendable {
         let socket = PQsocket(handle)
         do {
             while case let pending = PQflush(handle), pending != 0 {
-                guard pending > 0 else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
+                guard pending > 0 else { throw abandon(sql: sql) }
                 try await poller.wait(until: .writable, socket: socket)
             }
             var kept: OpaquePointer?
             while true {
                 while PQisBusy(handle) == 1 {
-                    try await poller.wait(until: .readable, socket: socket)
+                    do {
+                        try await poller.wait(until: .readable, socket: socket)
+                    } catch {
+                        if let kept { PQclear(kept) }
+                        throw error
+                    }
                     guard PQconsumeInput(handle) == 1 else {
                         if let kept { PQclear(kept) }
-                        throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
+                        throw abandon(sql: sql)
                     }
                 }
                 guard let next = PQgetResult(handle) else { break }
@@ -122,12 +139,15 @@ package final class PostgresConnection: @unchecked Sendable {
                     kept = next
                 }
             }
-            guard let kept else { throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql) }
+            guard let kept else { throw abandon(sql: sql) }
             return kept
         } catch let error as PostgresError {
+            abandoned = true
             throw error
         } catch {
-            throw PostgresError(.shutdown, message: "\(error)", query: sql)
+            // The poller could not watch the socket: the answer, if any, is left unread.
+            abandoned = true
+            throw PostgresError(.connectionFailed, message: "\(error)", query: sql)
         }
     }
 
