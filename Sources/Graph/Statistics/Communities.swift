@@ -1,5 +1,5 @@
-/// Communities by the Leiden algorithm for modularity (Traag, Waltman & van Eck 2019): the best of
-/// several short runs on small graphs, carried on while passes improve modularity.
+/// Communities by the Leiden algorithm for modularity (Traag, Waltman & van Eck 2019): the better
+/// of two short runs on small graphs; on larger ones one run, carried on while passes improve modularity.
 /// Deterministic for a seed.
 public struct Communities: Sendable {
     /// The community of each node, numbered from 0 by decreasing size.
@@ -49,15 +49,21 @@ public struct Communities: Sendable {
         }
         var random = SplitMix64(seed: seed)
         let start = Candidate(membership: initial, modularity: -.infinity, levels: [])
-        let best = improve(
-            start, base, Leiden(resolution: resolution), passes: effort(edges: base.targets.count / 2).passes, random: &random)
+        let best = improve(start, base, Leiden(resolution: resolution), passes: warmPasses(edges: base.targets.count / 2), random: &random)
         return Communities(ordered: best.membership, graph: base, resolution: resolution)
     }
 
-    /// How hard to search, by size: small graphs get several short runs (modularity has many
-    /// near-optima there), large ones one; `passes` bounds how long the best run is carried on.
+    /// How hard to search, by size: small graphs get two short runs (modularity has many
+    /// near-optima there, and the better of two is worth more than carrying one on), large ones
+    /// one; `passes` bounds how long the best run is carried on.
     static func effort(edges: Int) -> (runs: Int, passes: Int) {
-        edges < 50_000 ? (4, 10) : edges < 200_000 ? (1, 10) : (1, 2)
+        edges < 50_000 ? (2, 2) : edges < 200_000 ? (1, 10) : (1, 2)
+    }
+
+    /// At most how many passes from an earlier partition, by size; they stop as soon as one no
+    /// longer improves modularity, which after a small growth is within a pass or two.
+    static func warmPasses(edges: Int) -> Int {
+        edges < 200_000 ? 10 : 2
     }
 
     /// A partition found by Leiden passes, with the aggregation levels of the pass that gave it.
@@ -68,7 +74,8 @@ public struct Communities: Sendable {
     }
 
     /// Independent short runs (two passes each, as igraph's default), spread over the cores, then
-    /// passes from the best one while they improve modularity by at least 10⁻⁴. Each run draws from
+    /// (on larger graphs, see `effort`) passes from the best one while they improve modularity by
+    /// at least 10⁻⁴. Each run draws from
     /// its own seed, so the result is the same on any number of cores. `levels` receives the
     /// aggregation levels of the pass that gave the result.
     /// - Parameter runs: how many short runs (default: by size, see `effort`).

@@ -89,8 +89,7 @@ struct Leiden: Sendable {
         let inQueue = Scratch<Bool>(repeating: true, count: n)
         var head = 0
         var waiting = n
-        let weightTo = Scratch<Double>(repeating: 0, count: n)
-        let touched = Scratch<Int32>(repeating: 0, count: n + 1)  // one spare: every slot is written before it counts
+        let sums = WeightsByPart(parts: n)
         while waiting > 0 {
             let v = Int(queue[head])
             head = head + 1 == n ? 0 : head + 1
@@ -100,28 +99,22 @@ struct Leiden: Sendable {
             let strength = graph.strength[v]
             let start = graph.offsets[v]
             let end = graph.offsets[v + 1]
-            // Branch-free on purpose: which neighbour comes next is unpredictable.
-            var touchedCount = 0
-            for k in start..<end {
-                let c = Int(partition[Int(graph.targets[k])])
-                touched[touchedCount] = Int32(c)
-                touchedCount &+= weightTo[c] == 0 ? 1 : 0
-                weightTo[c] += graph.weights[k]
-            }
+            sums.begin()
+            for k in start..<end { sums.add(graph.weights[k], to: Int(partition[Int(graph.targets[k])]), edge: k) }
             total[Int(current)] -= strength
             size[Int(current)] -= 1
             if size[Int(current)] == 0 { empty.append(current) }
             var best = current
-            var bestGain = weightTo[Int(current)] - strength * total[Int(current)] * scale
-            for t in 0..<touchedCount {
-                let c = touched[t]
-                let gain = weightTo[Int(c)] - strength * total[Int(c)] * scale
+            var bestGain = sums.weight(to: Int(current)) - strength * total[Int(current)] * scale
+            for t in 0..<sums.touchedCount {
+                let c = sums.touched[t]
+                let gain = sums.weight(to: Int(c)) - strength * total[Int(c)] * scale
                 if gain > bestGain + 1e-12 {
                     best = c
                     bestGain = gain
                 }
-                weightTo[Int(c)] = 0
             }
+            sums.clear()
             if bestGain < -1e-12, let alone = empty.last { best = alone }
             if size[Int(best)] == 0, let index = empty.lastIndex(of: best) { empty.remove(at: index) }  // usually the last
             total[Int(best)] += strength
@@ -164,8 +157,7 @@ struct Leiden: Sendable {
             nodeExternal[v] = sum
         }
         let external = Scratch(nodeExternal)
-        let weightTo = Scratch<Double>(repeating: 0, count: n)
-        let touched = Scratch<Int32>(repeating: 0, count: n + 1)  // one spare: every slot is written before it counts
+        let sums = WeightsByPart(parts: n)
         var order = (0..<n).map { Int32($0) }
         order.shuffle(using: &random)
         for v32 in order {
@@ -175,37 +167,32 @@ struct Leiden: Sendable {
             let strength = graph.strength[v]
             let whole = communityTotal[Int(community)]
             guard nodeExternal[v] >= strength * (whole - strength) * scale else { continue }
-            // Branch-free on purpose, as in `moveNodes`.
-            var touchedCount = 0
+            sums.begin()
             for k in graph.offsets[v]..<graph.offsets[v + 1] {
                 let u = Int(graph.targets[k])
-                let inside = partition[u] == community
-                let s = Int(refined[u])
-                touched[touchedCount] = Int32(s)
-                touchedCount &+= inside && weightTo[s] == 0 ? 1 : 0
-                weightTo[s] += inside ? graph.weights[k] : 0
+                if partition[u] == community { sums.add(graph.weights[k], to: Int(refined[u]), edge: k) }
             }
             let own = refined[v]
             var best = own
             var bestGain = 0.0
-            for t in 0..<touchedCount {
-                let s = Int(touched[t])
+            for t in 0..<sums.touchedCount {
+                let s = Int(sums.touched[t])
                 let sTotal = refinedTotal[s]
-                let gain = weightTo[s] - strength * sTotal * scale
+                let gain = sums.weight(to: s) - strength * sTotal * scale
                 if s != Int(own), gain > bestGain, external[s] >= sTotal * (whole - sTotal) * scale {
                     best = Int32(s)
                     bestGain = gain
                 }
             }
             if best != own {
-                external[Int(best)] += nodeExternal[v] - 2 * weightTo[Int(best)]
+                external[Int(best)] += nodeExternal[v] - 2 * sums.weight(to: Int(best))
                 refinedTotal[Int(best)] += strength
                 refinedTotal[Int(own)] = 0
                 refinedSize[Int(best)] += 1
                 refinedSize[Int(own)] = 0
                 refined[v] = best
             }
-            for t in 0..<touchedCount { weightTo[Int(touched[t])] = 0 }
+            sums.clear()
         }
         return refined.array
     }

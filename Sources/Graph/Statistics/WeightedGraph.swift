@@ -49,29 +49,24 @@ struct WeightedGraph: Sendable {
         targets.reserveCapacity(min(self.targets.count, parts * parts))
         weights.reserveCapacity(targets.capacity)
         var selfLoops = [Double](repeating: 0, count: parts)
-        var accumulated = [Double](repeating: 0, count: parts)
-        var touched = [Int32](repeating: 0, count: parts + 1)  // one spare: every slot is written before it counts
+        let sums = WeightsByPart(parts: parts)
         for part in 0..<parts {
-            // Branch-free on purpose: which part a neighbour is in is unpredictable.
-            var touchedCount = 0
+            sums.begin()
             for v in members[first[part]..<first[part + 1]].lazy.map(Int.init) {
                 selfLoops[part] += self.selfLoops[v]
                 for k in self.offsets[v]..<self.offsets[v + 1] {
-                    let other = Int(partition[Int(self.targets[k])])
-                    touched[touchedCount] = Int32(other)
-                    touchedCount &+= accumulated[other] == 0 ? 1 : 0
-                    accumulated[other] += self.weights[k]
+                    sums.add(self.weights[k], to: Int(partition[Int(self.targets[k])]), edge: k)
                 }
             }
-            for other in touched[0..<touchedCount].lazy.map(Int.init) {
+            for other in (0..<sums.touchedCount).lazy.map({ Int(sums.touched[$0]) }) {
                 if other == part {
-                    selfLoops[part] += accumulated[other] / 2  // edges inside the part, each seen from both ends
+                    selfLoops[part] += sums.weight(to: other) / 2  // edges inside the part, each seen from both ends
                 } else {
                     targets.append(Int32(other))
-                    weights.append(accumulated[other])
+                    weights.append(sums.weight(to: other))
                 }
-                accumulated[other] = 0
             }
+            sums.clear()
             offsets[part + 1] = targets.count
         }
         return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
