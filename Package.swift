@@ -138,7 +138,6 @@ let package = Package(
             dependencies: [
                 "Server", "Client", "ConstellationModel", "Keys", "QR", "Tokens", "Store", "TestSupport", "WebClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
