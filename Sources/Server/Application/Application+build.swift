@@ -55,7 +55,7 @@ public func buildApplication(
         router: router,
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
-                application: responder, requestTimeout: .init(configuration.requestTimeout),
+                responder: responder, requestTimeout: .init(configuration.requestTimeout),
                 idleTimeout: configuration.idleTimeout)
         },
         configuration: .init(

@@ -10,12 +10,6 @@ import NIOHTTPTypesHTTP1
 /// keep-alive connection closes after `idleTimeout`, a request the HTTP parser refuses is
 /// answered with problem+json (414, 431, 501 or 400) instead of an empty 400, and a request
 /// without exactly one `Host` is refused (`HTTP1RequestHygiene`).
-///
-/// A connection's task runs on its channel's event loop, so reading a request and writing its
-/// answer need no hand-off between threads. Only requests in `staysOnEventLoop` are answered
-/// there: short ones, on the hot path of an event. Every other one (badges, pictures, network
-/// documents, exports: anything that may compute for milliseconds and hold up the loop's other
-/// connections) is answered on Swift's global executor, as before, with its body.
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -24,8 +18,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     static let maximumHeaderSize = 32 * 1024
     static let maximumHeaderCount = 100
 
-    /// The application, which writes its answer itself (body included).
-    let application: HTTPChannelHandler.Responder
+    let responder: HTTPChannelHandler.Responder
     let requestTimeout: TimeAmount
     let idleTimeout: Duration
 
@@ -50,31 +43,6 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     }
 
     func handle(value: Value, logger: Logger) async {
-        await withTaskExecutorPreference(EventLoopTaskExecutor(value.channel.eventLoop)) {
-            await handleHTTP(asyncChannel: value, logger: logger)
-        }
-    }
-
-    var responder: HTTPChannelHandler.Responder {
-        { [application] request, writer, channel in
-            if Self.staysOnEventLoop(request) {
-                try await application(request, writer, channel)
-            } else {
-                var writer: ResponseWriter? = consume writer
-                try await withTaskExecutorPreference(globalConcurrentExecutor) {
-                    try await application(request, writer.take()!, channel)
-                }
-            }
-        }
-    }
-
-    /// Requests answered on the connection's event loop: each costs tens of microseconds of CPU
-    /// beside a wait for the database, which holds no thread (`Database.query`). A redemption, a
-    /// token and the health check.
-    static func staysOnEventLoop(_ request: Request) -> Bool {
-        switch (request.method, request.uri.path) {
-        case (.post, "/v1/connections"), (.post, "/v1/tokens"), (.get, "/health"): true
-        default: false
-        }
+        await handleHTTP(asyncChannel: value, logger: logger)
     }
 }
