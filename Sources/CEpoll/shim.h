@@ -1,4 +1,3 @@
 #pragma once
-// Linux's epoll and eventfd, which glibc's Swift module does not export.
+// Linux's epoll, which glibc's Swift module does not export.
 #include <sys/epoll.h>
-#include <sys/eventfd.h>

@@ -75,9 +75,8 @@ public struct Communities: Sendable {
 
     /// Independent short runs (two passes each, as igraph's default), spread over the cores, then
     /// (on larger graphs, see `effort`) passes from the best one while they improve modularity by
-    /// at least 10⁻⁴. Each run draws from
-    /// its own seed, so the result is the same on any number of cores. `levels` receives the
-    /// aggregation levels of the pass that gave the result.
+    /// at least 10⁻⁴. Each run draws from its own seed, so the result is the same on any number of
+    /// cores. `levels` receives the aggregation levels of the pass that gave the result.
     /// - Parameter runs: how many short runs (default: by size, see `effort`).
     static func detect(
         _ base: WeightedGraph, seed: UInt64, resolution: Double = 1, runs: Int? = nil, levels: inout [Leiden.Aggregation]
