@@ -37,25 +37,63 @@ public struct RedemptionRequest: Sendable {
 /// Connections between profiles and the redemptions that made them.
 public struct ConnectionRepository: Sendable {
     let database: Database
+    private let redemptions: RedemptionQueue
 
     public init(database: Database) {
         self.database = database
+        redemptions = RedemptionQueue { requests in await Self.redeem(requests, on: database) }
     }
 
-    /// Redeems a token in one round trip: the database function `redeem_token` (see
+    /// Redeems a token: the database function `redeem_token` (see
     /// `migrations/0006_redeem_function.sql`) checks the owner's QR reset, answers a re-scan as
     /// before, refuses a blocked pair or an ended event, counts the use under its cap and inserts
     /// the edge (if new) and the redemption, all in one transaction. Idempotent per (token,
     /// scanner); unique constraints, not checks, decide races. An event token also makes the
     /// scanner an attendee of its event and records the pair in the event's graph: a pair that
-    /// meets at two events is in both, with one edge in `connections`.
+    /// meets at two events is in both, with one edge in `connections`. Concurrent redemptions
+    /// are committed together (`RedemptionQueue`); the answer comes once this one has committed.
     public func redeem(_ request: RedemptionRequest) async throws -> Redemption {
         guard request.ownerId != request.scannerId else { throw StoreError.selfConnection }
+        return try await redemptions.redeem(request)
+    }
+
+    /// How many redemptions wait for the batch at the database, and how many went in batches.
+    public func redemptionStatistics() -> RedemptionStatistics {
+        redemptions.statistics()
+    }
+
+    /// A batch in one statement. Should one of them raise an error (the same scanner's
+    /// concurrent redemption of the token committed first, or a value the database refuses),
+    /// the whole statement rolls back and each is redeemed again alone: only its own fails.
+    private static func redeem(_ requests: [RedemptionRequest], on database: Database) async -> [Result<Redemption, any Error>] {
+        guard requests.count > 1 else { return [await result { try await redeemAlone(requests[0], on: database) }] }
+        do {
+            var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
+            for row in try await database.query(redemptions(requests)) {
+                let index = Int(try row.int("n"))
+                results[index] = Result { try redemption(row, request: requests[index]) }
+            }
+            return try results.map { answer in
+                guard let answer else { throw PostgresError(.decoding, message: "a redemption of the batch went unanswered") }
+                return answer
+            }
+        } catch let error as PostgresError where error.raisedByOneStatement {
+            var results: [Result<Redemption, any Error>] = []
+            for request in requests { results.append(await result { try await redeemAlone(request, on: database) }) }
+            return results
+        } catch {
+            return requests.map { _ in .failure(error) }
+        }
+    }
+
+    /// One redemption in its own statement, run again when the same scanner's concurrent
+    /// redemption of the token committed first (the next pass answers with it).
+    private static func redeemAlone(_ request: RedemptionRequest, on database: Database) async throws -> Redemption {
         for _ in 0..<3 {
             do {
-                return try Self.redemption(try await database.query(Self.redemption(request))[0], request: request)
-            } catch let error as PostgresError where error.sqlState == Self.concurrentRedemption {
-                // The same scanner's concurrent redemption committed first; the next pass answers with it.
+                return try redemption(try await database.query(redemptions([request]))[0], request: request)
+            } catch let error as PostgresError where error.sqlState == concurrentRedemption {
+                continue
             }
         }
         throw PostgresError(.server, message: "redemption did not settle after concurrent retries")
@@ -64,19 +102,33 @@ public struct ConnectionRepository: Sendable {
     /// The SQLSTATE `redeem_token` raises when the same scanner's concurrent redemption committed first.
     private static let concurrentRedemption = "CNR01"
 
-    /// The redemption in one statement, with the owner's card as shared with connections read in
-    /// the same round trip (as JSON `[[kind, label, value], …]`; NULL, and nothing to decode, for
-    /// the many with none).
-    private static func redemption(_ request: RedemptionRequest) -> SQL {
-        """
-        SELECT r.*, CASE WHEN r.outcome = 'ok' THEN (
-                   SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
-                   WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
-        FROM redeem_token(
-            \(request.tokenId), \(request.ownerId), \(request.scannerId), \(request.eventId), \(request.issuedAt),
-            \(request.expiresAt), \(request.scannedAt), \(request.clientNonce), \(request.maximumUses),
-            \(Int(request.eventGrace.rounded(.up)))) r
-        """
+    /// Redemptions in one statement, in their order (each sees what the ones before it wrote),
+    /// numbered by `n`, with each owner's card as shared with connections read in the same round
+    /// trip (as JSON `[[kind, label, value], …]`; NULL, and nothing to decode, for the many with none).
+    private static func redemptions(_ requests: [RedemptionRequest]) -> SQL {
+        var rows: SQL = ""
+        for (index, request) in requests.enumerated() {
+            rows = """
+                \(rows)\(unsafeSQL: index == 0 ? "" : ", ")(\(index), \(request.tokenId), \(request.ownerId), \(request.scannerId),
+                \(request.eventId), \(request.issuedAt), \(request.expiresAt), \(request.scannedAt), \(request.clientNonce),
+                \(request.maximumUses), \(Int(request.eventGrace.rounded(.up))))
+                """
+        }
+        return """
+            SELECT b.n, r.*, CASE WHEN r.outcome = 'ok' THEN (
+                       SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
+                       WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
+            FROM (VALUES \(rows)) AS b (n, token_id, owner_id, scanner_id, event_id, issued_at, expires_at, scanned_at,
+                                        client_nonce, maximum_uses, grace)
+            CROSS JOIN LATERAL redeem_token(
+                b.token_id, b.owner_id, b.scanner_id, b.event_id, b.issued_at, b.expires_at, b.scanned_at, b.client_nonce,
+                b.maximum_uses, b.grace) r
+            """
+    }
+
+    /// `body`'s value or error.
+    private static func result<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+        do { return .success(try await body()) } catch { return .failure(error) }
     }
 
     /// What `redeem_token` answered: the connection, or the refusal it names.

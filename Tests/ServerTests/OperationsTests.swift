@@ -77,6 +77,7 @@ import Testing
                 #"constellation_cache_lookups_total{cache="layouts",result="miss"} 1"#,
                 #"constellation_cache_lookups_total{cache="layouts",result="hit"} 1"#,
                 #"constellation_db_pool_waiting_requests 0.0"#,
+                #"constellation_redemptions_waiting_requests 0.0"#,
             ] {
                 #expect(text.contains(line + "\n"), "missing: \(line)")
             }

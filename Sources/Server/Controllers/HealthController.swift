@@ -76,7 +76,8 @@ struct HealthController {
                 status: 401, code: "invalid_credentials", title: "The metrics need their token",
                 detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
         }
-        let text = services.metrics.exposition(pool: await services.database.poolStatistics())
+        let text = services.metrics.exposition(
+            pool: await services.database.poolStatistics(), redemptions: services.connections.redemptionStatistics())
         return Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -44,6 +44,9 @@ public final class ServerMetrics: Sendable {
     private static var poolWaiting: MetricNameDescriptor {
         descriptor("db_pool_waiting", unit: "requests", "Requests waiting for a database connection.")
     }
+    private static var redemptionsWaiting: MetricNameDescriptor {
+        descriptor("redemptions_waiting", unit: "requests", "Redemptions waiting for the batch at the database to commit (group commit).")
+    }
     private static var tokensMinted: MetricNameDescriptor { descriptor("tokens_minted", unit: "total", "Connection tokens issued.") }
     private static var tokensRedeemed: MetricNameDescriptor {
         descriptor("tokens_redeemed", unit: "total", "Tokens redeemed, by whether the redemption made a new connection.")
@@ -104,11 +107,13 @@ public final class ServerMetrics: Sendable {
         registry.makeCounter(descriptor: Self.cacheLookups, labels: [("cache", cache), ("result", hit ? "hit" : "miss")]).increment()
     }
 
-    /// Everything counted, with the pool as it is now, in Prometheus's text format 0.0.4.
-    func exposition(pool: PoolStatistics) -> String {
+    /// Everything counted, with the pool and the redemption queue as they are now, in
+    /// Prometheus's text format 0.0.4.
+    func exposition(pool: PoolStatistics, redemptions: RedemptionStatistics) -> String {
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "in_use")]).set(Double(pool.inUse))
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "idle")]).set(Double(pool.idle))
         registry.makeGauge(descriptor: Self.poolWaiting).set(Double(pool.waiting))
+        registry.makeGauge(descriptor: Self.redemptionsWaiting).set(Double(redemptions.waiting))
         return registry.emitToString()
     }
 }

@@ -1,0 +1,147 @@
+import ConstellationModel
+import Foundation
+import Store
+import Synchronization
+import Testing
+
+/// Redemptions that arrive while one is at the database go together, in one transaction
+/// (`RedemptionQueue`). To make a batch for certain, the owner's profile is locked `FOR UPDATE`
+/// by another transaction: the first redemption waits on that lock at the database, the others
+/// queue behind it, and the lock is released once all of them are queued.
+@Suite struct GroupCommitTests {
+    @Test func redemptionsQueuedBehindOneCommitTogetherEachWithItsOwnAnswer() async throws {
+        let store = try await StoreFixture.make()
+        let owner = try await store.profile("Owner")
+        var requests: [RedemptionRequest] = []
+        for index in 0..<21 {
+            requests.append(store.request(token: "t\(index % 3)", owner: owner, scanner: try await store.profile("S\(index)")))
+        }
+        // The same scan twice in one batch: the second is answered as a re-scan.
+        requests.append(requests[5])
+
+        let results = try await queuedBehindLockedOwner(store, owner: owner, requests)
+
+        let answers = try results.map { try $0.get() }
+        #expect(answers.filter(\.created).count == 21)
+        #expect(Set(answers.map(\.connection.id)).count == 21)
+        #expect(answers[21].connection.id == answers[5].connection.id && !answers[21].created)
+        #expect(answers.allSatisfy { $0.connection.peer == owner })
+        #expect(try await store.count("redemptions") == 21)
+        // The first alone, the other 21 in one transaction.
+        #expect(try await transactions(store) == 2)
+        let statistics = store.connections.redemptionStatistics()
+        #expect(statistics.waiting == 0 && statistics.batches == 1 && statistics.redemptionsInBatches == 21)
+        let uses = try await store.database.withConnection { connection in
+            try connection.query("SELECT token_id, uses FROM token_uses ORDER BY token_id").map { try $0.int("uses") }
+        }
+        #expect(uses == [7, 7, 7])
+    }
+
+    /// One of a batch fails in the database (a token id too long for its index); another is
+    /// refused (a block): the others connect, each once, and the two get their own answers.
+    @Test func oneRedemptionFailingInABatchFailsAlone() async throws {
+        let store = try await StoreFixture.make()
+        let owner = try await store.profile("Owner")
+        var requests: [RedemptionRequest] = []
+        for index in 0..<10 {
+            requests.append(store.request(token: "t\(index)", owner: owner, scanner: try await store.profile("S\(index)")))
+        }
+        let tooLong = (0..<6_000).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! }
+        requests[4] = store.request(token: String(tooLong), owner: owner, scanner: try await store.profile("Long"))
+        let blocker = try await store.profile("Blocker")
+        _ = try await BlockRepository(database: store.database).block(owner.id, by: blocker.id)
+        requests[7] = store.request(token: "t7", owner: owner, scanner: blocker)
+
+        let results = try await queuedBehindLockedOwner(store, owner: owner, requests)
+
+        for (index, result) in results.enumerated() {
+            switch index {
+            case 4: #expect(throws: PostgresError.self) { try result.get() }
+            case 7: #expect(throws: StoreError.blocked) { try result.get() }
+            default: #expect(try result.get().created)
+            }
+        }
+        #expect(try await store.count("redemptions") == 8)
+        #expect(try await store.count("connections") == 8)
+        #expect(try await store.count("token_uses") == 8)
+    }
+
+    /// `requests` redeemed with the first one waiting at the database (its owner's profile
+    /// locked) until all the others are queued: they go as one batch.
+    private func queuedBehindLockedOwner(
+        _ store: StoreFixture, owner: Profile, _ requests: [RedemptionRequest]
+    ) async throws -> [Result<Redemption, any Error>] {
+        let gate = Gate()
+        let lock = Task {
+            try await store.database.withConnection { connection in
+                try connection.transaction { connection in
+                    _ = try connection.query("SELECT 1 FROM profiles WHERE id = \(owner.id) FOR UPDATE")
+                    gate.lock()
+                    while !gate.released { usleep(1_000) }
+                }
+            }
+        }
+        try await waitUntil { gate.locked }
+        return try await withThrowingTaskGroup(of: Answer.self) { group in
+            // Whatever happens, the lock goes: the group ends only when the redemptions waiting on it do.
+            defer { gate.release() }
+            for (index, request) in requests.enumerated() {
+                group.addTask {
+                    do { return Answer(index: index, result: .success(try await store.connections.redeem(request))) } catch {
+                        return Answer(index: index, result: .failure(error))
+                    }
+                }
+                if index == 0 { try await waitUntil { try await lockWaits(store) == 1 } }
+            }
+            try await waitUntil { store.connections.redemptionStatistics().waiting == requests.count - 1 }
+            gate.release()
+            try await lock.value
+            var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
+            for try await answer in group { results[answer.index] = answer.result }
+            return try results.map { result in try #require(result) }
+        }
+    }
+
+    /// The answer to the request at `index`. (A tuple `(Int, Result<Redemption, any Error>)` as
+    /// the group's child result arrived with a garbage index in release builds of Swift 6.3.1.)
+    private struct Answer: Sendable {
+        let index: Int
+        let result: Result<Redemption, any Error>
+    }
+
+    /// Backends waiting for a lock.
+    private func lockWaits(_ store: StoreFixture) async throws -> Int64 {
+        try await store.database.withConnection { connection in
+            try connection.query(
+                "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )[0].int("n")
+        }
+    }
+
+    /// How many transactions wrote the redemptions.
+    private func transactions(_ store: StoreFixture) async throws -> Int64 {
+        try await store.database.withConnection { connection in
+            try connection.query("SELECT count(DISTINCT xmin::text) AS n FROM redemptions")[0].int("n")
+        }
+    }
+
+    /// Polls `condition` every 10 ms; a minute without it fails the test (generous: CI runs the
+    /// whole suite on two loaded cores, and nothing here should take more than a second).
+    private func waitUntil(_ condition: () async throws -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try await !condition() {
+            guard ContinuousClock.now < deadline else { throw CancellationError() }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}
+
+/// Two flags set across threads: the lock is held; it may be released.
+private final class Gate: Sendable {
+    private let flags = Mutex((locked: false, released: false))
+
+    var locked: Bool { flags.withLock { $0.locked } }
+    var released: Bool { flags.withLock { $0.released } }
+    func lock() { flags.withLock { $0.locked = true } }
+    func release() { flags.withLock { $0.released = true } }
+}
