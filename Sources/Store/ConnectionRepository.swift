@@ -70,7 +70,7 @@ public struct ConnectionRepository: Sendable {
         do {
             var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
             for row in try await database.query(redemptions(requests)) {
-                let index = Int(try row.int("n"))
+                let index = Int(try row.int("n")) - 1
                 results[index] = Result { try redemption(row, request: requests[index]) }
             }
             return try results.map { answer in
@@ -103,23 +103,23 @@ public struct ConnectionRepository: Sendable {
     private static let concurrentRedemption = "CNR01"
 
     /// Redemptions in one statement, in their order (each sees what the ones before it wrote),
-    /// numbered by `n`, with each owner's card as shared with connections read in the same round
-    /// trip (as JSON `[[kind, label, value], …]`; NULL, and nothing to decode, for the many with none).
+    /// numbered by `n` from 1, with each owner's card as shared with connections read in the same
+    /// round trip (as JSON `[[kind, label, value], …]`; NULL, and nothing to decode, for the many
+    /// with none). One statement text for any number: its values are arrays, so PostgreSQL
+    /// plans it once per connection, where a `VALUES` list would be planned anew for every batch.
     private static func redemptions(_ requests: [RedemptionRequest]) -> SQL {
-        var rows: SQL = ""
-        for (index, request) in requests.enumerated() {
-            rows = """
-                \(rows)\(unsafeSQL: index == 0 ? "" : ", ")(\(index), \(request.tokenId), \(request.ownerId), \(request.scannerId),
-                \(request.eventId), \(request.issuedAt), \(request.expiresAt), \(request.scannedAt), \(request.clientNonce),
-                \(request.maximumUses), \(Int(request.eventGrace.rounded(.up))))
-                """
+        func array<Value: PostgresBindable>(_ value: (RedemptionRequest) -> Value?) -> PostgresArray<Value> {
+            PostgresArray(requests.map(value))
         }
         return """
             SELECT b.n, r.*, CASE WHEN r.outcome = 'ok' THEN (
                        SELECT json_agg(json_build_array(e.kind, e.label, e.value) ORDER BY e.position) FROM contact_entries e
                        WHERE e.profile_id = r.profile_id AND e.audience = 'connections') END AS card
-            FROM (VALUES \(rows)) AS b (n, token_id, owner_id, scanner_id, event_id, issued_at, expires_at, scanned_at,
-                                        client_nonce, maximum_uses, grace)
+            FROM unnest(\(array(\.tokenId)), \(array(\.ownerId)), \(array(\.scannerId)), \(array(\.eventId)), \(array(\.issuedAt)),
+                        \(array(\.expiresAt)), \(array(\.scannedAt)), \(array(\.clientNonce)), \(array(\.maximumUses)),
+                        \(array { Int($0.eventGrace.rounded(.up)) }))
+                 WITH ORDINALITY AS b (token_id, owner_id, scanner_id, event_id, issued_at, expires_at, scanned_at, client_nonce,
+                                       maximum_uses, grace, n)
             CROSS JOIN LATERAL redeem_token(
                 b.token_id, b.owner_id, b.scanner_id, b.event_id, b.issued_at, b.expires_at, b.scanned_at, b.client_nonce,
                 b.maximum_uses, b.grace) r

@@ -40,6 +40,20 @@ extension Array: PostgresBindable where Element == UUID {
     package var postgresText: String { "{" + map(\.postgresText).joined(separator: ",") + "}" }
 }
 
+/// An array parameter of any bindable type, with NULLs (`unnest(\(PostgresArray(names)))`):
+/// each element quoted, so text holding commas, quotes or braces stays one element.
+package struct PostgresArray<Element: PostgresBindable>: PostgresBindable {
+    package let elements: [Element?]
+    package init(_ elements: [Element?]) { self.elements = elements }
+    package static var postgresType: String { Element.postgresType + "[]" }
+    package var postgresText: String {
+        let quoted = elements.map { element in
+            element.map { "\"" + $0.postgresText.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" } ?? "NULL"
+        }
+        return "{" + quoted.joined(separator: ",") + "}"
+    }
+}
+
 extension Date: PostgresBindable {
     package static var postgresType: String { "timestamptz" }
     package var postgresText: String { PostgresTimestamp.format(self) }

@@ -18,6 +18,10 @@ import Testing
         }
         // The same scan twice in one batch: the second is answered as a re-scan.
         requests.append(requests[5])
+        // A nonce made of what an array literal quotes arrives whole; so does the word NULL.
+        let nonce = #"a "quoted", {braced} \ NULL"#
+        requests[3] = store.request(token: "t0", owner: owner, scanner: try await store.profile("Nonce"), nonce: nonce)
+        requests[4] = store.request(token: "t1", owner: owner, scanner: try await store.profile("Null"), nonce: "NULL")
 
         let results = try await queuedBehindLockedOwner(store, owner: owner, requests)
 
@@ -35,6 +39,12 @@ import Testing
             try connection.query("SELECT token_id, uses FROM token_uses ORDER BY token_id").map { try $0.int("uses") }
         }
         #expect(uses == [7, 7, 7])
+        let nonces = try await store.database.withConnection { connection in
+            try connection.query("SELECT client_nonce FROM redemptions WHERE client_nonce IS NOT NULL ORDER BY client_nonce").map {
+                try $0.string("client_nonce")
+            }
+        }
+        #expect(nonces == ["NULL", nonce])
     }
 
     /// One of a batch fails in the database (a token id too long for its index); another is

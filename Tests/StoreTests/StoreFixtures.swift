@@ -23,10 +23,10 @@ struct StoreFixture {
         try await profiles.create(displayName: name, headline: nil, apiKeyHash: (0..<32).map { _ in .random(in: 0...255) }).profile
     }
 
-    func request(token: String, owner: Profile, scanner: Profile, maximumUses: Int = 100) -> RedemptionRequest {
+    func request(token: String, owner: Profile, scanner: Profile, maximumUses: Int = 100, nonce: String? = nil) -> RedemptionRequest {
         RedemptionRequest(
             tokenId: token, ownerId: owner.id, scannerId: scanner.id, eventId: nil, issuedAt: Date(),
-            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: maximumUses)
+            expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nonce, maximumUses: maximumUses)
     }
 
     func count(_ table: String) async throws -> Int64 {
