@@ -47,11 +47,27 @@ package struct PostgresArray<Element: PostgresBindable>: PostgresBindable {
     package init(_ elements: [Element?]) { self.elements = elements }
     package static var postgresType: String { Element.postgresType + "[]" }
     package var postgresText: String {
-        let quoted = elements.map { element in
-            element.map { "\"" + $0.postgresText.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"") + "\"" } ?? "NULL"
+        var text = "{"
+        for (index, element) in elements.enumerated() {
+            if index > 0 { text += "," }
+            guard let element else {
+                text += "NULL"
+                continue
+            }
+            text += "\""
+            let value = element.postgresText
+            if value.utf8.contains(where: Self.needsEscape) {
+                text += String(decoding: value.utf8.flatMap { Self.needsEscape($0) ? [0x5C, $0] : [$0] }, as: UTF8.self)
+            } else {
+                text += value
+            }
+            text += "\""
         }
-        return "{" + quoted.joined(separator: ",") + "}"
+        return text + "}"
     }
+
+    /// `"` and `\`, which a quoted array element escapes with `\`.
+    private static func needsEscape(_ byte: UInt8) -> Bool { byte == 0x22 || byte == 0x5C }
 }
 
 extension Date: PostgresBindable {
