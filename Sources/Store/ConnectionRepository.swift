@@ -62,36 +62,48 @@ public struct ConnectionRepository: Sendable {
         redemptions.statistics()
     }
 
-    /// A batch in one statement. Should one of them raise an error (the same scanner's
-    /// concurrent redemption of the token committed first, or a value the database refuses),
-    /// the whole statement rolls back and each is redeemed again alone: only its own fails.
+    /// A batch in one statement, in token order: batches of two servers count a token's uses in
+    /// the same order. Should one of them raise an error that is its own (`isOneRedemptions`),
+    /// the statement rolls back and each is redeemed again alone, so only that one fails; an
+    /// error of the connection, the pool or the time limit is every one's answer.
     private static func redeem(_ requests: [RedemptionRequest], on database: Database) async -> [Result<Redemption, any Error>] {
         guard requests.count > 1 else { return [await result { try await redeemAlone(requests[0], on: database) }] }
+        let order = requests.indices.sorted { (requests[$0].tokenId, $0) < (requests[$1].tokenId, $1) }
+        var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
         do {
-            var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
-            for row in try await database.query(redemptions(requests)) {
-                let index = Int(try row.int("n")) - 1
+            for row in try await database.query(redemptions(order.map { requests[$0] })) {
+                let index = order[Int(try row.int("n")) - 1]
                 results[index] = Result { try redemption(row, request: requests[index]) }
             }
-            return try results.map { answer in
-                guard let answer else { throw PostgresError(.decoding, message: "a redemption of the batch went unanswered") }
-                return answer
-            }
-        } catch let error as PostgresError where error.raisedByOneStatement {
-            var results: [Result<Redemption, any Error>] = []
-            for request in requests { results.append(await result { try await redeemAlone(request, on: database) }) }
-            return results
+        } catch let error as PostgresError where isOneRedemptions(error) {
+            results = results.map { _ in nil }
         } catch {
             return requests.map { _ in .failure(error) }
         }
+        // The batch rolled back, or a re-scan's connection went with a block committed meanwhile
+        // (no row for it): those are redeemed again alone, as things are now.
+        for index in requests.indices where results[index] == nil {
+            results[index] = await result { try await redeemAlone(requests[index], on: database) }
+        }
+        return results.map { $0 ?? .failure(PostgresError(.decoding, message: "a redemption went unanswered")) }
+    }
+
+    /// Whether `error` may be one redemption's alone, which the others of its batch need not
+    /// share: an exception `redeem_token` raised, a value refused (SQLSTATE classes 22, 23 and 54,
+    /// or NUL in text, refused before sending), a conflict with another transaction (40001,
+    /// 40P01, 55P03).
+    private static func isOneRedemptions(_ error: PostgresError) -> Bool {
+        guard error.kind == .server, let state = error.sqlState else { return error.kind == .invalidParameter }
+        return state == concurrentRedemption || ["22", "23", "54"].contains(state.prefix(2)) || ["40001", "40P01", "55P03"].contains(state)
     }
 
     /// One redemption in its own statement, run again when the same scanner's concurrent
-    /// redemption of the token committed first (the next pass answers with it).
+    /// redemption of the token committed first, or when a block removed the connection of a
+    /// re-scan while it ran (the next pass answers with what is there now).
     private static func redeemAlone(_ request: RedemptionRequest, on database: Database) async throws -> Redemption {
         for _ in 0..<3 {
             do {
-                return try redemption(try await database.query(redemptions([request]))[0], request: request)
+                if let row = try await database.query(redemptions([request])).first { return try redemption(row, request: request) }
             } catch let error as PostgresError where error.sqlState == concurrentRedemption {
                 continue
             }

@@ -49,12 +49,6 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// SQLSTATE class 23: a constraint (check, unique, foreign key, not null) refused the row.
     public var isIntegrityViolation: Bool { sqlState?.hasPrefix("23") == true }
 
-    /// An error of one statement, which the same statement's other work may not share (a raised
-    /// exception, a refused value), as opposed to one of the connection, the pool or a timeout.
-    var raisedByOneStatement: Bool {
-        (kind == .server && !isQueryCanceled) || kind == .invalidParameter
-    }
-
     public var description: String {
         "PostgreSQL \(kind)\(sqlState.map { " [\($0)]" } ?? ""): \(message)"
     }

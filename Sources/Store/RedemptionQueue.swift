@@ -3,20 +3,23 @@ import NIOConcurrencyHelpers
 
 /// Redemptions committed together (group commit): while one batch is at the database, the
 /// redemptions that arrive wait, and go together as the next batch, in one statement and one
-/// commit. A redemption arriving at an idle queue is sent at once, alone: batches form only
-/// when the database is the bottleneck, and then cost it a third of what their redemptions
-/// would alone (`docs/benchmarks.md`).
+/// commit. A redemption arriving at an idle queue is sent at once, alone; batches form whenever
+/// redemptions overlap, and there each costs PostgreSQL about a third of the CPU it would alone
+/// (`docs/benchmarks.md`).
 ///
-/// One batch at a time: two batches of one queue never wait on each other's locks, so they
-/// cannot deadlock. Each redemption is answered only once its batch has committed. The one
-/// that leads a batch (sends it and answers the others) is a waiting redemption's own task:
-/// no task is started for the queue.
+/// One batch at a time: two batches of one queue never wait on each other's locks. Each
+/// redemption is answered only once its batch has committed. The one that leads a batch (sends
+/// it and answers the others) is a waiting redemption's own task: no task is started for the
+/// queue. A redemption waits for the batches ahead of it, each bounded by the statement timeout;
+/// past `maximumWaiting` waiting, one more is refused at once (`poolExhausted`: busy, try again).
 final class RedemptionQueue: Sendable {
     /// Redeems a batch: one answer per request, in their order.
     typealias Send = @Sendable ([RedemptionRequest]) async -> [Result<Redemption, any Error>]
 
     /// The most redemptions in one batch.
     static let maximumBatch = 32
+    /// The most redemptions waiting at once: eight batches.
+    static let maximumWaiting = 8 * maximumBatch
 
     private let send: Send
     private let state = NIOLockedValueBox(State())
@@ -50,15 +53,18 @@ final class RedemptionQueue: Sendable {
 
     func redeem(_ request: RedemptionRequest) async throws -> Redemption {
         let turn = await withCheckedContinuation { continuation in
-            let idle = state.withLockedValue { state in
-                if state.busy {
-                    state.waiting.append(Waiting(request: request, continuation: continuation))
-                    return false
+            let turn = state.withLockedValue { state -> Turn? in
+                guard state.busy else {
+                    state.busy = true
+                    return .lead(others: [])
                 }
-                state.busy = true
-                return true
+                guard state.waiting.count < Self.maximumWaiting else {
+                    return .answered(.failure(PostgresError(.poolExhausted, message: "too many redemptions wait for the database")))
+                }
+                state.waiting.append(Waiting(request: request, continuation: continuation))
+                return nil
             }
-            if idle { continuation.resume(returning: Turn.lead(others: [])) }
+            if let turn { continuation.resume(returning: turn) }
         }
         switch turn {
         case .answered(let result): return try result.get()

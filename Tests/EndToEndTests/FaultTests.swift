@@ -152,8 +152,8 @@ import Testing
     }
 
     /// A pool of two connections, both held by requests that wait on a lock the test holds (a
-    /// redemption, and a block, which deletes the pair's connection: two redemptions would be one
-    /// batch on one connection): a request that needs the database waits the configured 300 ms,
+    /// redemption, and a block, which deletes the pair's connection: a second redemption would wait
+    /// in the server's queue behind the first, holding no connection): a request that needs the database waits the configured 300 ms,
     /// then gets 503 `database_busy` with a `retryAfter`, and writes nothing; `/health` answers at
     /// once. When the lock goes, the waiting requests finish and are acknowledged, and the server
     /// serves again.

@@ -12,10 +12,7 @@ import Testing
     @Test func redemptionsQueuedBehindOneCommitTogetherEachWithItsOwnAnswer() async throws {
         let store = try await StoreFixture.make()
         let owner = try await store.profile("Owner")
-        var requests: [RedemptionRequest] = []
-        for index in 0..<21 {
-            requests.append(store.request(token: "t\(index % 3)", owner: owner, scanner: try await store.profile("S\(index)")))
-        }
+        var requests = try await scans(of: owner, by: 21, in: store) { "t\($0 % 3)" }
         // The same scan twice in one batch: the second is answered as a re-scan.
         requests.append(requests[5])
         // A nonce made of what an array literal quotes arrives whole; so does the word NULL.
@@ -52,10 +49,7 @@ import Testing
     @Test func oneRedemptionFailingInABatchFailsAlone() async throws {
         let store = try await StoreFixture.make()
         let owner = try await store.profile("Owner")
-        var requests: [RedemptionRequest] = []
-        for index in 0..<10 {
-            requests.append(store.request(token: "t\(index)", owner: owner, scanner: try await store.profile("S\(index)")))
-        }
+        var requests = try await scans(of: owner, by: 10, in: store) { "t\($0)" }
         let tooLong = (0..<6_000).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! }
         requests[4] = store.request(token: String(tooLong), owner: owner, scanner: try await store.profile("Long"))
         let blocker = try await store.profile("Blocker")
@@ -76,10 +70,39 @@ import Testing
         #expect(try await store.count("token_uses") == 8)
     }
 
+    /// 256 wait behind a batch: one more is told at once that the database is busy, and changes
+    /// nothing; the 257 connect once the batch ahead commits.
+    @Test func aFullQueueRefusesOneMoreAtOnce() async throws {
+        let store = try await StoreFixture.make()
+        let owner = try await store.profile("Owner")
+        let requests = try await scans(of: owner, by: 257, in: store) { "t\($0)" }
+        let extra = store.request(token: "extra", owner: owner, scanner: try await store.profile("Extra"))
+
+        let results = try await queuedBehindLockedOwner(store, owner: owner, requests) {
+            let refused = await #expect(throws: PostgresError.self) { try await store.connections.redeem(extra) }
+            #expect(refused?.kind == .poolExhausted)
+        }
+
+        #expect(try results.allSatisfy { try $0.get().created })
+        #expect(try await store.count("redemptions") == 257)
+        #expect(try await store.count("token_uses") == 257)
+    }
+
+    /// `count` new people each scanning one of `owner`'s codes, the one `token` names for their number.
+    private func scans(
+        of owner: Profile, by count: Int, in store: StoreFixture, token: (Int) -> String
+    ) async throws -> [RedemptionRequest] {
+        var requests: [RedemptionRequest] = []
+        for index in 0..<count {
+            requests.append(store.request(token: token(index), owner: owner, scanner: try await store.profile("S\(index)")))
+        }
+        return requests
+    }
+
     /// `requests` redeemed with the first one waiting at the database (its owner's profile
-    /// locked) until all the others are queued: they go as one batch.
+    /// locked) until all the others are queued (then `whileQueued` runs): they go as one batch.
     private func queuedBehindLockedOwner(
-        _ store: StoreFixture, owner: Profile, _ requests: [RedemptionRequest]
+        _ store: StoreFixture, owner: Profile, _ requests: [RedemptionRequest], whileQueued: () async throws -> Void = {}
     ) async throws -> [Result<Redemption, any Error>] {
         let gate = Gate()
         let lock = Task {
@@ -104,6 +127,7 @@ import Testing
                 if index == 0 { try await waitUntil { try await lockWaits(store) == 1 } }
             }
             try await waitUntil { store.connections.redemptionStatistics().waiting == requests.count - 1 }
+            try await whileQueued()
             gate.release()
             try await lock.value
             var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)

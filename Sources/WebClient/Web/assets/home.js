@@ -113,9 +113,15 @@ async function setVisibility(event, box) {
   }
 }
 
+// Each load's number: an answer that arrives after a later load's began is not shown (a list read
+// before a scan committed must not replace the one read after it).
+const loads = { connections: 0, network: 0 };
+
 async function loadConnections() {
+  const load = ++loads.connections;
   try {
     const page = await json('/me/connections?limit=100');
+    if (load !== loads.connections) return;
     $('connection-count').textContent = page.items.length ? `(${page.items.length}${page.nextCursor ? '+' : ''})` : '';
     $('connections').replaceChildren(...page.items.map((connection) => {
       const item = document.createElement('li');
@@ -136,8 +142,10 @@ async function loadConnections() {
 }
 
 async function loadNetwork() {
+  const load = ++loads.network;
   try {
     const network = await json('/me/network');
+    if (load !== loads.network) return;
     view.setGraph(network, { glideMs: 600 });
     $('network').setAttribute('aria-label', t('home.networkLabel', { people: network.nodes.length, links: network.edges.length }));
     $('network-text').textContent = describePicture(network.nodes, network.edges.length);
