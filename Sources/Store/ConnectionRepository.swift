@@ -39,9 +39,11 @@ public struct ConnectionRepository: Sendable {
     let database: Database
     private let redemptions: RedemptionQueue
 
-    public init(database: Database) {
+    /// - Parameter redemptionBatches: how many batches of redemptions may be at the database at
+    ///   once (`RedemptionQueue`).
+    public init(database: Database, redemptionBatches: Int = 2) {
         self.database = database
-        redemptions = RedemptionQueue { requests in await Self.redeem(requests, on: database) }
+        redemptions = RedemptionQueue(maximumInFlight: redemptionBatches) { requests in await Self.redeem(requests, on: database) }
     }
 
     /// Redeems a token: the database function `redeem_token` (see
@@ -62,13 +64,16 @@ public struct ConnectionRepository: Sendable {
         redemptions.statistics()
     }
 
-    /// A batch in one statement, in token order: batches of two servers count a token's uses in
+    /// A batch in one statement, in event and token order: batches count a token's uses in the
+    /// same order, and lock events (a pair's first meeting moved earlier revises its event) in
     /// the same order. Should one of them raise an error that is its own (`isOneRedemptions`),
     /// the statement rolls back and each is redeemed again alone, so only that one fails; an
     /// error of the connection, the pool or the time limit is every one's answer.
     private static func redeem(_ requests: [RedemptionRequest], on database: Database) async -> [Result<Redemption, any Error>] {
         guard requests.count > 1 else { return [await result { try await redeemAlone(requests[0], on: database) }] }
-        let order = requests.indices.sorted { (requests[$0].tokenId, $0) < (requests[$1].tokenId, $1) }
+        let order = requests.indices.sorted {
+            (requests[$0].eventId ?? noEvent, requests[$0].tokenId, $0) < (requests[$1].eventId ?? noEvent, requests[$1].tokenId, $1)
+        }
         var results = [Result<Redemption, any Error>?](repeating: nil, count: requests.count)
         do {
             for row in try await database.query(redemptions(order.map { requests[$0] })) {
@@ -110,6 +115,9 @@ public struct ConnectionRepository: Sendable {
         }
         throw PostgresError(.server, message: "redemption did not settle after concurrent retries")
     }
+
+    /// Where redemptions without an event go in a batch's order: first.
+    private static let noEvent = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
 
     /// The SQLSTATE `redeem_token` raises when the same scanner's concurrent redemption committed first.
     private static let concurrentRedemption = "CNR01"

@@ -1,17 +1,22 @@
 import ConstellationModel
+import Foundation
 import NIOConcurrencyHelpers
 
-/// Redemptions committed together (group commit): while one batch is at the database, the
-/// redemptions that arrive wait, and go together as the next batch, in one statement and one
+/// Redemptions committed together (group commit): while batches are at the database, the
+/// redemptions that arrive wait, and go together in the next batch, in one statement and one
 /// commit. A redemption arriving at an idle queue is sent at once, alone; batches form whenever
 /// redemptions overlap, and there each costs PostgreSQL about a third of the CPU it would alone
 /// (`docs/benchmarks.md`).
 ///
-/// One batch at a time: two batches of one queue never wait on each other's locks. Each
-/// redemption is answered only once its batch has committed. The one that leads a batch (sends
-/// it and answers the others) is a waiting redemption's own task: no task is started for the
-/// queue. A redemption waits for the batches ahead of it, each bounded by the statement timeout;
-/// past `maximumWaiting` waiting, one more is refused at once (`poolExhausted`: busy, try again).
+/// Up to `maximumInFlight` batches are at the database at once, each on its own connection and
+/// so on its own PostgreSQL process. Two batches of one queue never wait on each other's locks:
+/// a redemption that would (the same token, the same pair, the same attendee of an event: the
+/// rows `redeem_token` inserts or updates) waits until the batch in flight that holds it has
+/// committed. Each redemption is answered only once its batch has committed. The one that leads
+/// a batch (sends it and answers the others) is a waiting redemption's own task: no task is
+/// started for the queue. A redemption waits for the batches ahead of it, each bounded by the
+/// statement timeout; past `maximumWaiting` waiting, one more is refused at once
+/// (`poolExhausted`: busy, try again).
 final class RedemptionQueue: Sendable {
     /// Redeems a batch: one answer per request, in their order.
     typealias Send = @Sendable ([RedemptionRequest]) async -> [Result<Redemption, any Error>]
@@ -22,79 +27,124 @@ final class RedemptionQueue: Sendable {
     static let maximumWaiting = 8 * maximumBatch
 
     private let send: Send
+    private let maximumInFlight: Int
     private let state = NIOLockedValueBox(State())
 
     private struct State {
-        var busy = false
+        /// The claims of each batch at the database, by the batch's number.
+        var inFlight: [Int: Set<Claim>] = [:]
         var waiting: [Waiting] = []
         var batches = 0
-        var batched = 0
+        var sent = 0
     }
 
     private struct Waiting: Sendable {
         let request: RedemptionRequest
+        let claims: [Claim]
         let continuation: CheckedContinuation<Turn, Never>
     }
 
-    /// What a waiting redemption is woken with: its answer, or its turn to lead the next batch.
+    /// What a waiting redemption is woken with: its answer, or its turn to lead a batch.
     private enum Turn: Sendable {
         case answered(Result<Redemption, any Error>)
-        case lead(others: [Waiting])
+        case lead(batch: Int, others: [Waiting])
     }
 
-    init(send: @escaping Send) {
+    /// A row a redemption may insert or update, which a concurrent transaction writing the same
+    /// would wait for: the token's count of uses and its redemptions, the pair's connection and
+    /// its record at the event, the scanner's membership of the event.
+    private enum Claim: Hashable {
+        case token(String)
+        case pair(UUID, UUID)
+        case attendee(event: UUID, profile: UUID)
+
+        static func of(_ request: RedemptionRequest) -> [Claim] {
+            let pair = Claim.pair(min(request.ownerId, request.scannerId), max(request.ownerId, request.scannerId))
+            guard let event = request.eventId else { return [.token(request.tokenId), pair] }
+            return [.token(request.tokenId), pair, .attendee(event: event, profile: request.scannerId)]
+        }
+    }
+
+    /// A queue sending batches with `send`, up to `maximumInFlight` at once (at least one).
+    init(maximumInFlight: Int = 2, send: @escaping Send) {
+        self.maximumInFlight = max(1, maximumInFlight)
         self.send = send
     }
 
     /// What the queue holds now and has sent so far.
     func statistics() -> RedemptionStatistics {
-        state.withLockedValue { RedemptionStatistics(waiting: $0.waiting.count, batches: $0.batches, redemptionsInBatches: $0.batched) }
+        state.withLockedValue { RedemptionStatistics(waiting: $0.waiting.count, batches: $0.batches, redemptions: $0.sent) }
     }
 
     func redeem(_ request: RedemptionRequest) async throws -> Redemption {
+        let claims = Claim.of(request)
         let turn = await withCheckedContinuation { continuation in
-            let turn = state.withLockedValue { state -> Turn? in
-                guard state.busy else {
-                    state.busy = true
-                    return .lead(others: [])
-                }
+            let turns = state.withLockedValue { state -> [(Waiting, Turn)] in
+                let waiting = Waiting(request: request, claims: claims, continuation: continuation)
                 guard state.waiting.count < Self.maximumWaiting else {
-                    return .answered(.failure(PostgresError(.poolExhausted, message: "too many redemptions wait for the database")))
+                    let busy = PostgresError(.poolExhausted, message: "too many redemptions wait for the database")
+                    return [(waiting, .answered(.failure(busy)))]
                 }
-                state.waiting.append(Waiting(request: request, continuation: continuation))
-                return nil
+                state.waiting.append(waiting)
+                return formBatches(&state)
             }
-            if let turn { continuation.resume(returning: turn) }
+            for (waiting, turn) in turns { waiting.continuation.resume(returning: turn) }
         }
         switch turn {
         case .answered(let result): return try result.get()
-        case .lead(let others): return try await lead(request, with: others).get()
+        case .lead(let batch, let others): return try await lead(batch, request, with: others).get()
         }
     }
 
-    /// Sends `request` with `others`, hands the queue to the next batch's leader, then answers.
-    private func lead(_ request: RedemptionRequest, with others: [Waiting]) async -> Result<Redemption, any Error> {
+    /// Sends batch `batch`, `request` with `others`; once it has committed, lets the next
+    /// batches go and answers the others.
+    private func lead(_ batch: Int, _ request: RedemptionRequest, with others: [Waiting]) async -> Result<Redemption, any Error> {
         let results = await send([request] + others.map(\.request))
-        let next = state.withLockedValue { state -> [Waiting] in
-            let next = Array(state.waiting.prefix(Self.maximumBatch))
-            state.waiting.removeFirst(next.count)
-            state.busy = !next.isEmpty
-            if !others.isEmpty {
-                state.batches += 1
-                state.batched += 1 + others.count
-            }
-            return next
+        let turns = state.withLockedValue { state -> [(Waiting, Turn)] in
+            state.inFlight[batch] = nil
+            return formBatches(&state)
         }
-        if let leader = next.first { leader.continuation.resume(returning: .lead(others: Array(next.dropFirst()))) }
+        for (waiting, turn) in turns { waiting.continuation.resume(returning: turn) }
         for (waiting, result) in zip(others, results.dropFirst()) { waiting.continuation.resume(returning: .answered(result)) }
         return results[0]
     }
+
+    /// Forms batches of waiting redemptions while fewer than `maximumInFlight` are in flight:
+    /// each takes, in their order, up to `maximumBatch` that claim nothing a batch in flight
+    /// claims. Returns the leaders to wake.
+    private func formBatches(_ state: inout State) -> [(Waiting, Turn)] {
+        var leaders: [(Waiting, Turn)] = []
+        while state.inFlight.count < maximumInFlight, !state.waiting.isEmpty {
+            var batch: [Waiting] = []
+            var claims = Set<Claim>()
+            var left: [Waiting] = []
+            for waiting in state.waiting {
+                let free =
+                    batch.count < Self.maximumBatch
+                    && !state.inFlight.values.contains { held in waiting.claims.contains(where: held.contains) }
+                if free {
+                    batch.append(waiting)
+                    claims.formUnion(waiting.claims)
+                } else {
+                    left.append(waiting)
+                }
+            }
+            guard let leader = batch.first else { break }
+            state.waiting = left
+            state.batches += 1
+            state.sent += batch.count
+            state.inFlight[state.batches] = claims
+            leaders.append((leader, .lead(batch: state.batches, others: Array(batch.dropFirst()))))
+        }
+        return leaders
+    }
 }
 
-/// A redemption queue's figures: how many wait for the batch at the database to commit, and how
-/// many batches of two or more it has sent, with how many redemptions in all.
-public struct RedemptionStatistics: Sendable, Equatable {
+/// A redemption queue's figures: how many wait for a batch at the database to commit, and how
+/// many batches it has sent (a redemption sent alone is a batch of one), with how many
+/// redemptions in all: their ratio is the mean batch size.
+public struct RedemptionStatistics: Sendable {
     public let waiting: Int
     public let batches: Int
-    public let redemptionsInBatches: Int
+    public let redemptions: Int
 }

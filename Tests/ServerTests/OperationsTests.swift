@@ -78,6 +78,9 @@ import Testing
                 #"constellation_cache_lookups_total{cache="layouts",result="hit"} 1"#,
                 #"constellation_db_pool_waiting_requests 0.0"#,
                 #"constellation_redemptions_waiting_requests 0.0"#,
+                // One scan, sent alone: a batch of one.
+                #"constellation_redemption_batches_total 1"#,
+                #"constellation_redemptions_batched_total 1"#,
             ] {
                 #expect(text.contains(line + "\n"), "missing: \(line)")
             }

@@ -4,10 +4,11 @@ import Store
 import Synchronization
 import Testing
 
-/// Redemptions that arrive while one is at the database go together, in one transaction
+/// Redemptions that arrive while batches are at the database go together, in one transaction
 /// (`RedemptionQueue`). To make a batch for certain, the owner's profile is locked `FOR UPDATE`
-/// by another transaction: the first redemption waits on that lock at the database, the others
-/// queue behind it, and the lock is released once all of them are queued.
+/// by another transaction: the first two redemptions wait on that lock at the database (two
+/// batches in flight, the most a repository sends at once), the others queue behind them, and the
+/// lock is released once all of them are queued.
 @Suite struct GroupCommitTests {
     @Test func redemptionsQueuedBehindOneCommitTogetherEachWithItsOwnAnswer() async throws {
         let store = try await StoreFixture.make()
@@ -28,10 +29,12 @@ import Testing
         #expect(answers[21].connection.id == answers[5].connection.id && !answers[21].created)
         #expect(answers.allSatisfy { $0.connection.peer == owner })
         #expect(try await store.count("redemptions") == 21)
-        // The first alone, the other 21 in one transaction.
-        #expect(try await transactions(store) == 2)
+        // The first two alone (t0 and t1), then the 20 queued in two batches: the first of the
+        // two ahead to commit lets all go but those of the other one's token, which wait for it.
+        #expect(try await transactions(store) == 4)
+        #expect(try await transactionsByToken(store) == ["t0": 2, "t1": 2, "t2": 1])
         let statistics = store.connections.redemptionStatistics()
-        #expect(statistics.waiting == 0 && statistics.batches == 1 && statistics.redemptionsInBatches == 21)
+        #expect(statistics.waiting == 0 && statistics.batches == 4 && statistics.redemptions == 22)
         let uses = try await store.database.withConnection { connection in
             try connection.query("SELECT token_id, uses FROM token_uses ORDER BY token_id").map { try $0.int("uses") }
         }
@@ -70,22 +73,52 @@ import Testing
         #expect(try await store.count("token_uses") == 8)
     }
 
-    /// 256 wait behind a batch: one more is told at once that the database is busy, and changes
-    /// nothing; the 257 connect once the batch ahead commits.
+    /// 256 wait behind two batches: one more is told at once that the database is busy, and
+    /// changes nothing; the 258 connect once the batches ahead commit.
     @Test func aFullQueueRefusesOneMoreAtOnce() async throws {
         let store = try await StoreFixture.make()
         let owner = try await store.profile("Owner")
-        let requests = try await scans(of: owner, by: 257, in: store) { "t\($0)" }
+        let requests = try await scans(of: owner, by: 258, in: store) { "t\($0)" }
         let extra = store.request(token: "extra", owner: owner, scanner: try await store.profile("Extra"))
 
-        let results = try await queuedBehindLockedOwner(store, owner: owner, requests) {
-            let refused = await #expect(throws: PostgresError.self) { try await store.connections.redeem(extra) }
-            #expect(refused?.kind == .poolExhausted)
-        }
+        let results = try await queuedBehindLockedOwner(
+            store, owner: owner, requests,
+            whileQueued: {
+                let refused = await #expect(throws: PostgresError.self) { try await store.connections.redeem(extra) }
+                #expect(refused?.kind == .poolExhausted)
+            })
 
         #expect(try results.allSatisfy { try $0.get().created })
-        #expect(try await store.count("redemptions") == 257)
-        #expect(try await store.count("token_uses") == 257)
+        #expect(try await store.count("redemptions") == 258)
+        #expect(try await store.count("token_uses") == 258)
+    }
+
+    /// A redemption that would wait at the database for a batch in flight (the same token, or
+    /// the same pair through another token) waits in the queue instead, so two batches never
+    /// wait for each other; one that would not goes beside it at once.
+    @Test func aRedemptionClaimingWhatABatchInFlightWritesWaitsForIt() async throws {
+        let store = try await StoreFixture.make()
+        let owner = try await store.profile("Owner")
+        let first = try await store.profile("First")
+        let requests = [
+            store.request(token: "t0", owner: owner, scanner: first),
+            store.request(token: "t0", owner: owner, scanner: try await store.profile("Same token")),
+            store.request(token: "t9", owner: owner, scanner: first),
+            store.request(token: "t1", owner: owner, scanner: try await store.profile("Beside")),
+        ]
+        let results = try await queuedBehindLockedOwner(store, owner: owner, requests) { index in
+            switch index {
+            case 0: try await waitUntil { try await lockWaits(store) == 1 }
+            case 1, 2:
+                try await waitUntil { store.connections.redemptionStatistics().waiting == index }
+                #expect(try await lockWaits(store) == 1, "the one claiming what the batch in flight writes is not sent")
+            default: try await waitUntil { try await lockWaits(store) == 2 }
+            }
+        }
+        let answers = try results.map { try $0.get() }
+        #expect(answers.map(\.created) == [true, true, false, true], "t9 by the first scanner: the pair was connected by t0")
+        #expect(answers[2].connection.id == answers[0].connection.id)
+        #expect(try await store.count("redemptions") == 4)
     }
 
     /// `count` new people each scanning one of `owner`'s codes, the one `token` names for their number.
@@ -99,10 +132,13 @@ import Testing
         return requests
     }
 
-    /// `requests` redeemed with the first one waiting at the database (its owner's profile
-    /// locked) until all the others are queued (then `whileQueued` runs): they go as one batch.
+    /// `requests` redeemed with the first two waiting at the database (their owner's profile
+    /// locked), a batch each, until all the others are queued (then `whileQueued` runs).
+    /// `afterSending`, given each request's index once it is sent, waits for what that request
+    /// should have done instead (by default: the first two at the database).
     private func queuedBehindLockedOwner(
-        _ store: StoreFixture, owner: Profile, _ requests: [RedemptionRequest], whileQueued: () async throws -> Void = {}
+        _ store: StoreFixture, owner: Profile, _ requests: [RedemptionRequest],
+        afterSending: ((Int) async throws -> Void)? = nil, whileQueued: () async throws -> Void = {}
     ) async throws -> [Result<Redemption, any Error>] {
         let gate = Gate()
         let lock = Task {
@@ -124,9 +160,13 @@ import Testing
                         return Answer(index: index, result: .failure(error))
                     }
                 }
-                if index == 0 { try await waitUntil { try await lockWaits(store) == 1 } }
+                if let afterSending {
+                    try await afterSending(index)
+                } else if index < 2 {
+                    try await waitUntil { try await lockWaits(store) == index + 1 }
+                }
             }
-            try await waitUntil { store.connections.redemptionStatistics().waiting == requests.count - 1 }
+            try await waitUntil { store.connections.redemptionStatistics().waiting == requests.count - 2 }
             try await whileQueued()
             gate.release()
             try await lock.value
@@ -149,6 +189,14 @@ import Testing
             try connection.query(
                 "SELECT count(*) AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
             )[0].int("n")
+        }
+    }
+
+    /// How many transactions wrote each token's redemptions.
+    private func transactionsByToken(_ store: StoreFixture) async throws -> [String: Int64] {
+        try await store.database.withConnection { connection in
+            let rows = try connection.query("SELECT token_id, count(DISTINCT xmin::text) AS n FROM redemptions GROUP BY token_id")
+            return try Dictionary(uniqueKeysWithValues: rows.map { (try $0.string("token_id"), try $0.int("n")) })
         }
     }
 

@@ -68,7 +68,7 @@ public struct AppServices: Sendable {
         self.keys = keys
         self.schemaVersion = schemaVersion
         profiles = ProfileRepository(database: database)
-        connections = ConnectionRepository(database: database)
+        connections = ConnectionRepository(database: database, redemptionBatches: configuration.redemptionBatches)
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)

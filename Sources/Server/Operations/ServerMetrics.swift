@@ -23,6 +23,9 @@ public final class ServerMetrics: Sendable {
     /// Redemptions that made a new connection, and those that answered with one made before:
     /// made once, not looked up by name and label on every redemption.
     private let redemptions: (created: Counter, repeated: Counter)
+    /// The redemption queue's batches and the redemptions in them, as counted when last exposed:
+    /// the queue counts, and each exposition adds what it counted since.
+    private let exposedBatches = Mutex<(batches: Int, redemptions: Int)>((0, 0))
 
     public init() {
         redemptions = (
@@ -46,6 +49,12 @@ public final class ServerMetrics: Sendable {
     }
     private static var redemptionsWaiting: MetricNameDescriptor {
         descriptor("redemptions_waiting", unit: "requests", "Redemptions waiting for the batch at the database to commit (group commit).")
+    }
+    private static var redemptionBatches: MetricNameDescriptor {
+        descriptor("redemption_batches", unit: "total", "Batches of redemptions sent to the database, one alone included (group commit).")
+    }
+    private static var redemptionsBatched: MetricNameDescriptor {
+        descriptor("redemptions_batched", unit: "total", "Redemptions sent in those batches: over the batches, the mean batch size.")
     }
     private static var tokensMinted: MetricNameDescriptor { descriptor("tokens_minted", unit: "total", "Connection tokens issued.") }
     private static var tokensRedeemed: MetricNameDescriptor {
@@ -114,6 +123,13 @@ public final class ServerMetrics: Sendable {
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "idle")]).set(Double(pool.idle))
         registry.makeGauge(descriptor: Self.poolWaiting).set(Double(pool.waiting))
         registry.makeGauge(descriptor: Self.redemptionsWaiting).set(Double(redemptions.waiting))
+        exposedBatches.withLock { exposed in
+            // Two scrapes at once may come in either order: a counter only goes up.
+            let now = (batches: max(exposed.batches, redemptions.batches), redemptions: max(exposed.redemptions, redemptions.redemptions))
+            registry.makeCounter(descriptor: Self.redemptionBatches).increment(by: Int64(now.batches - exposed.batches))
+            registry.makeCounter(descriptor: Self.redemptionsBatched).increment(by: Int64(now.redemptions - exposed.redemptions))
+            exposed = now
+        }
         return registry.emitToString()
     }
 }
