@@ -9,14 +9,17 @@ import NIOConcurrencyHelpers
 /// (`docs/benchmarks.md`).
 ///
 /// Up to `maximumInFlight` batches are at the database at once, each on its own connection and
-/// so on its own PostgreSQL process. Two batches of one queue never wait on each other's locks:
-/// a redemption that would (the same token, the same pair, the same attendee of an event: the
-/// rows `redeem_token` inserts or updates) waits until the batch in flight that holds it has
-/// committed. Each redemption is answered only once its batch has committed. The one that leads
-/// a batch (sends it and answers the others) is a waiting redemption's own task: no task is
-/// started for the queue. A redemption waits for the batches ahead of it, each bounded by the
-/// statement timeout; past `maximumWaiting` waiting, one more is refused at once
-/// (`poolExhausted`: busy, try again).
+/// so on its own PostgreSQL process. A redemption that would write what a batch in flight writes
+/// (the same token, the same pair, the same attendee of an event: the rows `redeem_token`
+/// inserts or updates) waits until that batch has committed, and the ones that arrived after it
+/// and would write the same wait behind it: first come, first served. So two batches of one
+/// queue wait on each other only for an event's row, which a late scan moving a pair's first
+/// meeting earlier updates, and batches take events in one order, so never in a cycle.
+/// Each redemption is answered only once its batch has committed. The one that leads a batch
+/// (sends it and answers the others) is a waiting redemption's own task: no task is started for
+/// the queue. A redemption waits for the batches ahead of it, each bounded by the statement
+/// timeout; past `maximumWaiting` waiting, one more is refused at once (`poolExhausted`: busy,
+/// try again).
 final class RedemptionQueue: Sendable {
     /// Redeems a batch: one answer per request, in their order.
     typealias Send = @Sendable ([RedemptionRequest]) async -> [Result<Redemption, any Error>]
@@ -105,28 +108,33 @@ final class RedemptionQueue: Sendable {
             return formBatches(&state)
         }
         for (waiting, turn) in turns { waiting.continuation.resume(returning: turn) }
-        for (waiting, result) in zip(others, results.dropFirst()) { waiting.continuation.resume(returning: .answered(result)) }
-        return results[0]
+        func result(_ index: Int) -> Result<Redemption, any Error> {
+            index < results.count ? results[index] : .failure(PostgresError(.decoding, message: "a redemption went unanswered"))
+        }
+        for (index, waiting) in others.enumerated() { waiting.continuation.resume(returning: .answered(result(index + 1))) }
+        return result(0)
     }
 
     /// Forms batches of waiting redemptions while fewer than `maximumInFlight` are in flight:
     /// each takes, in their order, up to `maximumBatch` that claim nothing a batch in flight
-    /// claims. Returns the leaders to wake.
+    /// claims, nor anything one left waiting before them claims. Returns the leaders to wake.
     private func formBatches(_ state: inout State) -> [(Waiting, Turn)] {
         var leaders: [(Waiting, Turn)] = []
         while state.inFlight.count < maximumInFlight, !state.waiting.isEmpty {
             var batch: [Waiting] = []
             var claims = Set<Claim>()
             var left: [Waiting] = []
+            var claimedByLeft = Set<Claim>()
             for waiting in state.waiting {
                 let free =
-                    batch.count < Self.maximumBatch
+                    batch.count < Self.maximumBatch && !waiting.claims.contains(where: claimedByLeft.contains)
                     && !state.inFlight.values.contains { held in waiting.claims.contains(where: held.contains) }
                 if free {
                     batch.append(waiting)
                     claims.formUnion(waiting.claims)
                 } else {
                     left.append(waiting)
+                    claimedByLeft.formUnion(waiting.claims)
                 }
             }
             guard let leader = batch.first else { break }

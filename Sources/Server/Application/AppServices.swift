@@ -68,7 +68,9 @@ public struct AppServices: Sendable {
         self.keys = keys
         self.schemaVersion = schemaVersion
         profiles = ProfileRepository(database: database)
-        connections = ConnectionRepository(database: database, redemptionBatches: configuration.redemptionBatches)
+        // Batches leave at least one connection to everything else.
+        connections = ConnectionRepository(
+            database: database, redemptionBatches: min(configuration.redemptionBatches, max(1, configuration.databasePoolSize - 1)))
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)
