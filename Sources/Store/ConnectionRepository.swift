@@ -41,7 +41,7 @@ public struct ConnectionRepository: Sendable {
 
     /// - Parameter redemptionBatches: how many batches of redemptions may be at the database at
     ///   once (`RedemptionQueue`).
-    public init(database: Database, redemptionBatches: Int = 2) {
+    public init(database: Database, redemptionBatches: Int = 1) {
         self.database = database
         redemptions = RedemptionQueue(maximumInFlight: redemptionBatches) { requests in await Self.redeem(requests, on: database) }
     }

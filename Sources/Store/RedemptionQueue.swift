@@ -69,7 +69,7 @@ final class RedemptionQueue: Sendable {
     }
 
     /// A queue sending batches with `send`, up to `maximumInFlight` at once (at least one).
-    init(maximumInFlight: Int = 2, send: @escaping Send) {
+    init(maximumInFlight: Int = 1, send: @escaping Send) {
         self.maximumInFlight = max(1, maximumInFlight)
         self.send = send
     }

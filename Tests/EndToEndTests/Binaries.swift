@@ -137,6 +137,21 @@ final class ServerProcess {
         throw ServerDidNotStart(log: (try? String(contentsOf: log, encoding: .utf8)) ?? "")
     }
 
+    /// A server to be stopped and started again on its port (where a browser's pages live): the
+    /// port is below the range the kernel hands out by itself (`ip_local_port_range`, from 32768),
+    /// so no other socket of the suite takes it meanwhile, as one once did ("Address already in
+    /// use" at the restart). One already taken at the first start, another is tried.
+    static func restartable(databaseURL: String?, dataDirectory: URL) throws -> ServerProcess {
+        var attempts = 0
+        while true {
+            do {
+                return try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory, port: Int.random(in: 20_000..<32_000))
+            } catch let error as ServerDidNotStart where error.log.contains("Address already in use") && attempts < 10 {
+                attempts += 1
+            }
+        }
+    }
+
     /// An anonymous client of this server. The whole suite shares two cores, so a request may
     /// wait its turn for seconds: a test about time says so itself, and the client's 10 s default
     /// would fail the others for the machine's load (as it did the backup drill once in CI).

@@ -7,11 +7,12 @@ import Testing
 /// Redemptions that arrive while batches are at the database go together, in one transaction
 /// (`RedemptionQueue`). To make a batch for certain, the owner's profile is locked `FOR UPDATE`
 /// by another transaction: the first two redemptions wait on that lock at the database (two
-/// batches in flight, the most a repository sends at once), the others queue behind them, and the
-/// lock is released once all of them are queued.
+/// batches in flight, as `CONSTELLATION_REDEMPTION_BATCHES=2` allows), the others queue behind
+/// them, and the lock is released once all of them are queued. One batch at a time, the
+/// server's default, is what every other redemption test runs.
 @Suite struct GroupCommitTests {
     @Test func redemptionsQueuedBehindOneCommitTogetherEachWithItsOwnAnswer() async throws {
-        let store = try await StoreFixture.make()
+        let store = try await StoreFixture.make(redemptionBatches: 2)
         let owner = try await store.profile("Owner")
         var requests = try await scans(of: owner, by: 21, in: store) { "t\($0 % 3)" }
         // The same scan twice in one batch: the second is answered as a re-scan.
@@ -50,7 +51,7 @@ import Testing
     /// One of a batch fails in the database (a token id too long for its index); another is
     /// refused (a block): the others connect, each once, and the two get their own answers.
     @Test func oneRedemptionFailingInABatchFailsAlone() async throws {
-        let store = try await StoreFixture.make()
+        let store = try await StoreFixture.make(redemptionBatches: 2)
         let owner = try await store.profile("Owner")
         var requests = try await scans(of: owner, by: 10, in: store) { "t\($0)" }
         let tooLong = (0..<6_000).map { _ in "abcdefghijklmnopqrstuvwxyz0123456789".randomElement()! }
@@ -76,7 +77,7 @@ import Testing
     /// 256 wait behind two batches: one more is told at once that the database is busy, and
     /// changes nothing; the 258 connect once the batches ahead commit.
     @Test func aFullQueueRefusesOneMoreAtOnce() async throws {
-        let store = try await StoreFixture.make()
+        let store = try await StoreFixture.make(redemptionBatches: 2)
         let owner = try await store.profile("Owner")
         let requests = try await scans(of: owner, by: 258, in: store) { "t\($0)" }
         let extra = store.request(token: "extra", owner: owner, scanner: try await store.profile("Extra"))
@@ -97,7 +98,7 @@ import Testing
     /// the same pair through another token) waits in the queue instead, so two batches never
     /// wait for each other; one that would not goes beside it at once.
     @Test func aRedemptionClaimingWhatABatchInFlightWritesWaitsForIt() async throws {
-        let store = try await StoreFixture.make()
+        let store = try await StoreFixture.make(redemptionBatches: 2)
         let owner = try await store.profile("Owner")
         let first = try await store.profile("First")
         let requests = [
@@ -127,7 +128,7 @@ import Testing
     /// (Which of the two batches commits first is up to PostgreSQL: without first come, first
     /// served, this fails when it is the one holding the pair, about one run in six here.)
     @Test func aLaterRedemptionOfTheSamePairDoesNotOvertakeOneWaiting() async throws {
-        let store = try await StoreFixture.make()
+        let store = try await StoreFixture.make(redemptionBatches: 2)
         let owner = try await store.profile("Owner")
         let scanner = try await store.profile("Scanner")
         let requests = [

@@ -12,11 +12,13 @@ struct StoreFixture {
     let connections: ConnectionRepository
     let events: EventRepository
 
-    static func make(maximumConnections: Int = 8) async throws -> StoreFixture {
+    /// - Parameter redemptionBatches: batches of redemptions at the database at once (`RedemptionQueue`).
+    static func make(maximumConnections: Int = 8, redemptionBatches: Int = 1) async throws -> StoreFixture {
         let (database, conninfo) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
         return StoreFixture(
             database: database, conninfo: conninfo, profiles: ProfileRepository(database: database),
-            connections: ConnectionRepository(database: database), events: EventRepository(database: database))
+            connections: ConnectionRepository(database: database, redemptionBatches: redemptionBatches),
+            events: EventRepository(database: database))
     }
 
     func profile(_ name: String = "Ada") async throws -> Profile {

@@ -24,7 +24,7 @@ public struct ServerConfiguration: Sendable {
     /// How many batches of redemptions may be at the database at once, each on a connection of
     /// its own (`CONSTELLATION_REDEMPTION_BATCHES`): more keep more of PostgreSQL's cores busy,
     /// fewer make larger batches, cheaper per redemption (`docs/data-model.md#group-commit`).
-    public var redemptionBatches = 2
+    public var redemptionBatches = 1
     /// The most people a network view holds, nearest first (`CONSTELLATION_NETWORK_LIMIT`): depth 2 can reach far.
     public var networkSizeLimit = 5_000
     /// The most people an event's network may hold (`CONSTELLATION_EVENT_NETWORK_LIMIT`): a larger

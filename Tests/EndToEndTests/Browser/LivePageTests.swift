@@ -15,7 +15,8 @@ import Testing
     /// event code (the first chose to be named there); and the database's URL.
     private func event(attendees: Int) async throws -> (ServerProcess, ada: ConstellationClient, joinCode: String, databaseURL: String) {
         let databaseURL = try await TestDatabase.createEmpty()
-        let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
+        // Restartable: `theWallKeepsEveryNodeInViewAsTheRoomChanges` stops it and starts it again on its port.
+        let server = try ServerProcess.restartable(databaseURL: databaseURL, dataDirectory: workspace.serverData)
         let anonymous = server.client
         let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
         let start = Date().addingTimeInterval(-3600)

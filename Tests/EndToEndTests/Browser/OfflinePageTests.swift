@@ -12,8 +12,10 @@ import Testing
     let workspace = Workspace()
 
     /// A server on `port` (any, if 0) over `database`, with this test's data directory.
-    private func start(_ database: String, port: Int = 0) throws -> ServerProcess {
-        try ServerProcess(databaseURL: database, dataDirectory: workspace.serverData, port: port)
+    /// The server, on a port it can be started again on (`port`, once it was stopped there).
+    private func start(_ database: String, port: Int? = nil) throws -> ServerProcess {
+        guard let port else { return try ServerProcess.restartable(databaseURL: database, dataDirectory: workspace.serverData) }
+        return try ServerProcess(databaseURL: database, dataDirectory: workspace.serverData, port: port)
     }
 
     /// Ada, made through the API, and a code of hers to scan.
