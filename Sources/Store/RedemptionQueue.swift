@@ -80,7 +80,8 @@ final class RedemptionQueue: Sendable {
     }
 
     func redeem(_ request: RedemptionRequest) async throws -> Redemption {
-        let claims = Claim.of(request)
+        // One batch at a time (the default), nothing is in flight when a batch forms: no claims to weigh.
+        let claims = maximumInFlight > 1 ? Claim.of(request) : []
         let turn = await withCheckedContinuation { continuation in
             let turns = state.withLockedValue { state -> [(Waiting, Turn)] in
                 let waiting = Waiting(request: request, claims: claims, continuation: continuation)
