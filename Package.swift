@@ -44,7 +44,7 @@ let package = Package(
         // The server's key files (signing, retired, pseudonym) and their rotation. No HTTP.
         .target(name: "Keys", dependencies: ["ConstellationModel", "Tokens"]),
         // Backup archives: a database dump and the key files with a manifest of checksums (ustar). No database.
-        .target(name: "Backup", dependencies: ["ConstellationModel", "Tokens"]),
+        .target(name: "Backup", dependencies: ["ConstellationModel", "Keys", "Tokens"]),
         // QR: encode (libqrencode), render (text, SVG, PNG via libpng), decode (zbar, libpng, libjpeg-turbo).
         .target(name: "QR", dependencies: ["CQREncode", "CPNG", "CZBar", "CTurboJPEG"]),
         // Pure graph engine: layouts and statistics. No I/O.

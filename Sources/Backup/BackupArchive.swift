@@ -1,5 +1,6 @@
 import ConstellationModel
 import Foundation
+import Keys
 import Tokens
 
 /// One file holding a whole backup: the database's dump, the server's key files, and a manifest of
@@ -69,55 +70,101 @@ public enum BackupArchive {
         return BackupManifest.File(name: name, bytes: size, sha256: hasher.hex())
     }
 
-    /// Unpacks `archive` into `directory` (made if missing), checking every file against the
-    /// manifest: the archive is whole, nothing in it was changed, it holds nothing else, and its
-    /// format is this one. Returns the manifest; on any failure, the caller discards `directory`.
+    /// The most a key file may hold: a key is a line, the retired keys a line per rotation.
+    public static let keyFileLimit = 64 * 1024
+
+    /// Unpacks `archive` into `directory` (made if missing), checking it before a byte is written:
+    /// its headers are read first, the manifest (its last member) with them, and every member must
+    /// be one the manifest lists, of the size it says, under a name a backup writes (the dump, and
+    /// the key files `SigningKeyFile.fileNames` under `keys/`, each at most `keyFileLimit`). Then
+    /// each file is unpacked and checked against its checksum. Returns the manifest; on any
+    /// failure, the caller discards `directory`.
     public static func extract(_ archive: URL, into directory: URL) throws(BackupError) -> BackupManifest {
         do {
-            try FileManager.default.createDirectory(at: directory.appendingPathComponent(keysFolder), withIntermediateDirectories: true)
             let input = try FileHandle(forReadingFrom: archive)
             defer { try? input.close() }
-            var found: [String: BackupManifest.File] = [:]
-            var manifestData: Data?
-            reading: while true {
-                let block = try read(Tar.blockSize, from: input, what: found.isEmpty ? "its first header" : "a header")
-                switch try Tar.parse([UInt8](block)) {
-                case .end: break reading
-                case .directory: continue
-                case .file(let name, let size):
-                    guard found[name] == nil, manifestData == nil else {
-                        throw BackupError.altered("\(name) appears twice, or after the manifest")
-                    }
-                    if name == manifestName {
-                        guard size <= chunk else { throw BackupError.foreign("the manifest is too large") }
-                        manifestData = try read(size, from: input, what: name)
-                    } else {
-                        guard
-                            name == databaseName
-                                || (name.hasPrefix(keysFolder) && !name.dropFirst(keysFolder.count).contains("/")
-                                    && !name.dropFirst(keysFolder.count).hasPrefix("."))
-                        else { throw BackupError.foreign("it holds \(name)") }
-                        found[name] = try unpack(name, size: size, from: input, into: directory)
-                    }
-                    _ = try read(Tar.padding(after: size), from: input, what: name)
+            let members = try listing(input, length: try input.seekToEnd())
+            let manifest = try readManifest(members, from: input)
+            let listed = Dictionary(manifest.files.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+            guard listed.count == manifest.files.count else { throw BackupError.altered("its manifest lists a file twice") }
+            for member in members.dropLast() {
+                guard let file = listed[member.name] else {
+                    throw BackupError.altered("it holds \(member.name), which its manifest does not list")
                 }
+                guard file.bytes == member.size else { throw BackupError.altered("\(member.name) is not the size its manifest says") }
             }
-            guard let manifestData else { throw BackupError.foreign("it has no manifest (\(manifestName))") }
-            guard let manifest = try? JSONDecoder.constellation.decode(BackupManifest.self, from: manifestData),
-                manifest.format == BackupManifest.currentFormat
-            else { throw BackupError.foreign("its manifest is not a \(BackupManifest.currentFormat) manifest") }
             for file in manifest.files {
-                guard let actual = found[file.name] else { throw BackupError.altered("\(file.name) is missing") }
-                guard actual == file else { throw BackupError.altered("\(file.name) does not match its checksum") }
+                try checkName(file.name, size: file.bytes)
+                guard members.contains(where: { $0.name == file.name }) else { throw BackupError.altered("\(file.name) is missing") }
             }
-            guard found.count == manifest.files.count else { throw BackupError.altered("it holds files its manifest does not list") }
-            guard found[databaseName] != nil else { throw BackupError.foreign("it holds no database dump") }
+            guard listed[databaseName] != nil else { throw BackupError.foreign("it holds no database dump") }
+
+            try FileManager.default.createDirectory(at: directory.appendingPathComponent(keysFolder), withIntermediateDirectories: true)
+            for member in members.dropLast() {
+                try input.seek(toOffset: member.offset)
+                let unpacked = try unpack(member.name, size: member.size, from: input, into: directory)
+                guard unpacked == listed[member.name] else { throw BackupError.altered("\(member.name) does not match its checksum") }
+            }
             return manifest
         } catch let error as BackupError {
             throw error
         } catch {
             throw .io("cannot read \(archive.path): \(error.localizedDescription)")
         }
+    }
+
+    /// A member of the archive: its name, size, and where its bytes begin.
+    private struct Member {
+        let name: String
+        let size: Int
+        let offset: UInt64
+    }
+
+    /// Every member's header, read without reading the members (a member's bytes are skipped):
+    /// one member a name, the manifest last.
+    private static func listing(_ input: FileHandle, length: UInt64) throws -> [Member] {
+        try input.seek(toOffset: 0)
+        var members: [Member] = []
+        var offset: UInt64 = 0
+        reading: while true {
+            try input.seek(toOffset: offset)
+            let block = try read(Tar.blockSize, from: input, what: members.isEmpty ? "its first header" : "a header")
+            offset += UInt64(Tar.blockSize)
+            switch try Tar.parse([UInt8](block)) {
+            case .end: break reading
+            case .directory: continue
+            case .file(let name, let size):
+                guard members.last?.name != manifestName else { throw BackupError.altered("\(name) comes after the manifest") }
+                guard !members.contains(where: { $0.name == name }) else { throw BackupError.altered("\(name) appears twice") }
+                let end = offset + UInt64(size + Tar.padding(after: size))
+                guard end <= length else { throw BackupError.truncated("it ends inside \(name)") }
+                members.append(Member(name: name, size: size, offset: offset))
+                offset = end
+            }
+        }
+        guard members.last?.name == manifestName else { throw BackupError.foreign("it has no manifest (\(manifestName)) at its end") }
+        return members
+    }
+
+    /// The manifest, the last member: at most 1 MiB, of this format.
+    private static func readManifest(_ members: [Member], from input: FileHandle) throws -> BackupManifest {
+        let member = members[members.count - 1]
+        guard member.size <= chunk else { throw BackupError.foreign("the manifest is too large") }
+        try input.seek(toOffset: member.offset)
+        let data = try read(member.size, from: input, what: manifestName)
+        guard let manifest = try? JSONDecoder.constellation.decode(BackupManifest.self, from: data),
+            manifest.format == BackupManifest.currentFormat
+        else { throw BackupError.foreign("its manifest is not a \(BackupManifest.currentFormat) manifest") }
+        return manifest
+    }
+
+    /// Refuses a name a backup never writes, and a key file over `keyFileLimit`.
+    private static func checkName(_ name: String, size: Int) throws(BackupError) {
+        if name == databaseName { return }
+        guard name.hasPrefix(keysFolder), SigningKeyFile.fileNames.contains(String(name.dropFirst(keysFolder.count))) else {
+            throw .foreign("it holds \(name.debugDescription), which no backup writes")
+        }
+        guard size <= keyFileLimit else { throw .foreign("its key file \(name) is \(size) bytes: over \(keyFileLimit / 1024) KiB") }
     }
 
     /// Exactly `count` bytes, or `truncated`.

@@ -47,8 +47,9 @@ enum Tar {
         switch block[156] {
         case UInt8(ascii: "0"), 0:
             guard let size = number(block[124..<136]) else { throw .altered("a tar header's size is unreadable") }
-            let name = text(block[0..<100])
-            let prefix = text(block[345..<500])
+            guard let name = text(block[0..<100]), let prefix = text(block[345..<500]) else {
+                throw .foreign("a member's name is not UTF-8")
+            }
             return .file(name: prefix.isEmpty ? name : prefix + "/" + name, size: size)
         case UInt8(ascii: "5"):
             return .directory
@@ -57,9 +58,9 @@ enum Tar {
         }
     }
 
-    /// The bytes up to the first NUL, as text.
-    private static func text(_ field: ArraySlice<UInt8>) -> String {
-        String(decoding: field.prefix { $0 != 0 }, as: UTF8.self)
+    /// The bytes up to the first NUL, as text; nil unless they are UTF-8.
+    private static func text(_ field: ArraySlice<UInt8>) -> String? {
+        String(validating: field.prefix { $0 != 0 }, as: UTF8.self)
     }
 
     /// An octal field: digits, padded with spaces or NULs.

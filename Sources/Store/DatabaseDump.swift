@@ -1,57 +1,63 @@
 import Foundation
 
 /// The database as PostgreSQL's own tools write and read it: `pg_dump` (one consistent snapshot,
-/// the custom format) and `pg_restore` (in one transaction: all or nothing), the installed ones
-/// run as child processes. Their calls block: run them where blocking is fine.
+/// the custom format) and `pg_restore` (reading an archive into SQL text, never into a database),
+/// the installed ones run as child processes (`ToolOutput`). Their calls block: run them where
+/// blocking is fine.
 public enum DatabaseDump {
     /// Writes the database at `conninfo` (empty: libpq's `PG*` variables) to `file`.
     public static func write(conninfo: String, to file: URL) throws(PostgresError) {
-        try run("pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=\(file.path)", "--dbname=\(target(conninfo))"])
+        try ToolOutput(
+            "pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=\(file.path)", "--dbname=\(target(conninfo))"]
+        ).finish()
     }
 
-    /// Restores `file` into the (empty) database at `conninfo`; a failure leaves it as it was.
-    public static func restore(_ file: URL, conninfo: String) throws(PostgresError) {
-        try run(
-            "pg_restore",
-            ["--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", "--dbname=\(target(conninfo))", file.path])
+    /// `pg_restore --list`: the archive's table of contents.
+    static func listing(of file: URL) throws(PostgresError) -> String {
+        try text(of: ToolOutput("pg_restore", ["--list", file.path]))
+    }
+
+    /// The SQL that would build the archive's schema (owners left out, privileges kept).
+    static func schemaScript(of file: URL) throws(PostgresError) -> String {
+        try text(of: ToolOutput("pg_restore", ["--schema-only", "--no-owner", "--file=-", file.path]))
+    }
+
+    /// The SQL that would load the data of the archive's entries `entries`, in that order: the
+    /// caller reads it to the end and calls `finish()`, or `close()`.
+    static func dataScript(of file: URL, entries: [Int]) throws(PostgresError) -> ToolOutput {
+        let list = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-uselist-\(UUID().uuidString)")
+        do {
+            try Data(entries.map { "\($0);\n" }.joined().utf8).write(to: list)
+        } catch {
+            throw PostgresError(.clientTool, message: "cannot write \(list.path): \(error.localizedDescription)")
+        }
+        return try ToolOutput("pg_restore", ["--data-only", "--use-list=\(list.path)", "--file=-", file.path]) {
+            try? FileManager.default.removeItem(at: list)
+        }
+    }
+
+    private static func text(of output: ToolOutput) throws(PostgresError) -> String {
+        let text = output.text()
+        try output.finish()
+        return text
     }
 
     /// Whether the database holds no table, view, sequence or function of its own.
     public static func isEmpty(_ database: Database) async throws -> Bool {
-        try await database.withConnection { connection in
-            try connection.query(
-                """
-                SELECT NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                                   WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
-                                     AND n.nspname NOT LIKE 'pg_temp%')
-                   AND NOT EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
-                                   WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')) AS empty
-                """)[0].bool("empty")
-        }
+        try await database.withConnection { connection in try connection.query(emptiness)[0].bool("empty") }
     }
+
+    /// `empty`: whether the database holds no table, view, sequence or function of its own.
+    static let emptiness: SQL = """
+        SELECT NOT EXISTS (SELECT 1 FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                           WHERE n.nspname NOT IN ('pg_catalog', 'information_schema') AND n.nspname NOT LIKE 'pg_toast%'
+                             AND n.nspname NOT LIKE 'pg_temp%')
+           AND NOT EXISTS (SELECT 1 FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                           WHERE n.nspname NOT IN ('pg_catalog', 'information_schema')) AS empty
+        """
 
     /// A connection string the tools take: an empty one would mean "no database" to them.
     private static func target(_ conninfo: String) -> String {
         conninfo.isEmpty ? "postgresql://" : conninfo
-    }
-
-    private static func run(_ tool: String, _ arguments: [String]) throws(PostgresError) {
-        let process = Process()
-        process.executableURL = try EmbeddedPostgres.binaryDirectory(holding: tool).appendingPathComponent(tool)
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw PostgresError(.clientTool, message: "cannot run \(tool): \(error.localizedDescription)")
-        }
-        let said = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let lines = String(decoding: said, as: UTF8.self).split(whereSeparator: \.isNewline)
-            throw PostgresError(.clientTool, message: "\(tool) failed: \(lines.prefix(3).joined(separator: " "))")
-        }
     }
 }

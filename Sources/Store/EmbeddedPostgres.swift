@@ -28,8 +28,14 @@ public final class EmbeddedPostgres: Sendable {
         var generation = 0
     }
 
-    /// The database and role the embedded server creates for Constellation.
+    /// The database the embedded server creates for Constellation, owned by `applicationRole`.
     public static let databaseName = "constellation"
+    /// The cluster's bootstrap superuser: it creates the roles and the database, and nothing else
+    /// connects as it.
+    public static let administrativeRole = "constellation"
+    /// The role Constellation's commands connect as: it owns the database and everything in it,
+    /// and is no superuser (it cannot read or write files, run programs or bypass row checks).
+    public static let applicationRole = "constellation_app"
 
     public init(dataDirectory: URL, logger: Logger) {
         self.dataDirectory = dataDirectory
@@ -41,9 +47,17 @@ public final class EmbeddedPostgres: Sendable {
     private var logFile: URL { dataDirectory.appendingPathComponent("postgres.log") }
 
     /// Creates the cluster on first use, starts the server, waits until it answers, and
-    /// returns the libpq connection string for the `constellation` database. After `stop()`, it
-    /// starts the same cluster again, at the same connection string.
+    /// returns the libpq connection string for the `constellation` database, as the application
+    /// role. After `stop()`, it starts the same cluster again, at the same connection string.
+    /// Refuses (`alreadyRunning`), touching nothing, while another process's server runs on this
+    /// data directory.
     public func start() throws(PostgresError) -> String {
+        if let pid = runningPostmaster() {
+            throw PostgresError(
+                .alreadyRunning,
+                message: "the embedded PostgreSQL in \(dataDirectory.path) is running (pid \(pid)): a constellation-server uses it; "
+                    + "stop that server first")
+        }
         let binaries = try Self.binaryDirectory()
         let runAs = getuid() == 0 ? try Self.postgresAccount() : nil
         try prepareDirectories(owner: runAs)
@@ -52,7 +66,7 @@ public final class EmbeddedPostgres: Sendable {
             try run(
                 binaries.appendingPathComponent("initdb"),
                 [
-                    "-D", clusterDirectory.path, "-U", Self.databaseName, "-A", "trust",
+                    "-D", clusterDirectory.path, "-U", Self.administrativeRole, "-A", "trust",
                     "-E", "UTF8", "--no-locale", "--no-sync",
                 ], as: runAs)
         }
@@ -75,31 +89,48 @@ public final class EmbeddedPostgres: Sendable {
             current.generation += 1
             return current.generation
         }
-        let admin = "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=postgres connect_timeout=5"
+        let admin = administrativeConnectionString(database: "postgres") + " connect_timeout=5"
         do {
             try waitUntilReady(admin, process: process)
+            try ApplicationRole.ensure(administrativeConnectionString: admin, logger: logger)
         } catch {
             stop()
             throw error
         }
-        let connection = try PostgresConnection(conninfo: admin)
-        let exists = try connection.query("SELECT 1 FROM pg_database WHERE datname = \(Self.databaseName)")
-        if exists.isEmpty { try connection.execute(unsafeSQL: "CREATE DATABASE \(Self.databaseName)") }
         logger.info("embedded PostgreSQL is running", metadata: ["db.socket_dir": "\(socketDirectory.url.path)"])
         let watcher = Thread { [self] in watch(generation: generation, relaunch: launchServer, readiness: admin) }
         watcher.name = "embedded-postgres-watcher"
         watcher.start()
-        return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
+        return applicationConnectionString
     }
 
     /// The connection string of a server already running on this data directory (another
     /// process's), or nil when none is.
     public func connectionStringIfRunning() -> String? {
+        guard runningPostmaster() != nil, FileManager.default.fileExists(atPath: socketDirectory.url.path) else { return nil }
+        return applicationConnectionString
+    }
+
+    /// The application role's connection string for the `constellation` database.
+    private var applicationConnectionString: String {
+        "host=\(socketDirectory.url.path) user=\(Self.applicationRole) dbname=\(Self.databaseName)"
+    }
+
+    /// The bootstrap superuser's connection string for `database`: for setting the cluster up,
+    /// and for tests that create databases of their own.
+    package func administrativeConnectionString(database: String) -> String {
+        "host=\(socketDirectory.url.path) user=\(Self.administrativeRole) dbname=\(database)"
+    }
+
+    /// The process id of a PostgreSQL running on this cluster, as its lock file names it (ours
+    /// included), or nil.
+    private func runningPostmaster() -> pid_t? {
         guard let text = try? String(contentsOf: clusterDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),
-            let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), kill(pid, 0) == 0,
-            FileManager.default.fileExists(atPath: socketDirectory.url.path)
+            let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), pid > 0,
+            // A lock file left by a PostgreSQL killed outright may name a process id reused since.
+            let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8), name.hasPrefix("postgres")
         else { return nil }
-        return "host=\(socketDirectory.url.path) user=\(Self.databaseName) dbname=\(Self.databaseName)"
+        return pid
     }
 
     /// Stops the server (fast shutdown: open transactions roll back, committed data stays) and waits for it.

@@ -17,7 +17,6 @@ extension EventRepository {
         let people = contacts.people.map { _ in UUID().uuidString }
         let pairs = Self.sortedByProfiles(contacts.pairs, people: people)
         return try await database.withTransaction { connection in
-            try Self.skipForeignKeyChecksIfAllowed(on: connection)
             let organizer = try ProfileRepository.insert(
                 displayName: contacts.organizerName, headline: nil, apiKeyHash: contacts.organizerKeyHash, on: connection
             ).profile
@@ -77,14 +76,5 @@ extension EventRepository {
         }
         .sorted { $0.0 < $1.0 }
         .map(\.1)
-    }
-
-    /// Most of a bulk insert's time goes to foreign-key checks (seven per pair). Every row this
-    /// import refers to is one it wrote itself in the same transaction, so a superuser's import
-    /// skips them for this transaction only (`session_replication_role = replica`, as `pg_restore
-    /// --disable-triggers` does); anyone else's import checks them as usual.
-    private static func skipForeignKeyChecksIfAllowed(on connection: PostgresConnection) throws {
-        guard try connection.query("SELECT current_setting('is_superuser') = 'on' AS superuser")[0].bool("superuser") else { return }
-        try connection.execute(unsafeSQL: "SET LOCAL session_replication_role = replica")
     }
 }

@@ -43,10 +43,11 @@ public struct Migrator: Sendable {
         }
     }
 
-    /// Applies what is missing and returns the versions applied now.
+    /// Applies what is missing (up to `version`, if given) and returns the versions applied now.
     @discardableResult
-    public func migrate(_ database: Database) async throws -> [String] {
-        let migrations = try migrations()
+    public func migrate(_ database: Database, through version: String? = nil) async throws -> [String] {
+        let all = try migrations()
+        let migrations = version.flatMap { version in all.firstIndex { $0.version == version } }.map { Array(all[...$0]) } ?? all
         let applied = try await database.withConnection { connection in
             // Migrations (and waiting for another instance's) may take longer than any statement should.
             let timeout = try connection.query("SELECT current_setting('statement_timeout') AS timeout")[0].string("timeout")
@@ -60,15 +61,28 @@ public struct Migrator: Sendable {
         return applied
     }
 
+    /// Builds the schema of `migrations` (this directory's first ones) on a database that has
+    /// none, inside the caller's transaction on `connection`: a restore builds its schema and loads
+    /// its data in one transaction.
+    package static func build(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws {
+        try connection.execute(unsafeSQL: createTable)
+        for migration in migrations {
+            try connection.execute(unsafeSQL: migration.sql)
+            try connection.query(
+                "INSERT INTO schema_migrations (version, checksum) VALUES (\(migration.version), md5(\(migration.sql)))")
+        }
+    }
+
+    private static let createTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            version text PRIMARY KEY,
+            checksum text NOT NULL,
+            applied_at timestamptz NOT NULL DEFAULT now()
+        )
+        """
+
     private static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
-        try connection.execute(
-            unsafeSQL: """
-                CREATE TABLE IF NOT EXISTS schema_migrations (
-                    version text PRIMARY KEY,
-                    checksum text NOT NULL,
-                    applied_at timestamptz NOT NULL DEFAULT now()
-                )
-                """)
+        try connection.execute(unsafeSQL: createTable)
         var done: [String: String] = [:]
         for row in try connection.query("SELECT version, checksum FROM schema_migrations") {
             done[try row.string("version")] = try row.string("checksum")

@@ -175,38 +175,63 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     /// Copies `rows` into `table (columns)` with `COPY … FROM STDIN` in text format (nil is NULL),
-    /// sending about 64 KiB at a time, and returns how many rows the server took. A value holding
-    /// NUL is refused as in `query`: the copy is cancelled, so none of its rows is kept (and a
-    /// transaction around it is aborted). `table` and `columns` are quoted as identifiers.
+    /// and returns how many rows the server took. A value holding NUL is refused as in `query`:
+    /// the copy is cancelled, so none of its rows is kept (and a transaction around it is
+    /// aborted). `table` and `columns` are quoted as identifiers.
     @discardableResult
     package func copy(into table: String, columns: [String], rows: some Sequence<[String?]>) throws(PostgresError) -> Int {
         let sql = "COPY \(Self.identifier(table)) (\(columns.map(Self.identifier).joined(separator: ", "))) FROM STDIN"
-        guard let started = PQexec(handle, sql) else {
-            throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: sql)
-        }
-        defer { PQclear(started) }
-        guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(of: started, sql: sql) }
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(2 * Self.copyChunk)
-        var error: PostgresError?
-        rows: for row in rows {
-            for (index, value) in row.enumerated() {
-                if index > 0 { buffer.append(UInt8(ascii: "\t")) }
-                guard Self.appendCopyText(value, to: &buffer) else {
-                    error = PostgresError(
-                        .invalidParameter, sqlState: PostgresError.nulInText,
-                        message: "column \(columns[index]) holds a NUL character, which PostgreSQL text cannot store", query: sql)
-                    break rows
+        do {
+            return try copy(sql) { write in
+                var line: [UInt8] = []
+                for row in rows {
+                    line.removeAll(keepingCapacity: true)
+                    for (index, value) in row.enumerated() {
+                        if index > 0 { line.append(UInt8(ascii: "\t")) }
+                        guard Self.appendCopyText(value, to: &line) else {
+                            throw PostgresError(
+                                .invalidParameter, sqlState: PostgresError.nulInText,
+                                message: "column \(columns[index]) holds a NUL character, which PostgreSQL text cannot store", query: sql)
+                        }
+                    }
+                    line.append(UInt8(ascii: "\n"))
+                    try write(line[...])
                 }
             }
-            buffer.append(UInt8(ascii: "\n"))
-            if buffer.count >= Self.copyChunk {
-                error = send(buffer, sql: sql)
-                guard error == nil else { break rows }
+        } catch let error as PostgresError {
+            throw error
+        } catch {
+            throw PostgresError(.invalidParameter, message: "\(error)", query: sql)
+        }
+    }
+
+    /// Runs `statement`, a `COPY … FROM STDIN`, and sends it the bytes `feed` writes (COPY's
+    /// text format: rows ending in newlines), about 64 KiB at a time; returns how many rows the
+    /// server took. When `feed` throws, the copy is cancelled, so none of its rows is kept (and a
+    /// transaction around it is aborted), and its error is thrown.
+    @discardableResult
+    package func copy(
+        _ statement: String, sending feed: (_ write: (ArraySlice<UInt8>) throws(PostgresError) -> Void) throws -> Void
+    ) throws -> Int {
+        guard let started = PQexec(handle, statement) else {
+            throw PostgresError(.connectionFailed, message: Self.errorMessage(handle), query: statement)
+        }
+        defer { PQclear(started) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else { throw failure(of: started, sql: statement) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(2 * Self.copyChunk)
+        var error: (any Error)?
+        do {
+            try feed { bytes throws(PostgresError) in
+                buffer += bytes
+                guard buffer.count >= Self.copyChunk else { return }
+                if let failed = send(buffer, sql: statement) { throw failed }
                 buffer.removeAll(keepingCapacity: true)
             }
+            if !buffer.isEmpty { error = send(buffer, sql: statement) }
+        } catch let failed {
+            error = failed
         }
-        if error == nil, !buffer.isEmpty { error = send(buffer, sql: sql) }
         // Ending with an error message makes the server fail the COPY and keep none of its rows.
         PQputCopyEnd(handle, error == nil ? nil : "copy cancelled by the client")
         var copied = 0
@@ -214,7 +239,7 @@ package final class PostgresConnection: @unchecked Sendable {
             if PQresultStatus(result) == PGRES_COMMAND_OK {
                 copied = Int(String(cString: PQcmdTuples(result))) ?? 0
             } else if error == nil {
-                error = failure(of: result, sql: sql)
+                error = failure(of: result, sql: statement)
             }
             PQclear(result)
         }

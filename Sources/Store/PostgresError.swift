@@ -19,6 +19,8 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
         case poolExhausted
         /// `pg_dump` or `pg_restore` failed or could not be run.
         case clientTool
+        /// Another process's embedded server runs on the data directory: it is left alone.
+        case alreadyRunning
     }
 
     public let kind: Kind

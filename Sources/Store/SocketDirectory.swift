@@ -19,8 +19,13 @@ package struct SocketDirectory {
     package static let ownerFile = "constellation.pid"
 
     /// Creates the folder (or keeps it), owned by `owner`, readable by it alone, and marks it as
-    /// this process's.
+    /// this process's. Refuses a folder that another living process marked as its own.
     func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+        if let other = owningProcess(), other != getpid() {
+            throw PostgresError(
+                .alreadyRunning,
+                message: "the PostgreSQL socket folder \(url.path) belongs to a running constellation-server (pid \(other))")
+        }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try "\(getpid())\n".write(to: url.appendingPathComponent(Self.ownerFile), atomically: true, encoding: .utf8)
@@ -31,8 +36,17 @@ package struct SocketDirectory {
         if let owner { chown(url.path, owner.uid, owner.gid) }
     }
 
+    /// Removes the folder if this process made it its own (and leaves another's alone).
     func remove() {
+        guard owningProcess() == getpid() else { return }
         try? FileManager.default.removeItem(at: url)
+    }
+
+    /// The living process the owner file names, if any.
+    private func owningProcess() -> pid_t? {
+        let file = url.appendingPathComponent(Self.ownerFile)
+        guard Self.isAlive(pidIn: file) else { return nil }
+        return Self.pid(in: file)
     }
 
     /// Removes the socket folders in /tmp that nothing running uses: neither the PostgreSQL in its
@@ -59,11 +73,17 @@ package struct SocketDirectory {
 
     /// Whether the process whose id is the first line of `file` is running.
     private static func isAlive(pidIn file: URL) -> Bool {
+        guard let pid = pid(in: file) else { return false }
+        return kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    /// The process id on the first line of `file`.
+    private static func pid(in file: URL) -> pid_t? {
         let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
         guard let pid = text.split(separator: "\n").first.flatMap({ pid_t($0.trimmingCharacters(in: .whitespaces)) }), pid > 0 else {
-            return false
+            return nil
         }
-        return kill(pid, 0) == 0 || errno != ESRCH
+        return pid
     }
 
     /// A stable, short name for a path (FNV-1a, 64 bits, in hex): not a secret, just a label.

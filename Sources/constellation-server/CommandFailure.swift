@@ -18,6 +18,9 @@ struct CommandFailure: Error, CustomStringConvertible {
     static func unavailable(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 69) }
     /// An internal error (EX_SOFTWARE).
     static func software(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 70) }
+    /// Something else holds what the command needs, such as a running server its embedded
+    /// PostgreSQL: try again once it has stopped (EX_TEMPFAIL).
+    static func busy(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 75) }
     /// What was asked exists already, such as an event with the slug (EX_CANTCREAT).
     static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 73) }
     /// The setup is incomplete, such as no migrations folder (EX_CONFIG).
@@ -44,11 +47,15 @@ struct CommandFailure: Error, CustomStringConvertible {
             throw error  // told already (`reportingKeyErrors`)
         } catch let error as CommandFailure {
             failure = error
+        } catch let error as PostgresError where error.kind == .alreadyRunning {
+            failure = .busy(error.message)
         } catch let error as PostgresError where [.connectionFailed, .embeddedServer].contains(error.kind) {
             failure = .unavailable(error.description)
         } catch let error as SetupError {
             failure = .configuration(error.description)
         } catch let error as SigningKeyError {
+            failure = error.failure
+        } catch let error as RestoreError {
             failure = error.failure
         } catch let error as ConfigurationError {
             failure = .configuration(error.description)
@@ -75,6 +82,20 @@ extension SigningKeyError {
         case .missing: .noInput(description)
         case .cannotCreate: CommandFailure(description: description, exitCode: 73)
         case .tooOpen, .malformed: .configuration(description)
+        }
+    }
+}
+
+extension RestoreError {
+    /// A dump that is not Constellation's is bad data (65); a database in use is not to be written
+    /// over (73); a superuser's connection is the setup's to change (78); a restore that does not
+    /// count what it loaded is a fault (70).
+    var failure: CommandFailure {
+        switch self {
+        case .foreign, .otherPostgreSQL: .data(description)
+        case .notEmpty: .cannotCreate(description)
+        case .superuser: .configuration(description)
+        case .checkFailed: .software(description)
         }
     }
 }

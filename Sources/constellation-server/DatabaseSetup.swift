@@ -51,14 +51,17 @@ struct DatabaseSetup {
     }
 
     /// Opens the database (starting the embedded server if it is the one), lends it to `body`,
-    /// then closes it and stops the embedded server, however `body` ends.
+    /// then closes it and stops the embedded server, however `body` ends. With
+    /// `sharingRunningServer`, an embedded server already running in the data directory (a serving
+    /// `constellation-server`'s) is used as it is, and left running; without it, such a server is
+    /// refused (`PostgresError.alreadyRunning`) and left alone.
     func withDatabase<T>(
-        maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil,
+        maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil, sharingRunningServer: Bool,
         _ body: (Database) async throws -> T
     ) async throws -> T {
         try await withDatabase(
             maximumConnections: maximumConnections, connectionWait: connectionWait, statementTimeout: statementTimeout,
-            sharingRunningServer: false
+            sharingRunningServer: sharingRunningServer
         ) { database, _ in try await body(database) }
     }
 

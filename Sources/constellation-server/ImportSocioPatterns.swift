@@ -52,7 +52,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
             let migrations = try setup.migrationsDirectory()
             let progress = ImportProgress()
             let clock = ContinuousClock()
-            let (imported, elapsed) = try await setup.withDatabase(maximumConnections: 1) { database in
+            let (imported, elapsed) = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: true) { database in
                 try await Migrator(directory: migrations, logger: logger).migrate(database)
                 let began = clock.now
                 do {

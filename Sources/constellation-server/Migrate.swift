@@ -14,7 +14,7 @@ struct Migrate: AsyncParsableCommand {
         try await CommandFailure.reporting {
             let setup = try DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
             let migrations = try setup.migrationsDirectory()
-            let applied = try await setup.withDatabase(maximumConnections: 1) { database in
+            let applied = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: true) { database in
                 try await Migrator(directory: migrations, logger: logger).migrate(database)
             }
             print(applied.isEmpty ? "The database is up to date." : "Applied \(applied.joined(separator: ", ")).")

@@ -11,14 +11,23 @@ struct RestoreCommand: AsyncParsableCommand {
         commandName: "restore",
         abstract: "Restore a backup into an empty database and a data directory without keys.",
         discussion: """
-            Every file is checked against the archive's manifest before anything is written; the database is restored \
-            in one transaction. Refused, with nothing written: a truncated, altered or foreign archive (exit 65), a \
-            database that holds tables or a data directory that holds keys (73), a backup whose schema is newer than \
-            this binary's migrations (78). Migrations this binary has beyond the backup's run when the server starts.
+            Nothing in the archive is run. Its members are checked against its manifest before anything is unpacked, \
+            its key files are read as the server reads them, and its database dump is compared with this binary's own \
+            schema at the backup's migration (built in a throwaway PostgreSQL): the same objects, the same definitions, \
+            nothing else. Then the schema is built from this binary's migrations and the dump's rows loaded into it, in \
+            one transaction; what was committed is counted, and the keys are moved into place last. Refused, with \
+            nothing written: a truncated, altered or foreign archive, or one whose database holds anything Constellation \
+            does not write (exit 65); a database that holds tables or a data directory that holds keys (73); a server \
+            running on the data directory (75); a backup whose schema is newer than this binary's migrations, or a \
+            connection as a superuser without --allow-superuser (78). Migrations this binary has beyond the backup's run \
+            when the server starts.
             """
     )
 
     @OptionGroup var common: CommonOptions
+
+    @Flag(help: "Restore even when the database role is a superuser (the role the server connects as should not be one).")
+    var allowSuperuser = false
 
     @Argument(help: "The archive constellation-server backup wrote.")
     var archive: String
@@ -32,14 +41,10 @@ struct RestoreCommand: AsyncParsableCommand {
             guard FileManager.default.isReadableFile(atPath: source.path) else {
                 throw CommandFailure.noInput("cannot read \(source.path)")
             }
-            if let present = SigningKeyFile.fileNames.first(where: {
-                FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent($0).path)
-            }) {
-                throw CommandFailure.cannotCreate(
-                    "\(dataDirectory.path) holds keys already (\(present)): restore into a data directory without them")
-            }
+            try Self.refuseKeys(in: dataDirectory)
             let began = ContinuousClock.now
             let work = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-restore-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: work, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
             defer { try? FileManager.default.removeItem(at: work) }
             let manifest: BackupManifest
             do throws(BackupError) {
@@ -48,32 +53,84 @@ struct RestoreCommand: AsyncParsableCommand {
                 throw CommandFailure.data(error.description)
             }
             let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
-            let known = Set(try Migrator(directory: try setup.migrationsDirectory(), logger: logger).migrations().map(\.version))
-            if let unknown = manifest.migrations.first(where: { !known.contains($0) }) {
-                throw CommandFailure.configuration(
-                    BackupError.newerSchema("it has migration \(unknown), which this binary does not know; restore with a newer release")
-                        .description)
+            let migrations = try Self.migrations(of: manifest, in: try Migrator(directory: try setup.migrationsDirectory(), logger: logger))
+            let keys = try Self.checkedKeys(in: work.appendingPathComponent(BackupArchive.keysFolder), manifest: manifest)
+            let restore = try await NIOThreadPool.singleton.runIfActive {
+                try DatabaseRestore(
+                    dump: work.appendingPathComponent(BackupArchive.databaseName), migrations: migrations, work: work, logger: logger)
             }
-            let keys = manifest.files.map(\.name).filter { $0.hasPrefix(BackupArchive.keysFolder) }
-            try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database, conninfo in
-                guard try await DatabaseDump.isEmpty(database) else {
-                    throw CommandFailure.cannotCreate("the database holds tables already: restore into an empty one (createdb)")
+            let staged = try KeyStaging(keys, from: work.appendingPathComponent(BackupArchive.keysFolder), beside: dataDirectory)
+            defer { staged.discard() }
+            let rows = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database in
+                let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser)
+                do {
+                    try staged.moveIntoPlace()
+                } catch {
+                    try? await DatabaseRestore.removeEverything(from: database)
+                    throw error
                 }
-                let dump = work.appendingPathComponent(BackupArchive.databaseName)
-                try await NIOThreadPool.singleton.runIfActive { try DatabaseDump.restore(dump, conninfo: conninfo) }
+                do {
+                    if !manifest.keysFromEnvironment {
+                        _ = try SigningKeyFile.load(environment: [:], dataDirectory: dataDirectory, create: false).keyRing()
+                    }
+                } catch {
+                    staged.takeBack()
+                    try? await DatabaseRestore.removeEverything(from: database)
+                    throw CommandFailure.software("the restored keys cannot be read back (\(error)); what was restored has been removed")
+                }
+                return rows
             }
-            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
-            for name in keys {
-                let target = dataDirectory.appendingPathComponent(String(name.dropFirst(BackupArchive.keysFolder.count)))
-                try FileManager.default.copyItem(at: work.appendingPathComponent(name), to: target)
-                try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: target.path)
-            }
+            let total = rows.values.reduce(0, +)
+            let counts = [("profiles", "people"), ("events", "events"), ("connections", "connections")].map { "\(rows[$0.0] ?? 0) \($0.1)" }
             print(
-                "Restored \(source.path): the database at \(manifest.migrations.last ?? "-") and \(keys.count) key files, in \(BackupCommand.seconds(since: began))."
-            )
+                "Restored \(source.path): the database at \(manifest.migrations.last ?? "-") (\(counts.joined(separator: ", ")); "
+                    + "\(total) rows in \(rows.count) tables, counted after the commit) and \(keys.count) key files, "
+                    + "in \(BackupCommand.seconds(since: began)).")
             if manifest.keysFromEnvironment {
                 print("The backup's keys were in the environment: start the server with the same CONSTELLATION_SIGNING_KEY… values.")
             }
         }
+    }
+
+    /// Refuses a data directory that holds keys already (73).
+    private static func refuseKeys(in dataDirectory: URL) throws {
+        if let present = SigningKeyFile.fileNames.first(where: {
+            FileManager.default.fileExists(atPath: dataDirectory.appendingPathComponent($0).path)
+        }) {
+            throw CommandFailure.cannotCreate(
+                "\(dataDirectory.path) holds keys already (\(present)): restore into a data directory without them")
+        }
+    }
+
+    /// This binary's migrations up to the backup's last: the backup's must be their beginning.
+    private static func migrations(of manifest: BackupManifest, in migrator: Migrator) throws -> [(version: String, sql: String)] {
+        let known = try migrator.migrations()
+        if let unknown = manifest.migrations.first(where: { version in !known.contains { $0.version == version } }) {
+            throw CommandFailure.configuration(
+                BackupError.newerSchema("it has migration \(unknown), which this binary does not know; restore with a newer release")
+                    .description)
+        }
+        guard !manifest.migrations.isEmpty, manifest.migrations == known.prefix(manifest.migrations.count).map(\.version) else {
+            throw CommandFailure.data(BackupError.altered("its migrations are not this release's, in order, from the first").description)
+        }
+        return Array(known.prefix(manifest.migrations.count))
+    }
+
+    /// The key files in `folder`, each read as the server reads it; a backup of keys from the
+    /// environment holds none, any other holds a signing key.
+    private static func checkedKeys(in folder: URL, manifest: BackupManifest) throws -> [String] {
+        let names = SigningKeyFile.fileNames.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0).path) }
+        if manifest.keysFromEnvironment {
+            guard names.isEmpty else {
+                throw CommandFailure.data(BackupError.altered("its keys were in the environment, yet it holds key files").description)
+            }
+            return []
+        }
+        do {
+            _ = try SigningKeyFile.load(environment: [:], dataDirectory: folder, create: false).keyRing()
+        } catch {
+            throw CommandFailure.data(BackupError.altered("its keys cannot be used: \(error)").description)
+        }
+        return names
     }
 }

@@ -41,7 +41,7 @@ struct Serve: AsyncParsableCommand {
             }
             try await setup.withDatabase(
                 maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-                statementTimeout: configuration.statementTimeout
+                statementTimeout: configuration.statementTimeout, sharingRunningServer: false
             ) { database in
                 let migrator = Migrator(directory: migrations, logger: logger)
                 try await migrator.migrate(database)

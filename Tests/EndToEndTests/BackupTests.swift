@@ -16,7 +16,7 @@ import Testing
     /// database and data directory, and a server started there redeems the old code, with every
     /// pseudonym and the event's network as they were.
     @Test func aBackupRestoresIntoANewDatabaseWithItsKeysAndPseudonyms() async throws {
-        let (source, target) = (try await TestDatabase.createEmpty(), try await TestDatabase.createEmpty())
+        let (source, target) = (try await TestDatabase.createEmpty(), try await TestDatabase.createEmpty(ownedBy: Self.role))
         let (dataBefore, dataAfter) = (workspace.root.appendingPathComponent("before"), workspace.root.appendingPathComponent("after"))
         let before = try ServerProcess(databaseURL: source, dataDirectory: dataBefore, environment: ["CONSTELLATION_RATE_LIMITS": "off"])
         let anonymous = before.client
@@ -44,9 +44,18 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: archive.path)[.posixPermissions] as? Int
         #expect(mode == 0o600, "the archive holds secrets: mode \(String(mode ?? 0, radix: 8))")
 
+        // As a superuser: refused unless asked for, and nothing written.
+        let superuserTarget = try await TestDatabase.createEmpty()
+        let asSuperuser = try Binaries.server(
+            ["restore", "--data-dir", workspace.root.appendingPathComponent("superuser").path, archive.path], databaseURL: superuserTarget,
+            scratch: workspace.root)
+        #expect(asSuperuser.status == 78 && asSuperuser.stderr.contains("superuser"), "\(asSuperuser.status) \(asSuperuser.stderr)")
+        #expect(try await Self.isEmpty(superuserTarget))
+
         let restore = try Binaries.server(
             ["restore", "--data-dir", dataAfter.path, archive.path], databaseURL: target, scratch: workspace.root)
         #expect(restore.status == 0, "\(restore.stderr)")
+        #expect(restore.stdout.contains("4 people, 1 events, 3 connections"), "\(restore.stdout)")
         let after = try ServerProcess(databaseURL: target, dataDirectory: dataAfter)
         defer { _ = after.stop() }
         let restored = people.map { after.client.authenticated($0.apiKey!) }
@@ -104,7 +113,7 @@ import Testing
         for refused in cases {
             let file = workspace.root.appendingPathComponent("\(refused.name).archive")
             try refused.bytes.write(to: file)
-            let target = try await TestDatabase.createEmpty()
+            let target = try await TestDatabase.createEmpty(ownedBy: Self.role)
             let directory = workspace.root.appendingPathComponent("target-\(refused.name)")
             let restore = try Binaries.server(
                 ["restore", "--data-dir", directory.path, file.path], databaseURL: target, scratch: workspace.root)
@@ -112,12 +121,8 @@ import Testing
                 restore.status == refused.status && restore.stderr.contains(refused.says),
                 "\(refused.name): \(restore.status) \(restore.stderr)")
             #expect(restore.stderr.split(separator: "\n").count == 1, "\(refused.name): one line")
-            let database = Database(conninfo: target, maximumConnections: 1, logger: TestDatabase.logger)
-            #expect(try await DatabaseDump.isEmpty(database), "\(refused.name): the database stays empty")
-            await database.shutdown()
-            #expect(
-                !FileManager.default.fileExists(atPath: directory.appendingPathComponent("signing-key").path),
-                "\(refused.name): no keys written")
+            #expect(try await Self.isEmpty(target), "\(refused.name): the database stays empty")
+            #expect(Self.keys(in: directory).isEmpty, "\(refused.name): no keys written")
         }
         // A backup is never written over a file, and needs the server's data directory.
         let over = try Binaries.server(
@@ -130,5 +135,20 @@ import Testing
             ],
             databaseURL: source, scratch: workspace.root)
         #expect(noKeys.status == 66 && noKeys.stderr.contains("no signing key"), "\(noKeys.status) \(noKeys.stderr)")
+    }
+
+    /// The role the restores connect as: it owns its database and is no superuser, as the server's should be.
+    static let role = "constellation_restorer"
+
+    static func isEmpty(_ conninfo: String) async throws -> Bool {
+        let database = Database(conninfo: conninfo, maximumConnections: 1, logger: TestDatabase.logger)
+        let empty = try await DatabaseDump.isEmpty(database)
+        await database.shutdown()
+        return empty
+    }
+
+    /// The key files in `directory`, and anything else a restore might have left there.
+    static func keys(in directory: URL) -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).filter { !$0.hasPrefix("postgres") }
     }
 }

@@ -24,18 +24,26 @@ enum Binaries {
         return try run("constellation", arguments, environment: environment, scratch: home)
     }
 
-    /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`,
-    /// with output files in `scratch`, plus `environment`; waits for it to finish, at most `timeout`
-    /// (then it is stopped and `status` is -1).
+    /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`
+    /// (nil, with no `PG*` variables either: the embedded one in its data directory), with output
+    /// files in `scratch`, plus `environment`; waits for it to finish, at most `timeout` (then it is
+    /// stopped and `status` is -1).
     static func server(
-        _ arguments: [String], databaseURL: String, scratch: URL, environment extra: [String: String] = [:], timeout: TimeInterval? = nil
+        _ arguments: [String], databaseURL: String?, scratch: URL, environment extra: [String: String] = [:], timeout: TimeInterval? = nil
     ) throws -> Output {
         var environment = ProcessInfo.processInfo.environment
-        environment["DATABASE_URL"] = databaseURL
+        if let databaseURL {
+            environment["DATABASE_URL"] = databaseURL
+        } else {
+            for name in embeddedOnly { environment[name] = nil }
+        }
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
         environment.merge(extra) { $1 }
         return try run("constellation-server", arguments, environment: environment, scratch: scratch, timeout: timeout)
     }
+
+    /// The variables that name a database: without them, the server starts its embedded one.
+    static let embeddedOnly = ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"]
 
     /// Starts the CLI like `cli(_:home:server:)` without waiting: for a command that waits itself.
     static func launchCLI(_ arguments: [String], home: URL, server: String) throws -> Running {
@@ -113,7 +121,7 @@ final class ServerProcess {
         if let databaseURL {
             environment["DATABASE_URL"] = databaseURL
         } else {
-            for name in ["DATABASE_URL", "PGHOST", "PGPORT", "PGUSER", "PGDATABASE", "PGSERVICE"] { environment[name] = nil }
+            for name in Binaries.embeddedOnly { environment[name] = nil }
         }
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
         environment.merge(extra) { $1 }

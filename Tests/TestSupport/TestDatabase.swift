@@ -24,6 +24,30 @@ public enum TestDatabase {
         try await create(from: nil)
     }
 
+    /// A connection string for a new, empty database owned by `role` and connecting as it: a role
+    /// that is no superuser (made if missing), as the server's role should be.
+    public static func createEmpty(ownedBy role: String) async throws -> String {
+        let admin = try await adminConninfo.value
+        let name = "test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+        let database = Database(conninfo: admin, maximumConnections: 1, logger: logger)
+        try await database.withConnection { connection in
+            // Roles are the cluster's: tests running at once may make the same one.
+            try? connection.execute(unsafeSQL: "CREATE ROLE \(role) LOGIN NOSUPERUSER")
+            try connection.execute(unsafeSQL: "CREATE DATABASE \(name) OWNER \(role)")
+        }
+        await database.shutdown()
+        return admin + " dbname=\(name) user=\(role)"
+    }
+
+    /// A new database that is a copy of the one `conninfo` names (nothing may be connected to it),
+    /// connecting as the administrator.
+    public static func createCopy(of conninfo: String) async throws -> String {
+        guard let name = conninfo.split(separator: " ").last(where: { $0.hasPrefix("dbname=test_") })?.dropFirst("dbname=".count) else {
+            throw NotATestDatabase(conninfo: conninfo)
+        }
+        return try await create(from: String(name))
+    }
+
     /// A new database with every migration applied, and its connection string. Tests wait for a
     /// busy pool for a minute unless they are about that wait: hundreds of tests share two cores.
     public static func createMigrated(
@@ -79,8 +103,8 @@ public enum TestDatabase {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-test-\(getpid())")
         let server = EmbeddedPostgres(dataDirectory: directory, logger: logger)
         // Started from a thread that lives as long as the process: the server dies with its starting thread.
-        return try await NIOThreadPool.singleton.runIfActive { try server.start() }.replacingOccurrences(
-            of: "dbname=\(EmbeddedPostgres.databaseName)", with: "dbname=postgres")
+        _ = try await NIOThreadPool.singleton.runIfActive { try server.start() }
+        return server.administrativeConnectionString(database: "postgres")
     }
 }
 

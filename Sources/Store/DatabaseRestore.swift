@@ -1,0 +1,193 @@
+import Foundation
+import Logging
+
+/// A backup's database dump restored without running anything it holds.
+///
+/// `verify()` compares the dump with this binary's own schema at the backup's migration, as
+/// `ReferenceSchema` builds and dumps it, before anything is written: the same entries, the same
+/// definitions, the same COPY statements, and nothing else (`RestoreError.foreign`). `load(into:)`
+/// then builds the schema from this binary's migrations and loads the dump's rows into it, in
+/// one transaction: the only statements run are the migrations, the reference's COPY statements
+/// and `setval` with a number. The rows go through the schema's own types and constraints.
+public struct DatabaseRestore: Sendable {
+    public let dump: URL
+    private let migrations: [(version: String, sql: String)]
+    private let reference: ReferenceSchema
+    private let listing: DumpListing
+    /// Rows by table, as the dump holds them.
+    public let rows: [String: Int]
+
+    /// Checks `dump` against the schema of `migrations` (this binary's, from the first to the
+    /// backup's last), building that schema in a throwaway cluster inside `work`. Blocks for a few
+    /// seconds. Throws `RestoreError` for a dump that is not of that schema.
+    public init(dump: URL, migrations: [(version: String, sql: String)], work: URL, logger: Logger) throws {
+        let listing = try DumpListing(parsing: try DatabaseDump.listing(of: dump))
+        let reference = try ReferenceSchema.build(migrations, in: work, logger: logger)
+        guard listing.serverMajor == reference.listing.serverMajor else {
+            throw RestoreError.otherPostgreSQL(dumped: listing.serverMajor, here: reference.listing.serverMajor)
+        }
+        let (found, expected) = (listing.descriptors, reference.listing.descriptors)
+        if let extra = found.first(where: { !expected.contains($0) }) { throw RestoreError.foreign("it holds \(extra)") }
+        if let missing = expected.first(where: { !found.contains($0) }) { throw RestoreError.foreign("it lacks \(missing)") }
+        if found != expected { throw RestoreError.foreign("it holds an entry twice") }
+        let schema = ReferenceSchema.comparable(try DatabaseDump.schemaScript(of: dump))
+        if schema != reference.schema {
+            let line = zip(schema, reference.schema).first { $0 != $1 }?.0 ?? schema.last ?? ""
+            throw RestoreError.foreign("its schema is not this release's, from: \(line.prefix(100))")
+        }
+        self.dump = dump
+        self.migrations = migrations
+        self.reference = reference
+        self.listing = listing
+        rows = try Self.read(dump, listing: listing, reference: reference)
+    }
+
+    /// Restores the dump into `database`, which must hold nothing, in one transaction: builds the
+    /// schema of the migrations, loads each table's rows (each after those its foreign keys refer
+    /// to) and the sequences, and checks that the migrations the dump records are this binary's.
+    /// Then checks what was committed, table by table, and removes it all if that fails. Refuses
+    /// a connection as a superuser unless `allowingSuperuser`. Returns the rows per table.
+    @discardableResult
+    public func load(into database: Database, allowingSuperuser: Bool) async throws -> [String: Int] {
+        try await database.withConnection { [self] connection in
+            let role = try connection.query("SELECT current_user AS role, current_setting('is_superuser') = 'on' AS superuser")[0]
+            if try role.bool("superuser"), !allowingSuperuser { throw RestoreError.superuser(role: try role.string("role")) }
+            guard try connection.query(DatabaseDump.emptiness)[0].bool("empty") else { throw RestoreError.notEmpty }
+            try connection.transaction { connection in try write(on: connection) }
+        }
+        do {
+            try await check(database)
+        } catch {
+            try? await Self.removeEverything(from: database)
+            throw error
+        }
+        return rows
+    }
+
+    private func write(on connection: PostgresConnection) throws {
+        try Migrator.build(migrations, on: connection)
+        let recorded = try Self.recordedMigrations(on: connection)
+        try connection.execute(unsafeSQL: "DELETE FROM schema_migrations")
+        var script = DataScript(reference: reference.data)
+        for table in reference.tables {
+            guard let entry = listing.id(of: "TABLE DATA public \(table)") else {
+                throw RestoreError.foreign("it lacks the rows of \(table)")
+            }
+            let output = try DatabaseDump.dataScript(of: dump, entries: [entry])
+            defer { output.close() }
+            while let line = output.nextLine() {
+                switch try script.read(line) {
+                case .nothing: continue
+                case .copy(let copied, let statement) where copied == table:
+                    let copiedRows = try connection.copy(statement) { write in
+                        while let line = output.nextLine() {
+                            guard case .row(let row) = try script.read(line) else { return }  // the end of the rows
+                            try write(row)
+                            try write(Self.newline)
+                        }
+                        throw RestoreError.foreign("its data ends inside the rows of \(table)")
+                    }
+                    guard copiedRows == rows[table] else {
+                        throw RestoreError.checkFailed("\(table) took \(copiedRows) rows of \(rows[table] ?? 0)")
+                    }
+                default: throw RestoreError.foreign("the rows of \(table) come with another statement")
+                }
+            }
+            try output.finish()
+        }
+        let sequences = listing.entries.filter { $0.descriptor.hasPrefix("SEQUENCE SET ") }.map(\.id)
+        let output = try DatabaseDump.dataScript(of: dump, entries: sequences)
+        defer { output.close() }
+        while let line = output.nextLine() {
+            switch try script.read(line) {
+            case .nothing: continue
+            case .setval(let sequence, let value, let called):
+                try connection.query("SELECT setval(\(sequence)::regclass, \(value), \(called))")
+            default: throw RestoreError.foreign("its sequences come with another statement")
+            }
+        }
+        try output.finish()
+        let restored = try Self.recordedMigrations(on: connection)
+        guard restored == recorded else {
+            throw RestoreError.foreign(
+                "the migrations it records (\(restored.map(\.version).joined(separator: ", "))) are not this release's")
+        }
+    }
+
+    private static let newline: ArraySlice<UInt8> = [UInt8(ascii: "\n")]
+
+    /// The migrations `schema_migrations` records, with their checksums.
+    private static func recordedMigrations(on connection: PostgresConnection) throws -> [Recorded] {
+        try connection.query("SELECT version, checksum FROM schema_migrations ORDER BY version").map {
+            Recorded(version: try $0.string("version"), checksum: try $0.string("checksum"))
+        }
+    }
+
+    private struct Recorded: Equatable {
+        let version: String
+        let checksum: String
+    }
+
+    /// Counts what was committed: every table holds the rows the dump has for it.
+    private func check(_ database: Database) async throws {
+        let counts = try await database.withConnection { [reference] connection in
+            try reference.tables.map { table in
+                (table, try connection.query("SELECT count(*) AS n FROM \(unsafeSQL: "public.\(table)")")[0].int("n"))
+            }
+        }
+        for (table, count) in counts where Int(count) != rows[table] {
+            throw RestoreError.checkFailed("\(table) holds \(count) rows, the backup \(rows[table] ?? 0)")
+        }
+    }
+
+    /// Drops every table, sequence and routine in `public`: what a restore made in a database that
+    /// held nothing before it.
+    public static func removeEverything(from database: Database) async throws {
+        try await database.withConnection { connection in
+            try connection.execute(
+                unsafeSQL: """
+                    DO $$
+                    DECLARE item record;
+                    BEGIN
+                        FOR item IN SELECT c.oid::regclass AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                    WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') LOOP
+                            EXECUTE format('DROP TABLE IF EXISTS %s CASCADE', item.name);
+                        END LOOP;
+                        FOR item IN SELECT c.oid::regclass AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+                                    WHERE n.nspname = 'public' AND c.relkind = 'S' LOOP
+                            EXECUTE format('DROP SEQUENCE IF EXISTS %s CASCADE', item.name);
+                        END LOOP;
+                        FOR item IN SELECT p.oid::regprocedure AS name FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+                                    WHERE n.nspname = 'public' LOOP
+                            EXECUTE format('DROP ROUTINE IF EXISTS %s CASCADE', item.name);
+                        END LOOP;
+                    END $$
+                    """)
+        }
+    }
+
+    /// Reads the dump's data script to its end, running nothing: every line must be what a dump of
+    /// the reference holds, and every table must be there once. Returns the rows per table.
+    private static func read(_ dump: URL, listing: DumpListing, reference: ReferenceSchema) throws -> [String: Int] {
+        let entries = listing.entries.filter { $0.descriptor.hasPrefix("TABLE DATA ") || $0.descriptor.hasPrefix("SEQUENCE SET ") }
+        let output = try DatabaseDump.dataScript(of: dump, entries: entries.map(\.id))
+        defer { output.close() }
+        var script = DataScript(reference: reference.data)
+        var rows: [String: Int] = [:]
+        var table: String?
+        while let line = output.nextLine() {
+            switch try script.read(line) {
+            case .copy(let copied, _):
+                guard rows[copied] == nil else { throw RestoreError.foreign("its data copies \(copied) twice") }
+                rows[copied] = 0
+                table = copied
+            case .row: rows[table!, default: 0] += 1
+            case .nothing, .endOfCopy, .setval: break
+            }
+        }
+        guard script.copying == nil else { throw RestoreError.foreign("its data ends inside the rows of \(table ?? "")") }
+        try output.finish()
+        if let missing = script.tables.subtracting(rows.keys).first { throw RestoreError.foreign("its data lacks the table \(missing)") }
+        return rows
+    }
+}
