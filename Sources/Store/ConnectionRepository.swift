@@ -153,19 +153,47 @@ public struct ConnectionRepository: Sendable {
 
     /// What `redeem_token` answered: the connection, or the refusal it names.
     private static func redemption(_ row: Row, request: RedemptionRequest) throws -> Redemption {
-        switch try row.string("outcome") {
-        case "ok":
-            var answer = try Connection(row: row)
-            answer.card = try ProfileRepository.sharedCard(json: row.optionalString("card"))
-            return Redemption(connection: answer, created: try row.bool("created"), clientNonce: request.clientNonce)
-        case "token_revoked": throw StoreError.tokenRevoked
-        case "blocked": throw StoreError.blocked
-        case "unknown_owner": throw StoreError.unknownOwner
-        case "unknown_event": throw StoreError.unknownEvent
-        case "event_ended": throw StoreError.eventEnded
-        case "token_used_up": throw StoreError.tokenUsedUp
-        case let outcome: throw PostgresError(.decoding, message: "redeem_token answered '\(outcome)'")
+        let outcome = try row.string("outcome")
+        guard outcome == "ok" else { throw try refusal(outcome) }
+        var answer = try Connection(row: row)
+        answer.card = try ProfileRepository.sharedCard(json: row.optionalString("card"))
+        return Redemption(connection: answer, created: try row.bool("created"), clientNonce: request.clientNonce)
+    }
+
+    /// The error a refusal `redeem_token` names stands for.
+    private static func refusal(_ outcome: String) throws -> StoreError {
+        switch outcome {
+        case "token_revoked": .tokenRevoked
+        case "blocked": .blocked
+        case "unknown_owner": .unknownOwner
+        case "unknown_event": .unknownEvent
+        case "event_ended": .eventEnded
+        case "token_used_up": .tokenUsedUp
+        default: throw PostgresError(.decoding, message: "redeem_token answered '\(outcome)'")
         }
+    }
+
+    /// Why a redemption of this code by a newcomer would be refused, read without writing anything:
+    /// its owner is gone or reset their codes since it was issued, its event is gone or ended past
+    /// the grace, or it is used up. Nil when it would connect (as of now).
+    public func refusal(
+        ofCode tokenId: String, ownedBy owner: UUID, issuedAt: Date, event: UUID?, maximumUses: Int, eventGrace: TimeInterval
+    ) async throws -> StoreError? {
+        let outcome = try await database.query(
+            """
+            SELECT CASE
+                WHEN p.id IS NULL THEN 'unknown_owner'
+                WHEN p.tokens_valid_from IS NOT NULL AND \(issuedAt) < p.tokens_valid_from THEN 'token_revoked'
+                WHEN \(event)::uuid IS NOT NULL AND e.id IS NULL THEN 'unknown_event'
+                WHEN e.id IS NOT NULL AND now() > e.ends_at + make_interval(secs => \(Int(eventGrace))) THEN 'event_ended'
+                WHEN coalesce(u.uses, 0) >= \(maximumUses) THEN 'token_used_up'
+                ELSE 'ok' END AS outcome
+            FROM (SELECT 1) AS one
+            LEFT JOIN profiles p ON p.id = \(owner)
+            LEFT JOIN events e ON e.id = \(event)
+            LEFT JOIN token_uses u ON u.token_id = \(tokenId)
+            """)[0].string("outcome")
+        return outcome == "ok" ? nil : try Self.refusal(outcome)
     }
 
     /// A page of `profile`'s connections, newest first, strictly older than `before` (a connection id).

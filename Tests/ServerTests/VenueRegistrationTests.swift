@@ -116,6 +116,67 @@ import Testing
         }
     }
 
+    /// Each new profile can show a code, and registering through it once brought a fresh budget:
+    /// from one address, registrations chained code to code went on at will. Now every
+    /// registration through a code also counts against the address's budget for them.
+    @Test func registrationsChainedThroughEachNewcomersCodeStopAtTheAddressBudget() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = RateLimits("register_address=100/h,register_code_address=6/h")! }) {
+            server throws in
+            var shower = try await server.user("Ada").client
+            var chained = 0
+            while chained < 20 {
+                let code = try await shower.issueToken().token
+                let next: RegisteredProfile
+                do {
+                    next = try await server.client.register(NewProfile(displayName: "Chained \(chained)", token: code))
+                } catch ClientError.problem(let problem) where problem.status == 429 {
+                    break
+                }
+                chained += 1
+                shower = server.client.authenticated(next.apiKey)
+            }
+            #expect(chained == 6, "each newcomer's own code brought no fresh budget: \(chained) chained")
+            // Events count too: a new event's join code does not reopen the address's door for codes.
+            let joinCode = try await shower.createEvent(EventRoutesTests.newEvent("chain-fest")).joinCode
+            let throughEvent = try await Self.isRateLimited {
+                _ = try await server.client.register(NewProfile(displayName: "Through an event", event: "chain-fest", joinCode: joinCode))
+            }
+            #expect(throughEvent)
+            #expect(try await server.count("profiles") == 7)
+        }
+    }
+
+    /// A code its redemption would refuse, or an ended event's join code, registers nobody, and
+    /// counts against the address as a registration with nothing behind it does.
+    @Test func codesARedemptionWouldRefuseAndEndedEventsRegisterNobody() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = RateLimits("register_address=10/h")! }) { server throws in
+            let (ada, bob, olga) = try await server.users("Ada", "Bob", "Olga")  // 3 of the address's 10
+            let revoked = try await ada.client.issueToken().token
+            _ = try await ada.client.resetTokens()
+            await expectProblem(401, "token_revoked") {
+                _ = try await server.client.register(NewProfile(displayName: "Through a reset code", token: revoked))
+            }
+            let erased = try await bob.client.issueToken().token
+            try await bob.client.deleteMe()
+            await expectProblem(404, "unknown_profile") {
+                _ = try await server.client.register(NewProfile(displayName: "Through an erased code", token: erased))
+            }
+            let ended = try await olga.client.createEvent(EventRoutesTests.newEvent("over-fest", startsIn: -7_200, hours: 1))
+            await expectProblem(410, "event_ended") {
+                _ = try await server.client.register(NewProfile(displayName: "Late", event: "over-fest", joinCode: ended.joinCode))
+            }
+            #expect(try await server.count("profiles") == 2, "nobody registered (Bob erased)")
+            // 3 people and 3 refusals spent 6 of the address's 10: four plain registrations, then 429.
+            var plain = 0
+            while plain < 10,
+                !(try await Self.isRateLimited { _ = try await server.client.register(NewProfile(displayName: "Plain \(plain)")) })
+            {
+                plain += 1
+            }
+            #expect(plain == 4, "\(plain)")
+        }
+    }
+
     /// The budgets against a crowd's pace, on the limiter's own clock: 2,000 newcomers through one
     /// event over 10 minutes, half of them in the first three, are all admitted from one address;
     /// 200 registrations with nothing behind them in one minute are not.

@@ -37,8 +37,10 @@ struct ProfileController {
 
     /// Counts a registration against what brought it: the event whose join code it carries (the
     /// event to join, returned), the event or the person whose code it is about to scan, or, with
-    /// nothing behind it, its address. A wrong event, code or token counts against the address, as
-    /// a registration with nothing behind it does, and is refused.
+    /// nothing behind it, its address; one through a code also against its address's budget for
+    /// those (`registerThroughCode`). A wrong event, code or token, an ended event's join code, or
+    /// a code its redemption would refuse (revoked by a QR reset, its owner erased, used up),
+    /// counts against the address as a registration with nothing behind it does, and is refused.
     private func admit(_ input: NewProfile, address: String?) async throws -> (event: UUID, codeHash: [UInt8])? {
         let limiter = services.limiter
         switch (input.event, input.joinCode, input.token) {
@@ -53,12 +55,13 @@ struct ProfileController {
                 guard let codeHash = try JoinCode.hash(code, eventId: found.event.id),
                     try await services.events.joinCodeMatches(codeHash, of: found.event.id) == true
                 else { throw StoreError.invalidJoinCode }
+                guard Date() < found.event.endsAt else { throw Problem.eventEnded }
                 (event, hash) = (found.event.id, codeHash)
             } catch {
                 try limiter.admit(.register, address: address)
                 throw error
             }
-            try limiter.admit(.register, address: nil, event: event)
+            try limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
             return (event, hash)
         case (nil, nil, let token?):
             let claims: ConnectionClaims
@@ -69,14 +72,23 @@ struct ProfileController {
                 let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
                 claims = try ConnectionTokens.verify(
                     token, keys: services.keyRing.verificationKeys, validAtSomeMomentOf: now.addingTimeInterval(-grace)...now, now: now)
+                let configuration = services.configuration
+                if let refusal = try await services.connections.refusal(
+                    ofCode: claims.tokenId, ownedBy: claims.subject, issuedAt: claims.issuedAt, event: claims.eventId,
+                    maximumUses: claims.kind == .badge
+                        ? configuration.maximumRedemptionsPerBadge : configuration.maximumRedemptionsPerToken,
+                    eventGrace: grace)
+                {
+                    throw refusal
+                }
             } catch {
                 try limiter.admit(.register, address: address)
                 throw error
             }
             if let event = claims.eventId {
-                try limiter.admit(.register, address: nil, event: event)
+                try limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
             } else {
-                try limiter.admit(.register, credential: claims.subject, address: nil)
+                try limiter.admit(.register, credential: claims.subject, address: address, addressAction: .registerThroughCode)
             }
             return nil
         default:

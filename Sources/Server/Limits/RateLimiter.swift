@@ -17,6 +17,7 @@ extension RateLimits.Action {
         case .authFailure: "requests with a missing or wrong API key"
         case .joinGuess: "wrong join codes"
         case .viewLink: "new view links"
+        case .registerThroughCode: "registrations through codes"
         }
     }
 }
@@ -45,14 +46,16 @@ package final class RateLimiter: Sendable {
         self.capacity = capacity
     }
 
-    /// Counts one `action` for each of `credential`, `address` and `event` given if all have room;
-    /// else throws `RateLimited` and counts nothing.
+    /// Counts one `action` for each of `credential`, `address` and `event` given if all have room
+    /// (the address under `addressAction`, if given); else throws `RateLimited` and counts nothing.
     package func admit(
-        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, event: UUID? = nil, at now: ContinuousClock.Instant = .now
+        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, event: UUID? = nil,
+        addressAction: RateLimits.Action? = nil, at now: ContinuousClock.Instant = .now
     ) throws(RateLimited) {
+        let perAddress = addressAction ?? action
         let checks = [
             (limits.perCredential[action], credential.map { Key(action: action, subject: "profile:\($0)") }),
-            (limits.perAddress[action], address.map { Key(action: action, subject: "address:\($0)") }),
+            (limits.perAddress[perAddress], address.map { Key(action: perAddress, subject: "address:\($0)") }),
             (limits.perEvent[action], event.map { Key(action: action, subject: "event:\($0)") }),
         ].compactMap { rule, key in rule.flatMap { rule in key.map { (rule, $0) } } }
         guard !checks.isEmpty else { return }

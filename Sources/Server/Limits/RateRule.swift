@@ -52,6 +52,9 @@ public struct RateLimits: Sendable, Equatable {
         case joinGuess = "join_guess"
         /// A view link made by an organizer: each is a credential.
         case viewLink = "view_link"
+        /// A registration through a code (a person's, an event's, or its join code), counted per
+        /// address: each new profile can show codes, so without it registrations could be chained.
+        case registerThroughCode = "register_code"
     }
 
     /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
@@ -70,7 +73,9 @@ public struct RateLimits: Sendable, Equatable {
     /// typos do not lock a venue's shared address out. A registration that comes through an event
     /// counts against the event's 300 a minute (a 2,000-person opening rush fits, from one address),
     /// one that comes through a person's code against that person's 60 a minute, and one with
-    /// nothing behind it against its address's 60.
+    /// nothing behind it against its address's 60. Every registration through a code also counts
+    /// against its address's 600 a minute for them: a script's new profiles, each able to show a
+    /// code or open an event, do not bring it a fresh budget.
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
@@ -79,6 +84,7 @@ public struct RateLimits: Sendable, Equatable {
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),
             .redeem: RateRule(1_200, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
+            .registerThroughCode: RateRule(600, per: .seconds(60)),
         ],
         perEvent: [.joinGuess: RateRule(120, per: .seconds(60)), .register: RateRule(300, per: .seconds(60))])
 
@@ -108,7 +114,7 @@ public struct RateLimits: Sendable, Equatable {
                 perEvent[action] != nil
             {
                 perEvent[action] = rule
-            } else if let action = Action(rawValue: name), action != .authFailure {
+            } else if let action = Action(rawValue: name), ![.authFailure, .registerThroughCode].contains(action) {
                 perCredential[action] = rule
             } else {
                 return nil
