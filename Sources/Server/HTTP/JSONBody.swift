@@ -36,11 +36,18 @@ public struct JSONBody: RequestDecoder {
         if let key = DuplicateKeys.first(in: bytes) {
             throw Problem.malformedJSON("The key \"\(key)\" appears twice in one object.")
         }
+        let value: T
         do {
-            return try Self.decoder.decode(type, from: Data(bytes))
+            value = try Self.decoder.decode(type, from: Data(bytes))
         } catch let error as DecodingError {
             throw Problem.malformedJSON(Self.explanation(of: error))
         }
+        if let json = try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed]),
+            let unknown = UnknownFields.first(in: json, decodedAs: value)
+        {
+            throw Problem.malformedJSON("`\(unknown)` is not a field of this request (check its spelling); nothing was changed.")
+        }
+        return value
     }
 
     /// Dates in requests must lie in `RFC3339.accepted`.
