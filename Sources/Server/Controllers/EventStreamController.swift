@@ -8,8 +8,8 @@ import Store
 /// The live streams, as Server-Sent Events. First `retry: 2000` and `event: hello`; then the
 /// stream's events, each with an `id:` to resume from, and a `: keep-alive` comment when quiet.
 /// With `Last-Event-ID`, what came after it is sent first (up to `replayLimit`). A stream ends when
-/// the server shuts down or its client falls too far behind; each credential may hold a few at once
-/// (429 `too_many_streams`).
+/// its client goes (its FIN is enough), when the server shuts down or when its client falls too far
+/// behind; each credential may hold a few at once (429 `too_many_streams`).
 ///
 /// - `GET /v1/events/{event}/stream`: the event's new pairs, for its organizers' live view.
 ///   `hello` is `{"seq": the latest pair's number}`; then `event: connection` (a `LiveConnection`,
@@ -35,7 +35,7 @@ struct EventStreamController {
         let resumeAfter = try Self.lastEventId(request)
         guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
         let (position, messages) = try feeds.watch(
-            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.connectionClosed)
+            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.clientLeft)
         let (events, keyRing, replayLimit) = (services.events, services.keyRing, replayLimit)
         return Self.eventStream(hello: "{\"seq\":\(position.seq)}", messages: messages) {
             guard let resumeAfter, resumeAfter < position.seq else { return [] }
@@ -50,7 +50,7 @@ struct EventStreamController {
         let me = try context.requireProfile()
         let resumeAfter = try Self.lastEventId(request)
         let start = try await services.connections.latestConnectionId()
-        let (position, messages) = try services.personalFeeds.watch(me.id, from: start, credential: me.id, until: context.connectionClosed)
+        let (position, messages) = try services.personalFeeds.watch(me.id, from: start, credential: me.id, until: context.clientLeft)
         let (connections, replayLimit) = (services.connections, replayLimit)
         return Self.eventStream(hello: "{\"id\":\(position)}", messages: messages) {
             guard let resumeAfter, resumeAfter < position else { return [] }

@@ -54,7 +54,7 @@ package final class EventFeeds: Sendable {
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration, the stream's
-    /// end or `ended` (the client's connection closing) stops watching and frees the credential's
+    /// end or `ended` (its client gone) stops watching and frees the credential's
     /// slot. 429 `too_many_streams` past `streamsPerCredential`.
     package func watch(
         _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, until ended: EventLoopFuture<Void>? = nil
