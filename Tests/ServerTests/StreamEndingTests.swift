@@ -5,7 +5,8 @@ import Store
 import Testing
 
 /// How a live stream ends, on a real server and PostgreSQL, through raw sockets: when its client
-/// closes its side of the connection (a FIN is enough). It frees the stream's slot.
+/// closes its side of the connection (a FIN is enough), and after its lifetime (its client resumes
+/// with `Last-Event-ID`). Each frees the stream's slot.
 @Suite struct StreamEndingTests {
     typealias Stream = EventStreamTests.Stream
 
@@ -40,6 +41,28 @@ import Testing
             for _ in 0..<4 { again.append(try await Stream(port: server.port, path: path, credential: key)) }
             let fifth = try await Stream(port: server.port, path: path, credential: key)
             #expect(again.map(\.status) == [200, 200, 200, 200] && fifth.status == 429, "four slots were freed, no more")
+        }
+    }
+
+    /// A stream ends cleanly after `streamLifetime`, its slot freed; its client, which heard nothing
+    /// but the hello, resumes from the hello's `id:` and hears what happened meanwhile.
+    @Test func aStreamEndsAfterItsLifetimeAndItsClientResumes() async throws {
+        try await TestServer.run(configure: { $0.streamLifetime = .seconds(2) }) { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            let key = try #require(ada.client.apiKey)
+            let connection = try RawHTTP(port: server.port)
+            connection.send("GET /v1/me/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nConnection: close\r\n\r\n")
+            let whole = try await connection.readUntilClosed(timeout: 30)
+            #expect(whole.closed && whole.text.hasSuffix("0\r\n\r\n"), "the stream ended: \(whole)")
+            #expect(whole.seconds > 1.5, "not before its lifetime: \(whole.seconds) s")
+            #expect(server.services.personalFeeds.watcherCount == 0)
+            let id = try #require(whole.text.firstMatch(of: /id: ([0-9]+)\nevent: hello\n/)?.output.1, "\(whole.text)")
+
+            _ = try await bob.client.scan(ada.client)
+            let back = try await Stream(port: server.port, path: "/v1/me/stream", credential: key, lastEventId: String(id))
+            #expect(try await back.next().name == "hello")
+            let missed = try await back.next(within: 10)
+            #expect(try JSONDecoder.constellation.decode(Connection.self, from: Data(missed.data.utf8)).peer.displayName == "Bob")
         }
     }
 }
