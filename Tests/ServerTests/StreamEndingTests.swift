@@ -5,8 +5,8 @@ import Store
 import Testing
 
 /// How a live stream ends, on a real server and PostgreSQL, through raw sockets: when its client
-/// closes its side of the connection (a FIN is enough), and after its lifetime (its client resumes
-/// with `Last-Event-ID`). Each frees the stream's slot.
+/// closes its side of the connection (a FIN is enough), after its lifetime (its client resumes with
+/// `Last-Event-ID`), and when its client stops reading. Each frees the stream's slot.
 @Suite struct StreamEndingTests {
     typealias Stream = EventStreamTests.Stream
 
@@ -63,6 +63,39 @@ import Testing
             #expect(try await back.next().name == "hello")
             let missed = try await back.next(within: 10)
             #expect(try JSONDecoder.constellation.decode(Connection.self, from: Data(missed.data.utf8)).peer.displayName == "Bob")
+        }
+    }
+
+    /// A client that stops reading is disconnected once what waits for it has not drained for
+    /// `drainTimeout`, and its stream's slot is freed. Its replay of 6,000 connections (about 1 KB each: names of four-byte
+    /// characters at their longest) fills the socket buffers, a few MB on loopback, long before.
+    @Test func aClientThatStopsReadingIsDisconnected() async throws {
+        try await TestServer.run(configure: { $0.drainTimeout = .seconds(2) }) { server throws in
+            let ada = try await server.user("Ada")
+            let key = try #require(ada.client.apiKey)
+            _ = try await server.services.database.withConnection { connection in
+                try connection.query(
+                    """
+                    WITH peers AS (
+                        INSERT INTO profiles (display_name, headline)
+                        SELECT repeat('🌟', 80), repeat('🌟', 160) FROM generate_series(1, 6000) RETURNING id)
+                    INSERT INTO connections (profile_a, profile_b, token_id)
+                    SELECT least(id, \(ada.profile.id)::uuid), greatest(id, \(ada.profile.id)::uuid), 'test-' || id FROM peers
+                    """)
+            }
+            let connection = try RawHTTP(port: server.port, receiveBuffer: 4096)
+            connection.send("GET /v1/me/stream HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(key)\r\nLast-Event-ID: 0\r\n\r\n")
+            let feeds = server.services.personalFeeds
+            let opened = ContinuousClock.now + .seconds(30)
+            while feeds.watcherCount == 0, ContinuousClock.now < opened { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(feeds.watcherCount == 1, "the stream opened")
+            let deadline = ContinuousClock.now + .seconds(30)
+            while feeds.watcherCount > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(feeds.watcherCount == 0, "let go")
+
+            let received = try await connection.readUntilClosed(timeout: 30)
+            #expect(received.closed && !received.text.hasSuffix("0\r\n\r\n"), "disconnected, not ended")
+            #expect(received.text.utf8.count > 1_000_000, "the socket's buffers were full: \(received.text.utf8.count) bytes")
         }
     }
 }

@@ -9,8 +9,9 @@ import Store
 /// stream's events; `hello` and every event have an `id:` to resume from; a `: keep-alive` comment
 /// when quiet. With `Last-Event-ID`, what came after it is sent first (up to `replayLimit`). A
 /// stream ends when its client goes (its FIN is enough), after `streamLifetime` (its client comes
-/// back with `Last-Event-ID`), when the server shuts down or when its client falls too far behind.
-/// Each person may hold a few of each kind at once (429 `too_many_streams`).
+/// back with `Last-Event-ID`), when the server shuts down, or when its client falls too far behind
+/// or stops reading (`DrainDeadline`). Each person may hold a few of each kind at once (429
+/// `too_many_streams`).
 ///
 /// - `GET /v1/events/{event}/stream`: the event's new pairs, for its organizers' live view.
 ///   `hello` is `{"seq": the latest pair's number}`; then `event: connection` (a `LiveConnection`,
