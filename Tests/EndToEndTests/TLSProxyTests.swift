@@ -137,6 +137,65 @@ import Testing
             "a forwarded-for the client wrote itself does not make it someone else")
     }
 
+    /// A phone that leaves a page closes its connection to nginx, and nginx its own to the server (a
+    /// FIN: the phone's close never reaches the server): the stream's slot is free at once, not at the
+    /// next keep-alive 15 s later. With four streams open and their clients gone, four more open
+    /// within 5 s and only a fifth is refused. 5 s is generous: an idle machine takes milliseconds,
+    /// two cores busy with the whole suite may hold a process back for seconds, and it is still well
+    /// below the keep-alive that freed the slot before.
+    @Test func aStreamsSlotIsFreeAsSoonAsItsClientLeavesThroughTheProxy() async throws {
+        let (server, nginx, tls) = try await Self.serverBehindNginx(workspace)
+        let key = try await server.client.register(NewProfile(displayName: "Ada")).apiKey
+        let newStream = { try Self.openStream("https://127.0.0.1:\(nginx.httpsPort)/v1/me/stream", key: key, tls: tls) }
+        var streams: [Process] = []
+        defer {
+            for curl in streams where curl.isRunning { kill(curl.processIdentifier, SIGKILL) }
+            nginx.stop()
+            _ = server.stop()
+        }
+        for _ in 0..<4 {
+            let (status, curl) = try newStream()
+            streams.append(curl)
+            #expect(status == 200)
+        }
+        #expect(try newStream().status == 429, "four streams are the limit")
+
+        for curl in streams where curl.isRunning {
+            kill(curl.processIdentifier, SIGKILL)  // gone, as a phone that leaves; `terminate()` left curl running here
+            curl.waitUntilExit()
+        }
+        var reopened = 0
+        let deadline = ContinuousClock.now + .seconds(5)
+        while reopened < 4, ContinuousClock.now < deadline {
+            let (status, curl) = try newStream()
+            streams.append(curl)
+            if status == 200 { reopened += 1 } else { try await Task.sleep(for: .milliseconds(100)) }
+        }
+        #expect(reopened == 4, "the four slots were freed")
+        #expect(try newStream().status == 429, "and no more")
+    }
+
+    /// A stream opened through nginx by curl, on a connection of its own (HTTP/2), read up to its
+    /// hello (or, refused, to its end): its status, and curl, left running on an open stream.
+    private static func openStream(_ url: String, key: String, tls: URL) throws -> (status: Int, curl: Process) {
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+        curl.arguments = [
+            "-sN", "--http2", "-D", "-", "--max-time", "60", "--cacert", tls.appendingPathComponent("ca.pem").path, "-H",
+            "Authorization: Bearer \(key)", url,
+        ]
+        let output = Pipe()
+        curl.standardOutput = output
+        try curl.run()
+        var text = ""
+        while !text.contains("event: hello") {
+            let chunk = output.fileHandleForReading.availableData  // waits for bytes; empty once curl ends
+            if chunk.isEmpty { break }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        return (text.split(separator: " ", maxSplits: 2).dropFirst().first.flatMap { Int($0) } ?? 0, curl)
+    }
+
     /// The release server trusting loopback as its proxy, behind the example site with a fresh certificate.
     private static func serverBehindNginx(
         _ workspace: Workspace, environment: [String: String] = [:]

@@ -17,5 +17,11 @@ import Tokens
         #expect(try ServerConfiguration(environment: [:]).graphCacheEntries == 2_000)
         #expect(try ServerConfiguration(environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "150"]).graphCacheEntries == 150)
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_GRAPH_CACHE_ENTRIES": "0"]) }
+        #expect(try ServerConfiguration(environment: [:]).streamLifetime == .seconds(3600))
+        #expect(try ServerConfiguration(environment: ["CONSTELLATION_STREAM_LIFETIME_SECONDS": "600"]).streamLifetime == .seconds(600))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_STREAM_LIFETIME_SECONDS": "0"]) }
+        #expect(try ServerConfiguration(environment: [:]).drainTimeout == .seconds(30))
+        #expect(try ServerConfiguration(environment: ["CONSTELLATION_DRAIN_TIMEOUT_SECONDS": "5"]).drainTimeout == .seconds(5))
+        #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_DRAIN_TIMEOUT_SECONDS": "0"]) }
     }
 }

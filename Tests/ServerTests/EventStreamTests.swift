@@ -157,8 +157,10 @@ import Testing
     }
 
     /// A stream's slot is freed when its client goes, not at the stream's next write: a client that
-    /// reconnects at once is served, not told it has too many streams. (The bound is generous for a
-    /// loaded machine, and still far below the keep-alive that freed it before, 15 s.)
+    /// reconnects at once is served, not told it has too many streams. This client leaves the hello
+    /// unread, so its going resets the connection; one that closes with a FIN is in
+    /// `StreamEndingTests`. (The bound is generous for a loaded machine, and still far below the
+    /// keep-alive that freed it before, 15 s.)
     @Test func aClosedStreamFreesItsSlotAtOnce() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")

@@ -3,13 +3,18 @@ import Glibc
 import NIOPosix
 
 /// A plain TCP connection to a loopback port, for requests no HTTP client would send:
-/// half-sent headers, oversized lines, unknown methods, idle sockets. Reads block, so they run on
-/// NIO's blocking pool: the in-process server answering them needs Swift concurrency's threads.
+/// half-sent headers, oversized lines, unknown methods, idle sockets, half-closed ones, readers
+/// that never read. Reads block, so they run on NIO's blocking pool: the in-process server
+/// answering them needs Swift concurrency's threads.
 final class RawHTTP: Sendable {
     private let socket: Int32
 
-    init(port: Int) throws {
+    /// With `receiveBuffer`, the socket's receive buffer is that small (set before connecting).
+    init(port: Int, receiveBuffer: Int32? = nil) throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if var size = receiveBuffer {
+            setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -28,6 +33,9 @@ final class RawHTTP: Sendable {
     /// Ends the connection now, as a client that goes away does.
     func hangUp() { shutdown(socket, Int32(SHUT_RDWR)) }
 
+    /// Closes the sending side only (a FIN), still reading: as a client that has sent all it will.
+    func finishSending() { shutdown(socket, Int32(SHUT_WR)) }
+
     func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -39,7 +47,12 @@ final class RawHTTP: Sendable {
         try await NIOThreadPool.singleton.runIfActive { self.blockingRead(timeout: timeout) }
     }
 
-    private func blockingRead(timeout: TimeInterval) -> (text: String, closed: Bool, seconds: TimeInterval) {
+    /// What the server sends until it has sent `marker`, closed the connection or `timeout` passed.
+    func read(until marker: String, timeout: TimeInterval) async throws -> String {
+        try await NIOThreadPool.singleton.runIfActive { self.blockingRead(timeout: timeout, until: marker).text }
+    }
+
+    private func blockingRead(timeout: TimeInterval, until marker: String? = nil) -> (text: String, closed: Bool, seconds: TimeInterval) {
         let start = Date()
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -51,6 +64,9 @@ final class RawHTTP: Sendable {
             let count = buffer.withUnsafeMutableBytes { recv(socket, $0.baseAddress, $0.count, 0) }
             if count <= 0 { return (String(decoding: received, as: UTF8.self), true, Date().timeIntervalSince(start)) }
             received += buffer[0..<count]
+            if let marker, String(decoding: received, as: UTF8.self).contains(marker) {
+                return (String(decoding: received, as: UTF8.self), false, Date().timeIntervalSince(start))
+            }
         }
     }
 

@@ -25,15 +25,20 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// With `viewGrant`: the organizer who made the link.
     public var viewLinkMaker: UUID?
 
-    /// Completes when the client's connection closes: a long answer (an event stream) stops then,
-    /// not at its next write.
-    let connectionClosed: EventLoopFuture<Void>
+    /// The connection, for `clientLeft`.
+    private let channel: any Channel
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
-        connectionClosed = source.channel.closeFuture
+        channel = source.channel
     }
+
+    /// Completes when the client has gone: it closed its side of the connection (its FIN) or the
+    /// connection closed. Not the channel's `closeFuture`: Hummingbird allows remote half-closure, so
+    /// after a FIN that waits until the next write fails (`ClientDeparture`). A long answer (a live
+    /// stream) stops then; an ordinary one is still written, as a half-closed client may wait for it.
+    var clientLeft: EventLoopFuture<Void> { ClientDeparture.of(channel) }
 
     /// Request bodies are small JSON documents.
     public var maxUploadSize: Int { 64 * 1024 }

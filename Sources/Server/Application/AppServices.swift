@@ -88,7 +88,9 @@ public struct AppServices: Sendable {
         graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)
         var feedsLogger = logger
         feedsLogger[metadataKey: "component"] = "feeds"
-        feeds = EventFeeds(events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger)
-        personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger)
+        let feedSettings = FeedSettings(lifetime: configuration.streamLifetime)
+        feeds = EventFeeds(
+            events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger, settings: feedSettings)
+        personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger, settings: feedSettings)
     }
 }

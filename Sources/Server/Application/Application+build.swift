@@ -56,7 +56,7 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, requestTimeout: .init(configuration.requestTimeout),
-                idleTimeout: configuration.idleTimeout)
+                idleTimeout: configuration.idleTimeout, drainTimeout: .init(configuration.drainTimeout))
         },
         configuration: .init(
             address: .hostname(services.configuration.host, port: services.configuration.port),

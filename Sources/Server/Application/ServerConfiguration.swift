@@ -38,6 +38,13 @@ public struct ServerConfiguration: Sendable {
     public var requestTimeout: Duration = .seconds(30)
     /// How long an idle keep-alive connection stays open (`CONSTELLATION_IDLE_TIMEOUT_SECONDS`).
     public var idleTimeout: Duration = .seconds(60)
+    /// How long a live stream lasts at most (`CONSTELLATION_STREAM_LIFETIME_SECONDS`): it then ends
+    /// cleanly and its client comes back with `Last-Event-ID`, authenticated again.
+    public var streamLifetime: Duration = .seconds(3600)
+    /// How long a connection's answer may wait for its client to read it
+    /// (`CONSTELLATION_DRAIN_TIMEOUT_SECONDS`): past it, a client that stopped reading (a live
+    /// stream's, most likely) is disconnected.
+    public var drainTimeout: Duration = .seconds(30)
     /// How long a verified API key is trusted without asking the database again
     /// (`CONSTELLATION_AUTH_CACHE_SECONDS`, 0 to ask every time): the longest a key revoked
     /// through another instance still works here.
@@ -96,6 +103,8 @@ public struct ServerConfiguration: Sendable {
         if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...100_000) { graphCacheEntries = entries }
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
+        if let seconds = try integer("CONSTELLATION_STREAM_LIFETIME_SECONDS", in: 1...86_400) { streamLifetime = .seconds(seconds) }
+        if let seconds = try integer("CONSTELLATION_DRAIN_TIMEOUT_SECONDS", in: 1...3_600) { drainTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
         if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }
         if let milliseconds = try integer("CONSTELLATION_STATEMENT_TIMEOUT_MS", in: 1...3_600_000) {

@@ -6,10 +6,12 @@ import ServiceLifecycle
 import Store
 
 /// The live streams, as Server-Sent Events. First `retry: 2000` and `event: hello`; then the
-/// stream's events, each with an `id:` to resume from, and a `: keep-alive` comment when quiet.
-/// With `Last-Event-ID`, what came after it is sent first (up to `replayLimit`). A stream ends when
-/// the server shuts down or its client falls too far behind; each credential may hold a few at once
-/// (429 `too_many_streams`).
+/// stream's events; `hello` and every event have an `id:` to resume from; a `: keep-alive` comment
+/// when quiet. With `Last-Event-ID`, what came after it is sent first (up to `replayLimit`). A
+/// stream ends when its client goes (its FIN is enough), after `streamLifetime` (its client comes
+/// back with `Last-Event-ID`), when the server shuts down, or when its client falls too far behind
+/// or stops reading (`DrainDeadline`). Each person may hold a few of each kind at once (429
+/// `too_many_streams`).
 ///
 /// - `GET /v1/events/{event}/stream`: the event's new pairs, for its organizers' live view.
 ///   `hello` is `{"seq": the latest pair's number}`; then `event: connection` (a `LiveConnection`,
@@ -35,9 +37,9 @@ struct EventStreamController {
         let resumeAfter = try Self.lastEventId(request)
         guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
         let (position, messages) = try feeds.watch(
-            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.connectionClosed)
+            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.clientLeft)
         let (events, keyRing, replayLimit) = (services.events, services.keyRing, replayLimit)
-        return Self.eventStream(hello: "{\"seq\":\(position.seq)}", messages: messages) {
+        return Self.eventStream(hello: "{\"seq\":\(position.seq)}", at: position.seq, messages: messages) {
             guard let resumeAfter, resumeAfter < position.seq else { return [] }
             let missed = try await events.pairs(of: event, after: resumeAfter, through: position.seq, limit: replayLimit + 1)
             guard missed.count <= replayLimit else { return [EventFeeds.changed] }
@@ -50,18 +52,19 @@ struct EventStreamController {
         let me = try context.requireProfile()
         let resumeAfter = try Self.lastEventId(request)
         let start = try await services.connections.latestConnectionId()
-        let (position, messages) = try services.personalFeeds.watch(me.id, from: start, credential: me.id, until: context.connectionClosed)
+        let (position, messages) = try services.personalFeeds.watch(me.id, from: start, credential: me.id, until: context.clientLeft)
         let (connections, replayLimit) = (services.connections, replayLimit)
-        return Self.eventStream(hello: "{\"id\":\(position)}", messages: messages) {
+        return Self.eventStream(hello: "{\"id\":\(position)}", at: position, messages: messages) {
             guard let resumeAfter, resumeAfter < position else { return [] }
             let missed = try await connections.connections(after: resumeAfter, through: position, involving: me.id, limit: replayLimit)
             return try missed.map { try PersonalFeeds.message($0.seen(by: me.id)) }
         }
     }
 
-    /// The response of a stream: the hello, what `replay` finds was missed, then `messages` as they come.
+    /// The response of a stream: the hello (`id:` its `position`, where a client that heard nothing
+    /// more resumes), what `replay` finds was missed, then `messages` as they come.
     private static func eventStream(
-        hello: String, messages: AsyncStream<EventFeeds.Message>,
+        hello: String, at position: Int64, messages: AsyncStream<EventFeeds.Message>,
         replay: @escaping @Sendable () async throws -> [EventFeeds.Message]
     ) -> Response {
         let headers: HTTPFields = [
@@ -70,7 +73,7 @@ struct EventStreamController {
         return Response(
             status: .ok, headers: headers,
             body: ResponseBody { writer in
-                try await writer.write(ByteBuffer(string: "retry: 2000\n\nevent: hello\ndata: \(hello)\n\n"))
+                try await writer.write(ByteBuffer(string: "retry: 2000\n\nid: \(position)\nevent: hello\ndata: \(hello)\n\n"))
                 for message in try await replay() { try await writer.write(message.bytes) }
                 for await message in messages.cancelOnGracefulShutdown() {
                     try await writer.write(message.bytes)

@@ -9,7 +9,9 @@ import NIOHTTPTypesHTTP1
 /// arrive whole within `requestTimeout` of its first byte (408 and close otherwise), an idle
 /// keep-alive connection closes after `idleTimeout`, a request the HTTP parser refuses is
 /// answered with problem+json (414, 431, 501 or 400) instead of an empty 400, and a request
-/// without exactly one `Host` is refused (`HTTP1RequestHygiene`).
+/// without exactly one `Host` is refused (`HTTP1RequestHygiene`), a client that does not read what
+/// waits for it within `drainTimeout` is disconnected (`DrainDeadline`), and a live stream learns
+/// when its client has gone, FIN included (`ClientDeparture`).
 struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -21,6 +23,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let responder: HTTPChannelHandler.Responder
     let requestTimeout: TimeAmount
     let idleTimeout: Duration
+    let drainTimeout: TimeAmount
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -31,6 +34,8 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let connection = ConnectionGuard(requestTimeout: requestTimeout, maximumRequestLine: Self.maximumLineLength)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(connection)
+            try pipeline.addHandler(ClientDeparture(eventLoop: channel.eventLoop))
+            try pipeline.addHandler(DrainDeadline(timeout: drainTimeout))
             try pipeline.configureHTTPServerPipeline(
                 withPipeliningAssistance: false, withErrorHandling: false, withOutboundHeaderValidation: false,
                 withEncoderConfiguration: .init(), withDecoderLimitConfiguration: limits)

@@ -9,7 +9,8 @@ import Synchronization
 /// watched event, however many watch it, asks the database twice a second for the pairs recorded
 /// since, and hands each watcher the same encoded messages. A watcher that falls more than
 /// `bufferLimit` messages behind is let go (its stream ends; it comes back with `Last-Event-ID`
-/// and reads what it missed from the database), so a client that never reads costs a bounded buffer.
+/// and reads what it missed from the database), so a client that never reads costs a bounded buffer;
+/// so is every watcher after the settings' `lifetime`.
 package final class EventFeeds: Sendable {
     /// One Server-Sent Events message, encoded once for every watcher.
     package struct Message: Sendable {
@@ -54,8 +55,8 @@ package final class EventFeeds: Sendable {
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration, the stream's
-    /// end or `ended` (the client's connection closing) stops watching and frees the credential's
-    /// slot. 429 `too_many_streams` past `streamsPerCredential`.
+    /// end, `ended` (its client gone) or the watch's `lifetime` stops watching and frees the
+    /// credential's slot. 429 `too_many_streams` past `streamsPerCredential`.
     package func watch(
         _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, until ended: EventLoopFuture<Void>? = nil
     ) throws -> (
@@ -74,7 +75,14 @@ package final class EventFeeds: Sendable {
             state.feeds[key] = feed
             return feed.position
         }
-        continuation.onTermination = { [self] _ in stopWatching(key, watcher, credential: credential) }
+        let expiry = Task { [lifetime = settings.lifetime] in
+            guard (try? await Task.sleep(for: lifetime)) != nil else { return }
+            continuation.finish()
+        }
+        continuation.onTermination = { [self] _ in
+            expiry.cancel()
+            stopWatching(key, watcher, credential: credential)
+        }
         ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
     }

@@ -10,8 +10,8 @@ import Synchronization
 /// server, asks the database twice a second for the connections made since (any server may have
 /// made them) and hands each to the watchers of its two ends. As with `EventFeeds`: an id taken
 /// before a later one's but committed after it is awaited (`LateCommits`); a watcher more than
-/// `bufferLimit` messages behind is let go (it comes back with `Last-Event-ID`); each credential
-/// may hold a few streams at once (`CredentialAllowance`).
+/// `bufferLimit` messages behind is let go (it comes back with `Last-Event-ID`), and so is every
+/// watcher after `lifetime`; each credential may hold a few streams at once (`CredentialAllowance`).
 package final class PersonalFeeds: Sendable {
     private struct State {
         var watchers: [UUID: [UUID: AsyncStream<EventFeeds.Message>.Continuation]] = [:]
@@ -34,8 +34,8 @@ package final class PersonalFeeds: Sendable {
 
     /// Starts watching `profile`'s new connections for `credential` (the reader starts with the first
     /// watcher, from `start` when it is not running yet): the id live messages follow from, and the
-    /// messages. Ending the iteration, the stream's end or `ended` stops watching. 429
-    /// `too_many_streams` past `streamsPerCredential`.
+    /// messages. Ending the iteration, the stream's end, `ended` or the watch's `lifetime` stops
+    /// watching. 429 `too_many_streams` past `streamsPerCredential`.
     package func watch(
         _ profile: UUID, from start: Int64, credential: UUID, until ended: EventLoopFuture<Void>? = nil
     ) throws -> (Int64, AsyncStream<EventFeeds.Message>) {
@@ -50,7 +50,14 @@ package final class PersonalFeeds: Sendable {
             }
             return state.position
         }
-        continuation.onTermination = { [self] _ in stopWatching(profile, watcher, credential: credential) }
+        let expiry = Task { [lifetime = settings.lifetime] in
+            guard (try? await Task.sleep(for: lifetime)) != nil else { return }
+            continuation.finish()
+        }
+        continuation.onTermination = { [self] _ in
+            expiry.cancel()
+            stopWatching(profile, watcher, credential: credential)
+        }
         ended?.whenComplete { _ in continuation.finish() }
         return (position, stream)
     }
