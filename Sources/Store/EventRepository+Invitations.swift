@@ -3,14 +3,16 @@ import Foundation
 
 /// Invitations to organize an event (`migrations/0011_organizer_invitations.sql`): an organizer
 /// invites, the invitee accepts or declines. An invitation counts only while its inviter organizes
-/// the event and neither of the two has blocked the other.
+/// the event and no block stands between the invitee and any of the event's organizers, either
+/// way: organizers share the event's people, so nobody becomes the co-organizer of someone who
+/// blocked them or whom they blocked.
 extension EventRepository {
     /// The condition on `organizer_invitations i` that an invitation stands.
     private static let standing: SQL = """
         EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = i.event_id AND m.profile_id = i.invited_by AND m.role = 'organizer')
         AND NOT EXISTS (
-            SELECT 1 FROM blocks b
-            WHERE (b.blocker_id = i.invited_by AND b.blocked_id = i.profile_id) OR (b.blocker_id = i.profile_id AND b.blocked_id = i.invited_by))
+            SELECT 1 FROM blocks b JOIN event_members m ON m.event_id = i.event_id AND m.role = 'organizer'
+            WHERE (b.blocker_id = m.profile_id AND b.blocked_id = i.profile_id) OR (b.blocker_id = i.profile_id AND b.blocked_id = m.profile_id))
         """
 
     private static let columns: SQL = """
@@ -25,8 +27,8 @@ extension EventRepository {
         case organizer(EventMember)
     }
 
-    /// Invites `profile` to organize `event`, if `caller` organizes it and neither blocked the other
-    /// (`StoreError.blocked`).
+    /// Invites `profile` to organize `event`, if `caller` organizes it and no block stands between
+    /// `profile` and any of its organizers (`StoreError.blocked`).
     public func inviteOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> Invited {
         do {
             return try await database.withTransaction { connection -> Invited in
@@ -36,8 +38,9 @@ extension EventRepository {
                     SELECT
                         EXISTS (SELECT 1 FROM profiles WHERE id = \(profile)) AS known,
                         EXISTS (SELECT 1 FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) AND role = 'organizer') AS organizes,
-                        EXISTS (SELECT 1 FROM blocks WHERE (blocker_id = \(caller) AND blocked_id = \(profile))
-                                OR (blocker_id = \(profile) AND blocked_id = \(caller))) AS blocked
+                        EXISTS (SELECT 1 FROM blocks b JOIN event_members m ON m.event_id = \(event) AND m.role = 'organizer'
+                                WHERE (b.blocker_id = m.profile_id AND b.blocked_id = \(profile))
+                                   OR (b.blocker_id = \(profile) AND b.blocked_id = m.profile_id)) AS blocked
                     """)[0]
                 guard try state.bool("known") else { throw StoreError.unknownProfile }
                 guard try !state.bool("organizes") else { return .organizer(try Self.member(profile, of: event, on: connection)) }

@@ -205,6 +205,30 @@ import Testing
         }
     }
 
+    /// A misspelled key (`audiance`) would have left the entry at its default audience: refused,
+    /// naming the key, and the card stays as it was. So is an unknown key at the top.
+    @Test func anEntryWithAKeyItDoesNotTakeIsRefusedAndChangesNothing() async throws {
+        try await TestServer.run { server throws in
+            let (ada) = try await server.users("Ada")
+            let before = try await ada.client.replaceCard(ContactCard(entries: [Self.card.entries[0]]))
+            let bodies = [
+                (#"{"entries":[{"kind":"email","value":"ada@engines.example","audiance":"nobody"}]}"#, "entries[0].audiance"),
+                (#"{"entries":[],"owner":"someone else"}"#, "owner"),
+            ]
+            for (body, key) in bodies {
+                do {
+                    _ = try await ada.client.send(.PUT, "/v1/me/card", rawBody: Array(body.utf8))
+                    Issue.record("\(key) was taken")
+                } catch ClientError.problem(let problem) {
+                    #expect(
+                        problem.status == 400 && problem.code == "malformed_json" && problem.detail?.contains("`\(key)`") == true,
+                        "\(problem)")
+                }
+                #expect(try await ada.client.card() == before)
+            }
+        }
+    }
+
     @Test func tooManyEntriesAreRefusedAndChangeNothing() async throws {
         try await TestServer.run { server throws in
             let (ada) = try await server.users("Ada")

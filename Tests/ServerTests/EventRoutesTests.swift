@@ -140,10 +140,11 @@ import Tokens
 
     /// Nobody is made an organizer without saying yes: an organizer invites, the invitee sees the
     /// invitation and accepts (or declines); a second invitation is the same one; an attendee is
-    /// promoted by accepting; never between two people of whom one blocked the other.
+    /// promoted by accepting; never someone who blocked, or was blocked by, any of the event's
+    /// organizers.
     @Test func organizersInviteCoOrganizersWhoAcceptOrDecline() async throws {
         try await TestServer.run { server throws in
-            let (ada, bob, cleo, dora) = try await server.users("Ada", "Bob", "Cleo", "Dora")
+            let (ada, bob, cleo, dora, eve) = try await server.users("Ada", "Bob", "Cleo", "Dora", "Eve")
             let created = try await ada.client.createEvent(Self.newEvent())
             let invited = try await ada.client.send(
                 .POST, "/v1/events/rustconf-2026/organizers", body: NewOrganizer(profileId: bob.profile.id))
@@ -175,11 +176,16 @@ import Tokens
             await expectProblem(404, "unknown_invitation") { _ = try await dora.client.acceptInvitation(to: "rustconf-2026") }
             _ = try await dora.client.block(ada.profile.id)
             await expectProblem(403, "blocked") { _ = try await ada.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026") }
-            _ = try await bob.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026")
-            _ = try await dora.client.block(bob.profile.id)
-            #expect(try await dora.client.invitations().items.isEmpty, "an invitation from someone blocked since lapses")
-            await expectProblem(404, "unknown_invitation") { _ = try await dora.client.acceptInvitation(to: "rustconf-2026") }
+            // A block between a person and any one organizer keeps them out of the event's organizers:
+            // a co-organizer's invitation is refused too.
+            await expectProblem(403, "blocked") { _ = try await bob.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026") }
+            // Bob's standing invitation lapses once another organizer (Ada) blocks its invitee.
+            _ = try await bob.client.inviteOrganizer(eve.profile.id, to: "rustconf-2026")
+            _ = try await ada.client.block(eve.profile.id)
+            #expect(try await eve.client.invitations().items.isEmpty, "an invitation to someone an organizer blocked since lapses")
+            await expectProblem(404, "unknown_invitation") { _ = try await eve.client.acceptInvitation(to: "rustconf-2026") }
             #expect(try await dora.client.myEvents().items.isEmpty)
+            #expect(try await eve.client.myEvents().items.isEmpty)
 
             await expectProblem(404, "unknown_profile") { _ = try await ada.client.inviteOrganizer(UUID(), to: "rustconf-2026") }
             await expectProblem(400, "malformed_json") {
