@@ -75,15 +75,7 @@ package final class EventFeeds: Sendable {
             state.feeds[key] = feed
             return feed.position
         }
-        let expiry = Task { [lifetime = settings.lifetime] in
-            guard (try? await Task.sleep(for: lifetime)) != nil else { return }
-            continuation.finish()
-        }
-        continuation.onTermination = { [self] _ in
-            expiry.cancel()
-            stopWatching(key, watcher, credential: credential)
-        }
-        ended?.whenComplete { _ in continuation.finish() }
+        continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(key, watcher, credential: credential) }
         return (position, stream)
     }
 

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// How a live feed runs: how often its reader asks the database, how many messages a watcher may
 /// fall behind before it is let go (its stream ends; it comes back with `Last-Event-ID`), how many
 /// streams one credential may hold open (past it, 429 `too_many_streams`), and how long a watcher
@@ -16,5 +18,24 @@ package struct FeedSettings: Sendable {
         self.bufferLimit = bufferLimit
         self.streamsPerCredential = streamsPerCredential
         self.lifetime = lifetime
+    }
+}
+
+extension AsyncStream.Continuation {
+    /// Ends a watcher's stream when it has watched for `lifetime` or when `clientLeft` completes,
+    /// whichever comes first (a stream the server ends itself ends too), then runs `stopWatching`
+    /// once: the watcher's slot is freed.
+    func finish(
+        after lifetime: Duration, orWhen clientLeft: EventLoopFuture<Void>?, then stopWatching: @escaping @Sendable () -> Void
+    ) {
+        let expiry = Task {
+            guard (try? await Task.sleep(for: lifetime)) != nil else { return }
+            finish()
+        }
+        onTermination = { _ in
+            expiry.cancel()
+            stopWatching()
+        }
+        clientLeft?.whenComplete { _ in finish() }
     }
 }

@@ -50,15 +50,7 @@ package final class PersonalFeeds: Sendable {
             }
             return state.position
         }
-        let expiry = Task { [lifetime = settings.lifetime] in
-            guard (try? await Task.sleep(for: lifetime)) != nil else { return }
-            continuation.finish()
-        }
-        continuation.onTermination = { [self] _ in
-            expiry.cancel()
-            stopWatching(profile, watcher, credential: credential)
-        }
-        ended?.whenComplete { _ in continuation.finish() }
+        continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(profile, watcher, credential: credential) }
         return (position, stream)
     }
 
