@@ -133,15 +133,22 @@ final class ConnectionPool: Sendable {
         state.withLockedValue { PoolStatistics(inUse: $0.open - $0.idle.count, idle: $0.idle.count, waiting: $0.waiters.count) }
     }
 
+    /// Closes the idle connections, and those lent out as they come back; callers waiting for one
+    /// are told at once that the pool is closed (`PostgresError.shutdown`), as later ones are.
     func close() {
         // The idle connections close (`PQfinish`) when `dropped` is released, out of the lock.
-        let dropped = state.withLockedValue { state in
+        let (dropped, waiters) = state.withLockedValue { state in
             state.closed = true
             state.open -= state.idle.count
-            defer { state.idle.removeAll() }
-            return state.idle
+            defer {
+                state.idle.removeAll()
+                state.waiters.removeAll()
+            }
+            return (state.idle, state.waiters.map(\.continuation))
         }
-        logger.debug("connection pool closed", metadata: ["db.pool.idle_closed": "\(dropped.count)"])
+        for waiter in waiters { waiter.resume(returning: .closed) }
+        logger.debug(
+            "connection pool closed", metadata: ["db.pool.idle_closed": "\(dropped.count)", "db.pool.waiters": "\(waiters.count)"])
     }
 
     /// Opens a connection for a slot already counted in `open`; gives the slot back on failure.

@@ -39,11 +39,10 @@ public struct ConnectionRepository: Sendable {
     let database: Database
     private let redemptions: RedemptionQueue
 
-    /// - Parameter redemptionBatches: how many batches of redemptions may be at the database at
-    ///   once (`RedemptionQueue`).
-    public init(database: Database, redemptionBatches: Int = 1) {
+    /// Redemptions go to `database` in batches (`RedemptionQueue`).
+    public init(database: Database) {
         self.database = database
-        redemptions = RedemptionQueue(maximumInFlight: redemptionBatches) { requests in await Self.redeem(requests, on: database) }
+        redemptions = RedemptionQueue { requests in await Self.redeem(requests, on: database) }
     }
 
     /// Redeems a token: the database function `redeem_token` (see

@@ -85,11 +85,8 @@ package final class PostgresConnection: @unchecked Sendable {
         if sql.isPlannedPerExecution {
             sent = withCStrings(values) { PQsendQueryParams(handle, text, Int32($0.count), nil, $0.baseAddress, nil, nil, 0) }
         } else {
-            let name: String
-            if let known = prepared[text] {
-                name = known
-            } else {
-                name = "s\(prepared.count)"
+            let (name, isNew) = preparedName(of: text)
+            if isNew {
                 guard PQsendPrepare(handle, name, text, Int32(values.count), nil) == 1 else { throw abandon(sql: text) }
                 _ = try consume(try await result(waitingOn: poller, sql: text), sql: text)
                 prepared[text] = name
@@ -290,11 +287,19 @@ package final class PostgresConnection: @unchecked Sendable {
     }
 
     private func statementName(for sql: String, parameterCount: Int) throws(PostgresError) -> String {
-        if let name = prepared[sql] { return name }
-        let name = "s\(prepared.count)"
-        _ = try consume(PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
-        prepared[sql] = name
+        let (name, isNew) = preparedName(of: sql)
+        if isNew {
+            _ = try consume(PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql)
+            prepared[sql] = name
+        }
         return name
+    }
+
+    /// The name `sql` is prepared under on this connection, and whether it is new: then the caller
+    /// prepares it under that name and records it in `prepared`.
+    private func preparedName(of sql: String) -> (name: String, isNew: Bool) {
+        if let known = prepared[sql] { return (known, false) }
+        return ("s\(prepared.count)", true)
     }
 
     private func consume(_ result: OpaquePointer?, sql: String) throws(PostgresError) -> [Row] {

@@ -27,6 +27,10 @@ struct Serve: AsyncParsableCommand {
             GraphThreads.limit(to: Int(environment["CONSTELLATION_GRAPH_THREADS"] ?? "") ?? 0)
             let logger = try common.logger()
             var configuration = try ServerConfiguration(environment: environment)
+            for (variable, notice) in ServerConfiguration.retiredSettings.sorted(by: { $0.key < $1.key }) where environment[variable] != nil
+            {
+                logger.warning("\(notice)")
+            }
             if let host { configuration.host = host }
             if let port {
                 guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535") }

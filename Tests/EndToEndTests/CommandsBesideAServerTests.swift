@@ -18,8 +18,12 @@ import Tokens
         // Keys from the environment: the data directory holds none, so a restore gets as far as the database.
         let environment = ["CONSTELLATION_SIGNING_KEY": PASERK.encode(try SigningKey.generate()), "CONSTELLATION_RATE_LIMITS": "off"]
         let data = workspace.serverData
-        let server = try ServerProcess(databaseURL: nil, dataDirectory: data, environment: environment)
+        // A setting an earlier release read: said once, and the server goes on.
+        let server = try ServerProcess(
+            databaseURL: nil, dataDirectory: data, environment: environment.merging(["CONSTELLATION_REDEMPTION_BATCHES": "2"]) { $1 })
         defer { _ = server.stop() }
+        let log = try String(contentsOf: server.log, encoding: .utf8)
+        #expect(log.components(separatedBy: "CONSTELLATION_REDEMPTION_BATCHES is gone").count == 2, "\(log)")
         _ = try await server.client.register(NewProfile(displayName: "Ada"))
 
         // An archive to restore: the running server's own backup.

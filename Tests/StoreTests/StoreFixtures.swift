@@ -12,12 +12,11 @@ struct StoreFixture {
     let connections: ConnectionRepository
     let events: EventRepository
 
-    /// - Parameter redemptionBatches: batches of redemptions at the database at once (`RedemptionQueue`).
-    static func make(maximumConnections: Int = 8, redemptionBatches: Int = 1) async throws -> StoreFixture {
+    static func make(maximumConnections: Int = 8) async throws -> StoreFixture {
         let (database, conninfo) = try await TestDatabase.createMigrated(maximumConnections: maximumConnections)
         return StoreFixture(
             database: database, conninfo: conninfo, profiles: ProfileRepository(database: database),
-            connections: ConnectionRepository(database: database, redemptionBatches: redemptionBatches),
+            connections: ConnectionRepository(database: database),
             events: EventRepository(database: database))
     }
 

@@ -68,9 +68,7 @@ public struct AppServices: Sendable {
         self.keys = keys
         self.schemaVersion = schemaVersion
         profiles = ProfileRepository(database: database)
-        // Batches leave at least one connection to everything else.
-        connections = ConnectionRepository(
-            database: database, redemptionBatches: min(configuration.redemptionBatches, max(1, configuration.databasePoolSize - 1)))
+        connections = ConnectionRepository(database: database)
         personalData = PersonalDataRepository(database: database)
         events = EventRepository(database: database)
         blocks = BlockRepository(database: database)

@@ -21,10 +21,6 @@ public struct ServerConfiguration: Sendable {
     public var offlineGrace: Duration = .seconds(2 * 3600)
     /// Most database connections open at once (`CONSTELLATION_DB_POOL_SIZE`).
     public var databasePoolSize = 8
-    /// How many batches of redemptions may be at the database at once, each on a connection of
-    /// its own (`CONSTELLATION_REDEMPTION_BATCHES`): more keep more of PostgreSQL's cores busy,
-    /// fewer make larger batches, cheaper per redemption (`docs/data-model.md#group-commit`).
-    public var redemptionBatches = 1
     /// The most people a network view holds, nearest first (`CONSTELLATION_NETWORK_LIMIT`): depth 2 can reach far.
     public var networkSizeLimit = 5_000
     /// The most people an event's network may hold (`CONSTELLATION_EVENT_NETWORK_LIMIT`): a larger
@@ -97,7 +93,6 @@ public struct ServerConfiguration: Sendable {
         if let uses = try integer("CONSTELLATION_MAX_BADGE_REDEMPTIONS", in: 1...100_000) { maximumRedemptionsPerBadge = uses }
         if let seconds = try integer("CONSTELLATION_OFFLINE_GRACE_SECONDS", in: 0...604_800) { offlineGrace = .seconds(seconds) }
         if let size = try integer("CONSTELLATION_DB_POOL_SIZE", in: 1...256) { databasePoolSize = size }
-        if let batches = try integer("CONSTELLATION_REDEMPTION_BATCHES", in: 1...64) { redemptionBatches = batches }
         if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }
         if let limit = try integer("CONSTELLATION_EVENT_NETWORK_LIMIT", in: 2...1_000_000) { eventNetworkLimit = limit }
         if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...100_000) { graphCacheEntries = entries }
@@ -142,6 +137,14 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// Settings that earlier releases read and this one does not, each with what to say once to
+    /// whoever still sets it: the server goes on without them.
+    public static let retiredSettings = [
+        "CONSTELLATION_REDEMPTION_BATCHES":
+            "CONSTELLATION_REDEMPTION_BATCHES is gone and ignored: a server sends one batch of redemptions at a time "
+            + "(more never paid in any measurement)"
+    ]
+
     /// `text` as a public URL (trailing slashes dropped), or nil unless it is an absolute http or
     /// https URL with a host and without user, query or fragment.
     static func publicURL(_ text: String) -> String? {
