@@ -44,7 +44,8 @@ import Testing
         let migrator = Migrator(directory: directory, logger: TestDatabase.logger)
         try await migrator.migrate(database)
         try "CREATE TABLE t (x bigint);".write(to: file, atomically: true, encoding: .utf8)
-        await #expect(throws: PostgresError.self) { try await migrator.migrate(database) }
+        let changed = await #expect(throws: PostgresError.self) { try await migrator.migrate(database) }
+        #expect(changed?.kind == .migration)
         await database.shutdown()
     }
 
@@ -55,9 +56,10 @@ import Testing
         try "CREATE TABLE good (x int); CREATE TABLE bad (x nosuchtype);"
             .write(to: directory.appendingPathComponent("0001_bad.sql"), atomically: true, encoding: .utf8)
         let database = Database(conninfo: try await TestDatabase.createEmpty(), logger: TestDatabase.logger)
-        await #expect(throws: PostgresError.self) {
+        let failed = await #expect(throws: PostgresError.self) {
             try await Migrator(directory: directory, logger: TestDatabase.logger).migrate(database)
         }
+        #expect(failed?.sqlState == "42704", "the unknown type: \(String(describing: failed))")
         let good = try await database.withConnection { try $0.query("SELECT to_regclass('good') IS NULL AS gone")[0].bool("gone") }
         #expect(good)
         await database.shutdown()

@@ -28,13 +28,21 @@ import Testing
         #expect(one.connection.id == other.connection.id)
         #expect(other.connection.peer == bob)
         #expect(try await store.count("connections") == 1)
-        // The database itself refuses a reversed or duplicated pair.
-        await #expect(throws: PostgresError.self) {
-            try await store.database.withConnection { connection in
-                try connection.query(
-                    "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST(\(ada.id), \(bob.id)), LEAST(\(ada.id), \(bob.id)), 'x')"
-                )
+        // The database itself refuses a reversed pair (its check, 23514) and a duplicated one (its unique index, 23505).
+        for (sql, state): (SQL, String) in [
+            (
+                "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (GREATEST(\(ada.id), \(bob.id)), LEAST(\(ada.id), \(bob.id)), 'x')",
+                "23514"
+            ),
+            (
+                "INSERT INTO connections (profile_a, profile_b, token_id) VALUES (LEAST(\(ada.id), \(bob.id)), GREATEST(\(ada.id), \(bob.id)), 'x')",
+                "23505"
+            ),
+        ] {
+            let refused = await #expect(throws: PostgresError.self) {
+                try await store.database.withConnection { connection in try connection.query(sql) }
             }
+            #expect(refused?.sqlState == state, "\(String(describing: refused))")
         }
     }
 
