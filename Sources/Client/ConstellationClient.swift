@@ -11,20 +11,27 @@ public struct ConstellationClient: Sendable {
     public let apiKey: String?
     let http: HTTPClient
     private let timeout: TimeAmount
+    /// Hears the server's release (`Constellation-Version`) from each answer that carries it.
+    private let serverVersion: (@Sendable (String) -> Void)?
 
     /// - Parameters:
     ///   - baseURL: e.g. `http://127.0.0.1:8080`
     ///   - apiKey: the key from `register`; nil for public calls only.
-    public init(baseURL: String, apiKey: String? = nil, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(10)) {
+    ///   - serverVersion: hears the server's release from each answer that carries it.
+    public init(
+        baseURL: String, apiKey: String? = nil, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(10),
+        serverVersion: (@Sendable (String) -> Void)? = nil
+    ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.apiKey = apiKey
         self.http = http
         self.timeout = timeout
+        self.serverVersion = serverVersion
     }
 
     /// The same server with another key.
     public func authenticated(_ apiKey: String) -> ConstellationClient {
-        ConstellationClient(baseURL: baseURL, apiKey: apiKey, http: http, timeout: timeout)
+        ConstellationClient(baseURL: baseURL, apiKey: apiKey, http: http, timeout: timeout, serverVersion: serverVersion)
     }
 
     // MARK: - Calls
@@ -285,6 +292,7 @@ public struct ConstellationClient: Sendable {
         let raw = RawResponse(
             status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"),
             headers: response.headers.map { ($0.name, $0.value) })
+        if let serverVersion, let version = raw.header(Release.header) { serverVersion(version) }
         guard raw.status < 400 else {
             if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }
             throw .unexpectedResponse(status: raw.status, detail: String(decoding: raw.body.prefix(200), as: UTF8.self))

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstellationModel
 import Foundation
 import Logging
 import Server
@@ -8,6 +9,7 @@ struct ConstellationServer: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "constellation-server",
         abstract: "The Constellation API server: signed QR tokens in, connections and constellations out.",
+        version: Release.version,
         subcommands: [Serve.self, Migrate.self, Import.self, Keys.self, BackupCommand.self, RestoreCommand.self],
         defaultSubcommand: Serve.self
     )

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstellationModel
 
 @main
 struct Constellation: AsyncParsableCommand {
@@ -9,6 +10,7 @@ struct Constellation: AsyncParsableCommand {
             Start with `constellation register --name "Your Name"`, then `constellation show` to show your code \
             and `constellation scan TOKEN` (or `--image photo.png`) to connect with someone.
             """,
+        version: Release.version,
         subcommands: [
             Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, BlockCommand.self, Unblock.self,
             Note.self, Tag.self, Me.self, DeviceCommand.self, QRCommand.self,

@@ -39,7 +39,8 @@ struct Session {
         }
         let authorities = options.caFile ?? ProcessInfo.processInfo.environment["CONSTELLATION_CA_FILE"]
         client = ConstellationClient(
-            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities), timeout: .seconds(10))
+            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities), timeout: .seconds(10),
+            serverVersion: VersionNotice.hear)
     }
 
     /// One HTTP client for the process per set of trusted authorities. A refused connection is
