@@ -34,7 +34,7 @@ let package = Package(
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // glibc's heap tuning, which its Swift module leaves out (`ProcessMemory`).
         .systemLibrary(name: "CMalloc"),
-        // Linux's epoll and eventfd, which its Swift module leaves out too (`SocketPoller`).
+        // Linux's epoll, which glibc's Swift module leaves out (`SocketPoller`, the one socket poller of the process).
         .systemLibrary(name: "CEpoll"),
 
         // Wire types shared by server and client.

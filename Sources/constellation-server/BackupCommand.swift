@@ -19,7 +19,7 @@ struct BackupCommand: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Option(name: .shortAndLong, help: "The archive to write; it must not exist yet.")
+    @Option(name: .shortAndLong, help: "The archive to write; it must not exist yet.", completion: .file())
     var output: String
 
     func run() async throws {

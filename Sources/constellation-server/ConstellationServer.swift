@@ -19,7 +19,7 @@ struct ConstellationServer: AsyncParsableCommand {
 struct CommonOptions: ParsableArguments {
     @Option(
         name: .customLong("data-dir"),
-        help: "Signing keys and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).")
+        help: "Signing keys and embedded PostgreSQL directory (CONSTELLATION_DATA_DIR; default .constellation).", completion: .directory)
     var dataDirectory: String?
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical (LOG_LEVEL; default info, warning for import).")

@@ -24,7 +24,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
 
     @OptionGroup var common: CommonOptions
 
-    @Argument(help: "The contact file: 't i j' per line (t in seconds, i and j person ids).")
+    @Argument(help: "The contact file: 't i j' per line (t in seconds, i and j person ids).", completion: .file())
     var file: String
 
     @Option(help: "The new event's slug (3 to 64 lowercase letters, digits and hyphens).")

@@ -29,7 +29,7 @@ struct RestoreCommand: AsyncParsableCommand {
     @Flag(help: "Restore even when the database role is a superuser (the role the server connects as should not be one).")
     var allowSuperuser = false
 
-    @Argument(help: "The archive constellation-server backup wrote.")
+    @Argument(help: "The archive constellation-server backup wrote.", completion: .file())
     var archive: String
 
     func run() async throws {

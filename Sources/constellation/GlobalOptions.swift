@@ -8,7 +8,8 @@ struct GlobalOptions: ParsableArguments {
 
     @Option(
         name: .customLong("ca-file"),
-        help: "A PEM file of certificate authorities to trust for an https server, besides the system's (default: $CONSTELLATION_CA_FILE).")
+        help: "A PEM file of certificate authorities to trust for an https server, besides the system's (default: $CONSTELLATION_CA_FILE).",
+        completion: .file())
     var caFile: String?
 
     @Flag(help: "Print machine-readable JSON.")

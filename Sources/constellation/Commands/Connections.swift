@@ -28,7 +28,9 @@ struct Connections: SessionCommand {
     @Flag(help: "All your connections as vCard 4.0 cards, one per person (RFC 6350).")
     var vcard = false
 
-    @Option(name: [.short, .long], help: "With --csv or --vcard: write to this file (readable by you only) instead of stdout.")
+    @Option(
+        name: [.short, .long], help: "With --csv or --vcard: write to this file (readable by you only) instead of stdout.",
+        completion: .file())
     var output: String?
 
     func validate() throws {

@@ -23,7 +23,7 @@ extension EventCommand {
         @Option(help: "svg (the badge) or png (its code alone).")
         var format: Format = .svg
 
-        @Option(name: [.short, .long], help: "Write to this file.")
+        @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
         var output: String
 
         func run(in session: Session) async throws {
@@ -88,7 +88,7 @@ extension EventCommand {
         @Option(help: "a4 or letter.")
         var paper: Paper = .a4
 
-        @Option(name: [.short, .long], help: "Write to this file.")
+        @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
         var output: String
 
         func run(in session: Session) async throws {

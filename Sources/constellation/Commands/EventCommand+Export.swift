@@ -22,7 +22,7 @@ extension EventCommand {
         @Option(help: "The file format: gexf, graphml, csv, graphology or cytoscape.")
         var format: Format
 
-        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")
+        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.", completion: .file())
         var output: String?
 
         func validate() throws {

@@ -13,7 +13,7 @@ extension EventCommand {
         @Argument(help: "The event's slug or id.")
         var event: String
 
-        @Option(help: "Also write the picture as SVG to this file (readable by you only).")
+        @Option(help: "Also write the picture as SVG to this file (readable by you only).", completion: .file())
         var svg: String?
 
         func run(in session: Session) async throws {

@@ -14,7 +14,7 @@ struct GraphCommand: AsyncParsableCommand {
 
 /// Options shared by the graph commands: the input file and how to read it.
 struct GraphInput: ParsableArguments {
-    @Argument(help: "The graph: `u v` per line (# comments, a third column ignored), CSV with a header, or `t i j`.")
+    @Argument(help: "The graph: `u v` per line (# comments, a third column ignored), CSV with a header, or `t i j`.", completion: .file())
     var file: String
 
     @Option(name: .customLong("input-format"), help: "How to read the file (default: guessed from its name).")
@@ -53,7 +53,7 @@ struct GraphLayout: AsyncParsableCommand {
         name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
     var warmStart: String?
 
-    @Option(name: [.short, .long], help: "Write to this file instead of standard output.")
+    @Option(name: [.short, .long], help: "Write to this file instead of standard output.", completion: .file())
     var output: String?
 
     @Flag(help: "Also print layout quality (normalised stress, neighbourhood preservation) on stderr.")

@@ -42,7 +42,7 @@ struct Me: AsyncParsableCommand {
 
         @OptionGroup var options: GlobalOptions
 
-        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.")
+        @Option(name: [.short, .long], help: "Write to this file (readable by you only) instead of stdout.", completion: .file())
         var output: String?
 
         func run(in session: Session) async throws {

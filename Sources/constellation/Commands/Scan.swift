@@ -20,7 +20,7 @@ struct Scan: AsyncParsableCommand {
     @Argument(help: "The token (v4.public.…, or b1.… from a printed badge) or a URL that holds one.")
     var input: String?
 
-    @Option(help: "A PNG or JPEG photo of the QR code.")
+    @Option(help: "A PNG or JPEG photo of the QR code.", completion: .file())
     var image: String?
 
     func validate() throws {

@@ -16,7 +16,7 @@ struct Show: SessionCommand {
     @Option(help: "How to draw the code: text for the terminal, or an SVG or PNG image.")
     var format: Format = .text
 
-    @Option(help: "Write the code to this file instead of the terminal (needed for png).")
+    @Option(help: "Write the code to this file instead of the terminal (needed for png).", completion: .file())
     var output: String?
 
     @Flag(help: "Print the raw token instead of a QR code.")

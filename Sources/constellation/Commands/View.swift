@@ -7,7 +7,7 @@ struct View: SessionCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    @Option(help: "Also write the picture as SVG to this file.")
+    @Option(help: "Also write the picture as SVG to this file.", completion: .file())
     var svg: String?
 
     @Option(help: "How far to look: 1 is you and your connections, 2 adds their connections.")
