@@ -35,6 +35,8 @@ extension EventNetworkTests {
                 meta: .init(
                     box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation", seed: .max, warmStart: warmStart,
                     scope: .init(eventId: UUID())))
+            // Every field but the communities some nodes are left out of.
+            #expect(FullyPopulated.nilFields(in: network).allSatisfy { $0.hasPrefix("nodes[") && $0.hasSuffix("].community") })
             let encoded = Array(try JSONEncoder.constellation.encode(network))
             let written = try network.jsonBytes()
             let first =

@@ -16,6 +16,7 @@ import Testing
         let token = IssuedToken(
             token: "v4.public.eyJzIjoiIn0", tokenId: tokenId, issuedAt: Date(timeIntervalSince1970: 1_795_000_000),
             expiresAt: Date(timeIntervalSince1970: 1_795_000_300), eventId: eventId, link: link)
+        if eventId != nil, link != nil { #expect(FullyPopulated.nilFields(in: token) == [], "one case sets every field") }
         let written = token.jsonBytes()
         #expect(written == Array(try JSONEncoder.constellation.encode(token)), "\(String(decoding: written, as: UTF8.self))")
         let back = try JSONDecoder.constellation.decode(IssuedToken.self, from: Data(written))

@@ -23,11 +23,12 @@ import Testing
             note: note, tags: withTags ? ["one", Self.awkward, ""] : nil,
             card: withTags
                 ? [
-                    ContactEntry(kind: .email, label: "work", value: "ada@engines.example"),
-                    ContactEntry(kind: .role, value: Self.awkward, audience: .connections),
+                    ContactEntry(kind: .email, label: "work", value: "ada@engines.example", audience: note == "a note" ? .nobody : nil),
+                    ContactEntry(kind: .role, label: note == "a note" ? "now" : nil, value: Self.awkward, audience: .connections),
                 ] : eventId == nil ? nil : [])
         for created in [true, false] {
             let redemption = Redemption(connection: connection, created: created, clientNonce: nonce)
+            if nonce == "nonce-1" { #expect(FullyPopulated.nilFields(in: redemption) == [], "one case sets every field") }
             let written = redemption.jsonBytes()
             #expect(written == Array(try JSONEncoder.constellation.encode(redemption)), "\(String(decoding: written, as: UTF8.self))")
             let back = try JSONDecoder.constellation.decode(Redemption.self, from: Data(written))
