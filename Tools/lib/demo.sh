@@ -3,6 +3,16 @@
 # (its folder), `server` (the server binary) and `pids` (what cleanup stops, newest first), and
 # `demo` names the caller in messages.
 
+# Ends the demo (its cleanup runs) once the process that started it is gone, during its start-up
+# too: a test run killed outright leaves nothing running. With every long-lived child started under
+# `setpriv --pdeathsig TERM`, a demo killed outright leaves nothing either. Call once, after the
+# traps are set.
+stop_with_parent() {
+  local parent=$PPID
+  (while kill -0 "$parent" 2>/dev/null; do sleep 1; done; kill -TERM $$ 2>/dev/null) &
+  pids+=($!)
+}
+
 # A free TCP port on 127.0.0.1.
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
@@ -15,7 +25,7 @@ start_instances() {
   urls=()
   for instance in 1 2; do
     DATABASE_URL="$primary" DATABASE_READ_URL="$reads" CONSTELLATION_INSTANCES=2 CONSTELLATION_TRUSTED_PROXIES=127.0.0.1 \
-      "$server" serve --host 127.0.0.1 --port 0 --data-dir "$work/data" >"$work/server-$instance.log" 2>&1 &
+      setpriv --pdeathsig TERM -- "$server" serve --host 127.0.0.1 --port 0 --data-dir "$work/data" >"$work/server-$instance.log" 2>&1 &
     pids+=($!)
     url=""
     for _ in $(seq 1 600); do
@@ -72,7 +82,7 @@ http {
   }
 }
 CONF
-  /usr/sbin/nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
+  setpriv --pdeathsig TERM -- /usr/sbin/nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -e "$work/nginx/error.log" &
   pids+=($!)
   for _ in $(seq 1 100); do
     curl -fsS -o /dev/null "http://127.0.0.1:$port/health" 2>/dev/null && return 0
