@@ -19,7 +19,7 @@ import Testing
         }
         let database = Database(conninfo: admin, maximumConnections: 1, logger: TestDatabase.logger)
         try await Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger).migrate(database)
-        try await database.withConnection { connection in
+        _ = try await database.withConnection { connection in
             try connection.query("INSERT INTO profiles (id, display_name) VALUES (gen_random_uuid(), 'Ada')")
         }
         await database.shutdown()

@@ -29,21 +29,22 @@ import Testing
         await database.shutdown()
     }
 
-    /// A statement PostgreSQL refuses reports its SQLSTATE; a string holding NUL is refused before
-    /// anything is sent; either way the one connection serves the next statement.
     /// A caller waiting for a connection when the pool closes is told at once that it closed,
     /// not after its wait (ten minutes here: the bound of a minute below is generous for a loaded
     /// machine and still far from it).
     @Test func closingThePoolTellsThoseWaitingAtOnce() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1, connectionWait: .seconds(600))
-        let holds = Mutex(false)
+        // The only connection is held until the waiter has its answer: else, on a loaded machine, the
+        // holder could finish first and hand the connection over before the pool closes.
+        let state = Mutex((holding: false, released: false))
         let holding = Task {
             try await database.withConnection { _ in
-                holds.withLock { $0 = true }
-                usleep(500_000)
+                state.withLock { $0.holding = true }
+                while !state.withLock({ $0.released }) { usleep(1_000) }
             }
         }
-        while !holds.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(5)) }
+        defer { state.withLock { $0.released = true } }
+        while !state.withLock({ $0.holding }) { try await Task.sleep(for: .milliseconds(5)) }
         let waiting = Task { try await database.withConnection { _ in } }
         while await database.poolStatistics().waiting < 1 { try await Task.sleep(for: .milliseconds(5)) }
         let began = ContinuousClock.now
@@ -51,10 +52,13 @@ import Testing
         let error = await #expect(throws: PostgresError.self) { try await waiting.value }
         #expect(error?.kind == .shutdown, "\(String(describing: error))")
         #expect(ContinuousClock.now - began < .seconds(60))
+        state.withLock { $0.released = true }
         try await holding.value
         await closing.value
     }
 
+    /// A statement PostgreSQL refuses reports its SQLSTATE; a string holding NUL is refused before
+    /// anything is sent; either way the one connection serves the next statement.
     @Test func aRefusedStatementLeavesTheConnectionServing() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
         let pid = try await database.query("SELECT pg_backend_pid()::bigint AS pid")[0].int("pid")

@@ -46,8 +46,8 @@ import Testing
             clientNonce: nil, maximumUses: 50)
     }
 
-    /// Redeems requests `0..<count` at once: the first alone, held at the "database" until all
-    /// the others wait, then let go. Returns each one's answer, in order.
+    /// Redeems requests `0..<count`, arriving in their order: the first alone, held at the
+    /// "database" until all the others wait, then let go. Returns each one's answer, in order.
     private static func redeemBehindTheFirst(
         _ count: Int, _ queue: RedemptionQueue, _ recorder: Recorder, whileWaiting: () async -> Void = {}
     ) async throws -> [Result<Redemption, any Error>] {
@@ -58,9 +58,13 @@ import Testing
                         return Answer(index: index, result: .failure(error))
                     }
                 }
-                if index == 0 { try await waitUntil("the first batch sent") { !recorder.batches.isEmpty } }
+                // One at a time, so that they arrive in their order.
+                if index == 0 {
+                    try await waitUntil("the first batch sent") { !recorder.batches.isEmpty }
+                } else {
+                    try await waitUntil("\(index) waiting") { queue.statistics().waiting == index }
+                }
             }
-            try await waitUntil("\(count - 1) waiting") { queue.statistics().waiting == count - 1 }
             await whileWaiting()
             recorder.release()
             var answers = [Result<Redemption, any Error>?](repeating: nil, count: count)
