@@ -52,8 +52,12 @@ public struct DatabaseRestore: Sendable {
         try await database.withConnection { [self] connection in
             let role = try connection.query("SELECT current_user AS role, current_setting('is_superuser') = 'on' AS superuser")[0]
             if try role.bool("superuser"), !allowingSuperuser { throw RestoreError.superuser(role: try role.string("role")) }
-            guard try connection.query(DatabaseDump.emptiness)[0].bool("empty") else { throw RestoreError.notEmpty }
-            try connection.transaction { connection in try write(on: connection) }
+            try connection.transaction { connection in
+                // Restores (and migrations) into one database take turns: the second finds the first's tables.
+                try connection.query("SELECT pg_advisory_xact_lock(\(Migrator.lockKey))")
+                guard try connection.query(DatabaseDump.emptiness)[0].bool("empty") else { throw RestoreError.notEmpty }
+                try write(on: connection)
+            }
         }
         do {
             try await check(database)

@@ -67,6 +67,25 @@ import Testing
             redeemed.created && redeemed.connection.peer.displayName == "Ada", "a code shown before the backup connects after the restore")
         print("backup drill: \(backup.stdout.trimmingCharacters(in: .newlines)) / \(restore.stdout.trimmingCharacters(in: .newlines))")
 
+        // Two restores into one empty database at once: one restores, the other finds its tables (73).
+        let contested = try await TestDatabase.createEmpty(ownedBy: Self.role)
+        let outcomes = try await withThrowingTaskGroup(of: Int32.self) { group in
+            for side in ["left", "right"] {
+                group.addTask {
+                    try Binaries.server(
+                        ["restore", "--data-dir", workspace.root.appendingPathComponent("contested-\(side)").path, archive.path],
+                        databaseURL: contested, scratch: workspace.root
+                    ).status
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }.sorted()
+        }
+        #expect(outcomes == [0, 73], "\(outcomes)")
+        let contestedServer = try ServerProcess(
+            databaseURL: contested, dataDirectory: workspace.root.appendingPathComponent("contested-check"))
+        #expect(try await contestedServer.client.authenticated(people[0].apiKey!).connections().items.count == 1, "restored once")
+        _ = contestedServer.stop()
+
         // Again onto what now holds data: refused, nothing changed.
         let again = try Binaries.server(
             ["restore", "--data-dir", dataAfter.path, archive.path], databaseURL: target, scratch: workspace.root)
