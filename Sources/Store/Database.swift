@@ -78,6 +78,18 @@ public final class Database: Sendable {
         try await withConnection { try $0.transaction(readOnly: readOnly, body) }
     }
 
+    /// Runs `body` in one transaction holding the advisory lock `lock` until it ends, if no other
+    /// session holds it; nil at once, running nothing, if one does. Of several servers sharing
+    /// the database, one does the work at a time and the others skip it.
+    package func withTransaction<T: Sendable>(
+        ifFree lock: Int64, _ body: @escaping @Sendable (PostgresConnection) throws -> T
+    ) async throws -> T? {
+        try await withTransaction { connection in
+            guard try connection.query("SELECT pg_try_advisory_xact_lock(\(lock)) AS held")[0].bool("held") else { return nil }
+            return try body(connection)
+        }
+    }
+
     /// How far this database is behind its primary, in seconds, when it is a streaming replica
     /// (nil on a primary): 0 when it has replayed all the WAL it received, else the time since the
     /// last transaction it replayed committed on the primary. WAL not yet received is not counted.

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOPosix
+import ServiceLifecycle
 import Store
 
 /// Chooses the database: `DATABASE_URL`, else libpq's `PG*` variables, else an embedded server
@@ -70,8 +71,7 @@ struct DatabaseSetup {
         maximumConnections: Int, connectionWait: Duration = .seconds(5), statementTimeout: Duration? = nil, sharingRunningServer: Bool,
         _ body: (Database, String) async throws -> T
     ) async throws -> T {
-        // Starting PostgreSQL blocks for a moment: do it on a thread where blocking is fine.
-        let (conninfo, embedded) = try await NIOThreadPool.singleton.runIfActive { try connect(sharingRunningServer: sharingRunningServer) }
+        let (conninfo, embedded) = try await connect(sharingRunningServer: sharingRunningServer)
         let database = Database(
             conninfo: conninfo, maximumConnections: maximumConnections, connectionWait: connectionWait,
             statementTimeout: statementTimeout, logger: logger)
@@ -83,6 +83,24 @@ struct DatabaseSetup {
             await Self.shutdown(database, embedded)
             throw error
         }
+    }
+
+    /// For a server, which runs until it is stopped: the pool, and the services it stands on
+    /// (the embedded PostgreSQL, if it is the one, started here and refused beside a running
+    /// one), for the application's service group to stop in order.
+    func databaseForServing(
+        maximumConnections: Int, connectionWait: Duration, statementTimeout: Duration?
+    ) async throws -> (database: Database, underlying: [any Service]) {
+        let (conninfo, embedded) = try await connect(sharingRunningServer: false)
+        let database = Database(
+            conninfo: conninfo, maximumConnections: maximumConnections, connectionWait: connectionWait,
+            statementTimeout: statementTimeout, logger: logger)
+        return (database, embedded.map { [$0] } ?? [])
+    }
+
+    /// As `connect`, on a thread where blocking is fine: starting PostgreSQL takes a moment.
+    private func connect(sharingRunningServer: Bool) async throws -> (conninfo: String, embedded: EmbeddedPostgres?) {
+        try await NIOThreadPool.singleton.runIfActive { try connect(sharingRunningServer: sharingRunningServer) }
     }
 
     /// A pool on the streaming replica in `DATABASE_READ_URL`, if it is set: the read-heavy

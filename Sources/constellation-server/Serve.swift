@@ -8,7 +8,8 @@ import NIOCore
 import Server
 import Store
 
-/// Runs the HTTP API until SIGINT or SIGTERM, then shuts down in reverse order.
+/// Runs the HTTP API until SIGINT or SIGTERM, then shuts it down, the services it stands on in
+/// reverse order (`buildApplication`).
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the API server (migrations are applied first).")
 
@@ -43,35 +44,34 @@ struct Serve: AsyncParsableCommand {
             let keys = try CommandFailure.reportingKeyErrors {
                 try KeyRingStore(environment: environment, dataDirectory: configuration.dataDirectory)
             }
-            try await setup.withDatabase(
+            let migrator = Migrator(directory: migrations, logger: logger)
+            let schemaVersion = try migrator.migrations().last?.version
+            // Nothing below throws before the application runs: it stops the embedded PostgreSQL this starts.
+            let (database, underlying) = try await setup.databaseForServing(
                 maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-                statementTimeout: configuration.statementTimeout, sharingRunningServer: false
-            ) { database in
-                let migrator = Migrator(directory: migrations, logger: logger)
+                statementTimeout: configuration.statementTimeout)
+            let replica = setup.replica(
+                maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+                statementTimeout: configuration.statementTimeout)
+            let services = AppServices(
+                configuration: configuration, database: database, replica: replica, keys: keys,
+                schemaVersion: schemaVersion, logger: logger)
+            let host = configuration.host
+            let jsonLines = environment["CONSTELLATION_LOG_FORMAT"] == "json"
+            let app = buildApplication(services, logger: logger, underlying: underlying) {
                 try await migrator.migrate(database)
-                let replica = setup.replica(
-                    maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-                    statementTimeout: configuration.statementTimeout)
-                let services = AppServices(
-                    configuration: configuration, database: database, replica: replica, keys: keys,
-                    schemaVersion: try migrator.migrations().last?.version, logger: logger)
-                let host = configuration.host
-                let jsonLines = environment["CONSTELLATION_LOG_FORMAT"] == "json"
-                let app = buildApplication(services, logger: logger) { port in
-                    // Scripts and tests read this line on stdout to learn the address, whatever the log
-                    // level; with JSON logs, it is a JSON line too.
-                    let line = "Constellation listening on http://\(host):\(port)"
-                    let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
-                    FileHandle.standardOutput.write(Data((text + "\n").utf8))
-                }
-                var failure: (any Error)?
-                do { try await app.runService() } catch { failure = error }
-                await replica?.shutdown()
-                if let error = failure as? IOError {
-                    throw CommandFailure.unavailable(
-                        "cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
-                }
-                if let failure { throw failure }
+            } onServerRunning: { port in
+                // Scripts and tests read this line on stdout to learn the address, whatever the log
+                // level; with JSON logs, it is a JSON line too.
+                let line = "Constellation listening on http://\(host):\(port)"
+                let text = jsonLines ? #"{"level":"notice","message":"\#(line)"}"# : line
+                FileHandle.standardOutput.write(Data((text + "\n").utf8))
+            }
+            do {
+                try await app.runService()
+            } catch let error as IOError {
+                throw CommandFailure.unavailable(
+                    "cannot serve on \(host):\(configuration.port): \(String(cString: strerror(error.errnoCode)))")
             }
         }
     }

@@ -183,6 +183,9 @@ import Testing
         #expect(own.count == 1, "one socket folder, marked as this server's")
         #expect(server.stop() == 0)
         #expect(own.allSatisfy { !FileManager.default.fileExists(atPath: "/tmp/\($0)") })
+        // The embedded PostgreSQL, the first of the server's services, stopped last and cleanly (a
+        // clean stop removes its pid file).
+        #expect(!FileManager.default.fileExists(atPath: workspace.appendingPathComponent("postgres/postmaster.pid").path))
     }
 
     @Test func aKilledServersSocketFolderAndStaleOnesAreCleanedUpAtTheNextStart() async throws {

@@ -200,6 +200,8 @@ import Testing
             let feeds = EventFeeds(
                 events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
                 logger: Logger(label: "test"), settings: FeedSettings(interval: .milliseconds(20), bufferLimit: 3))
+            let readers = Task { await feeds.run() }
+            defer { readers.cancel() }
             let start = try #require(try await server.services.events.feedPosition(of: event.id))
             let (_, messages) = try feeds.watch(event.id, from: start, showingNames: true, credential: ada.profile.id)
             #expect(feeds.watcherCount(of: event.id) == 1)
@@ -209,7 +211,7 @@ import Testing
             }
             let deadline = ContinuousClock.now + .seconds(10)
             while feeds.watcherCount(of: event.id) > 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            #expect(feeds.watcherCount(of: event.id) == 0, "let go")
+            #expect(feeds.watcherCount(of: event.id) == 0, "let go (waited up to 10 s for the reader to fill its buffer)")
             var kept = 0
             for await _ in messages { kept += 1 }
             #expect(kept == 3, "only the buffer's worth was held")

@@ -4,6 +4,7 @@ import Foundation
 import Keys
 import Logging
 import Server
+import ServiceLifecycle
 import Store
 import TestSupport
 import Testing
@@ -14,6 +15,8 @@ struct TestServer {
     let services: AppServices
     let client: ConstellationClient
     let port: Int
+    /// Its database's connection string, for a second pool on it (another server's).
+    let conninfo: String
 
     /// Starts a server, runs `body` against it over HTTP, and stops it.
     /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`);
@@ -29,31 +32,31 @@ struct TestServer {
         configuration.port = 0
         configuration.databaseWait = .seconds(60)  // hundreds of tests share two cores; a test about the wait sets its own
         configure(&configuration)
-        let (database, _) = try await TestDatabase.createMigrated(
+        let (database, conninfo) = try await TestDatabase.createMigrated(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
             statementTimeout: configuration.statementTimeout)
         let services = AppServices(
             configuration: configuration, database: database, replica: replica,
             keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())), logger: logger)
         let (ports, continuation) = AsyncStream<Int>.makeStream()
-        let app = buildApplication(services, logger: logger) { continuation.yield($0) }
+        let app = buildApplication(services, logger: logger, onServerRunning: { continuation.yield($0) })
+        // Stopped as SIGTERM stops a server: gracefully (streams end, answers in flight finish).
+        // Cancelling it instead can drop a connection's writer mid-answer, which NIO traps on.
+        let serviceGroup = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await app.runService(gracefulShutdownSignals: []) }
+            group.addTask { try await serviceGroup.run() }
             var iterator = ports.makeAsyncIterator()
             guard let port = await iterator.next() else { throw CancellationError() }
             // The whole suite shares two cores: a request may wait its turn for seconds. A test about
             // time says so itself; the client's 10 s default would fail the others for the machine's load.
             let client = ConstellationClient(baseURL: "http://127.0.0.1:\(port)", timeout: .seconds(60))
-            let server = TestServer(services: services, client: client, port: port)
-            do {
-                try await body(server)
-            } catch {
-                group.cancelAll()
-                throw error
-            }
-            group.cancelAll()
+            let server = TestServer(services: services, client: client, port: port, conninfo: conninfo)
+            var failure: (any Error)?
+            do { try await body(server) } catch { failure = error }
+            await serviceGroup.triggerGracefulShutdown()
+            try await group.waitForAll()
+            if let failure { throw failure }
         }
-        await database.shutdown()
     }
 
     /// Makes `user` an organizer of `event`, as people do: `organizer` invites, `user` accepts.

@@ -2,6 +2,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import ServiceLifecycle
 
 /// The router: public routes, then routes behind an API key; every error becomes problem+json.
 /// Its routes are the API's, each described in `openapi.json` (a test holds them together);
@@ -43,15 +44,24 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     return router
 }
 
-/// The HTTP application on `configuration.host:port`; `onServerRunning` learns the bound port.
-/// Keys from files are reread while it runs (`KeyRingWatcher`).
+/// The HTTP application on `configuration.host:port`, with the services it stands on, in the
+/// order they start; they stop in the reverse order, after the HTTP server (the last one first):
+/// `underlying` (e.g. an embedded PostgreSQL), the database pools, the live feeds' readers, the
+/// key-file watcher, the background work. `beforeServing` runs once they have started, before
+/// the first request (the migrations); `onServerRunning` learns the bound port.
 public func buildApplication(
-    _ services: AppServices, logger: Logger, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    _ services: AppServices, logger: Logger, underlying: [any Service] = [],
+    beforeServing: @escaping @Sendable () async throws -> Void = {},
+    onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
 ) -> some ApplicationProtocol {
     let configuration = services.configuration
     let router = buildRouter(services)
     router.addMethodNotAllowedRoutes()
-    return Application(
+    let pools: [any Service] = [services.database] + (services.replica.map { [$0] } ?? [])
+    let watcher: [any Service] = services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)]
+    let chores = BackgroundWork(
+        database: services.database, chores: [.forgetSpentCodes(offlineGrace: configuration.offlineGrace)], logger: logger)
+    var application = Application(
         router: router,
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
@@ -61,7 +71,7 @@ public func buildApplication(
         configuration: .init(
             address: .hostname(services.configuration.host, port: services.configuration.port),
             serverName: "constellation"),
-        services: services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)],
+        services: underlying + pools + [services.feeds, services.personalFeeds] + watcher + [chores],
         onServerRunning: { channel in
             let port = channel.localAddress?.port ?? 0
             services.listening.listening(on: port)
@@ -69,4 +79,6 @@ public func buildApplication(
         },
         logger: logger
     )
+    application.beforeServerStarts(perform: beforeServing)
+    return application
 }

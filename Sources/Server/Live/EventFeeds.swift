@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Store
 import Synchronization
 
@@ -10,8 +11,9 @@ import Synchronization
 /// since, and hands each watcher the same encoded messages. A watcher that falls more than
 /// `bufferLimit` messages behind is let go (its stream ends; it comes back with `Last-Event-ID`
 /// and reads what it missed from the database), so a client that never reads costs a bounded buffer;
-/// so is every watcher after the settings' `lifetime`.
-package final class EventFeeds: Sendable {
+/// so is every watcher after the settings' `lifetime`. The readers run in this service (`run()`,
+/// in the application's service group), which ends every stream when the server shuts down.
+package final class EventFeeds: Service {
     /// One Server-Sent Events message, encoded once for every watcher.
     package struct Message: Sendable {
         let bytes: ByteBuffer
@@ -20,7 +22,8 @@ package final class EventFeeds: Sendable {
     private struct Feed {
         var watchers: [UUID: AsyncStream<Message>.Continuation]
         var position: FeedPosition
-        var reader: Task<Void, Never>?
+        /// Its reader: one that finds another here (or no feed) has been let go, and stops.
+        let reader: UUID
     }
 
     /// A feed per event and per way of showing people (names for organizers, pseudonyms only for a wall).
@@ -40,6 +43,7 @@ package final class EventFeeds: Sendable {
     private let settings: FeedSettings
     /// Streams per credential (a profile id, or a view token's id).
     private let allowance: CredentialAllowance
+    private let readers = FeedReaders()
     /// A comment sent this often keeps proxies from closing a quiet stream.
     static let keepAlive: Duration = .seconds(15)
 
@@ -66,15 +70,14 @@ package final class EventFeeds: Sendable {
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
         guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
-        let position = state.withLock { state -> FeedPosition in
-            var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: nil)
+        let (position, newReader) = state.withLock { state -> (FeedPosition, UUID?) in
+            let isNew = state.feeds[key] == nil
+            var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: UUID())
             feed.watchers[watcher] = continuation
-            if feed.reader == nil {
-                feed.reader = Task { [self] in await read(key, from: start) }
-            }
             state.feeds[key] = feed
-            return feed.position
+            return (feed.position, isNew ? feed.reader : nil)
         }
+        if let newReader { readers.start { [self] in await read(key, from: start, as: newReader) } }
         continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(key, watcher, credential: credential) }
         return (position, stream)
     }
@@ -84,20 +87,34 @@ package final class EventFeeds: Sendable {
         state.withLock { state in state.feeds.filter { $0.key.event == event }.reduce(0) { $0 + $1.value.watchers.count } }
     }
 
-    private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
-        allowance.giveBack(credential)
-        let reader = state.withLock { state -> Task<Void, Never>? in
-            state.feeds[event]?.watchers[watcher] = nil
-            guard let feed = state.feeds[event], feed.watchers.isEmpty else { return nil }
-            state.feeds[event] = nil
-            return feed.reader
+    /// Runs the readers until the server shuts down, then ends every watcher's stream.
+    package func run() async {
+        await readers.run {
+            let watchers = state.withLock { state in
+                defer { state.feeds = [:] }
+                return state.feeds.values.flatMap(\.watchers.values)
+            }
+            for watcher in watchers { watcher.finish() }
         }
-        reader?.cancel()
     }
 
-    /// Sends `message` to every watcher of `event`; one too far behind is let go.
-    private func broadcast(_ message: Message, to event: FeedKey, position: FeedPosition) {
+    private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
+        allowance.giveBack(credential)
+        state.withLock { state in
+            state.feeds[event]?.watchers[watcher] = nil
+            if state.feeds[event]?.watchers.isEmpty == true { state.feeds[event] = nil }
+        }
+    }
+
+    /// Whether `reader` is still `event`'s.
+    private func reads(_ event: FeedKey, as reader: UUID) -> Bool {
+        state.withLock { $0.feeds[event]?.reader == reader }
+    }
+
+    /// Sends `message` to every watcher of `event`, if `reader` is still its reader; one too far behind is let go.
+    private func broadcast(_ message: Message, to event: FeedKey, position: FeedPosition, from reader: UUID) {
         let behind = state.withLock { state -> [AsyncStream<Message>.Continuation] in
+            guard state.feeds[event]?.reader == reader else { return [] }
             state.feeds[event]?.position = position
             return state.feeds[event]?.watchers.values.filter { continuation in
                 if case .dropped = continuation.yield(message) { return true }
@@ -108,8 +125,8 @@ package final class EventFeeds: Sendable {
     }
 
     /// The reader of one event: new pairs (and pairs that committed late, `LateCommits`), `changed`
-    /// when pairs went or moved, a keep-alive comment when quiet.
-    private func read(_ key: FeedKey, from start: FeedPosition) async {
+    /// when pairs went or moved, a keep-alive comment when quiet; until nobody watches.
+    private func read(_ key: FeedKey, from start: FeedPosition, as reader: UUID) async {
         let event = key.event
         var revision = start.revision
         var numbers = LateCommits(from: start.seq)
@@ -117,10 +134,10 @@ package final class EventFeeds: Sendable {
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: settings.interval)
-                guard let now = try await events.feedPosition(of: event) else { return }
+                guard reads(key, as: reader), let now = try await events.feedPosition(of: event) else { return }
                 if now.revision != revision {
                     revision = now.revision
-                    broadcast(Self.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision))
+                    broadcast(Self.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
                     lastSent = .now
                 }
                 var more = now.seq > numbers.position || !numbers.awaited.isEmpty
@@ -130,14 +147,15 @@ package final class EventFeeds: Sendable {
                     for pair in pairs {
                         numbers.saw(pair.seq)
                         let position = FeedPosition(seq: numbers.position, revision: revision)
-                        broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: key, position: position)
+                        broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: key, position: position, from: reader)
                         lastSent = .now
                     }
                     more = pairs.count == 1_000
                 }
                 numbers.expire()
                 if ContinuousClock.now - lastSent >= Self.keepAlive {
-                    broadcast(Self.keepAliveComment, to: key, position: FeedPosition(seq: numbers.position, revision: revision))
+                    broadcast(
+                        Self.keepAliveComment, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
                     lastSent = .now
                 }
             } catch is CancellationError {

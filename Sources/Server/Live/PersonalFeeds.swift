@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Logging
 import NIOCore
+import ServiceLifecycle
 import Store
 import Synchronization
 
@@ -12,11 +13,14 @@ import Synchronization
 /// before a later one's but committed after it is awaited (`LateCommits`); a watcher more than
 /// `bufferLimit` messages behind is let go (it comes back with `Last-Event-ID`), and so is every
 /// watcher after `lifetime`; each credential may hold a few streams at once (`CredentialAllowance`).
-package final class PersonalFeeds: Sendable {
+/// The reader runs in this service (`run()`, in the application's service group), which ends
+/// every stream when the server shuts down.
+package final class PersonalFeeds: Service {
     private struct State {
         var watchers: [UUID: [UUID: AsyncStream<EventFeeds.Message>.Continuation]] = [:]
         var position: Int64 = 0
-        var reader: Task<Void, Never>?
+        /// The reader: one that finds another here (or none) has been let go, and stops.
+        var reader: UUID?
     }
 
     private let state = Mutex(State())
@@ -24,6 +28,7 @@ package final class PersonalFeeds: Sendable {
     private let logger: Logger
     private let settings: FeedSettings
     private let allowance: CredentialAllowance
+    private let readers = FeedReaders()
 
     package init(connections: ConnectionRepository, logger: Logger, settings: FeedSettings = FeedSettings()) {
         self.connections = connections
@@ -42,14 +47,15 @@ package final class PersonalFeeds: Sendable {
         let (stream, continuation) = AsyncStream<EventFeeds.Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
         guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
-        let position = state.withLock { state -> Int64 in
+        let (position, newReader) = state.withLock { state -> (Int64, UUID?) in
             state.watchers[profile, default: [:]][watcher] = continuation
-            if state.reader == nil {
-                state.position = start
-                state.reader = Task { [self] in await read(from: start) }
-            }
-            return state.position
+            guard state.reader == nil else { return (state.position, nil) }
+            let reader = UUID()
+            state.position = start
+            state.reader = reader
+            return (start, reader)
         }
+        if let newReader { readers.start { [self] in await read(from: start, as: newReader) } }
         continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(profile, watcher, credential: credential) }
         return (position, stream)
     }
@@ -59,16 +65,27 @@ package final class PersonalFeeds: Sendable {
         state.withLock { $0.watchers.values.reduce(0) { $0 + $1.count } }
     }
 
+    /// Runs the reader until the server shuts down, then ends every watcher's stream.
+    package func run() async {
+        await readers.run {
+            let watchers = state.withLock { state in
+                defer {
+                    state.watchers = [:]
+                    state.reader = nil
+                }
+                return state.watchers.values.flatMap(\.values)
+            }
+            for watcher in watchers { watcher.finish() }
+        }
+    }
+
     private func stopWatching(_ profile: UUID, _ watcher: UUID, credential: UUID) {
         allowance.giveBack(credential)
-        let reader = state.withLock { state -> Task<Void, Never>? in
+        state.withLock { state in
             state.watchers[profile]?[watcher] = nil
             if state.watchers[profile]?.isEmpty == true { state.watchers[profile] = nil }
-            guard state.watchers.isEmpty, let reader = state.reader else { return nil }
-            state.reader = nil
-            return reader
+            if state.watchers.isEmpty { state.reader = nil }
         }
-        reader?.cancel()
     }
 
     /// Hands `connection` to the watchers of the ends to be told of it (`toldEnds`: not whoever
@@ -98,13 +115,14 @@ package final class PersonalFeeds: Sendable {
     }
 
     /// The reader: new connections (and those that committed late, `LateCommits`), a keep-alive
-    /// when quiet.
-    private func read(from start: Int64) async {
+    /// when quiet; until nobody watches.
+    private func read(from start: Int64, as reader: UUID) async {
         var ids = LateCommits(from: start)
         var lastSent = ContinuousClock.now
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: settings.interval)
+                guard state.withLock({ $0.reader == reader }) else { return }
                 var more = true
                 while more {
                     let found = try await connections.connections(after: ids.position, orAmong: ids.awaited, limit: 1_000)
@@ -117,7 +135,9 @@ package final class PersonalFeeds: Sendable {
                     }
                     more = found.count == 1_000
                 }
-                state.withLock { [position = ids.position] in $0.position = position }
+                state.withLock { [position = ids.position] state in
+                    if state.reader == reader { state.position = position }
+                }
                 ids.expire()
                 if ContinuousClock.now - lastSent >= EventFeeds.keepAlive {
                     try deliver(nil)
