@@ -144,7 +144,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // How HTTP maps onto the API where nothing reaches the database: the router without a socket.
+        // The wire types' hand-written JSON writers against the encoder. No server, no database.
+        .testTarget(name: "ModelTests", dependencies: ["ConstellationModel"]),
+        // The server's parts that need neither a socket nor a database: how HTTP maps onto the API
+        // (the router without a socket), the settings, the bounds on graph work.
         .testTarget(
             name: "RoutingTests",
             dependencies: [

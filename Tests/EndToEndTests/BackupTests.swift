@@ -8,7 +8,7 @@ import Testing
 
 /// `constellation-server backup` and `restore`, the release binaries on real PostgreSQL databases:
 /// the drill an operator runs, and the archives a restore must refuse.
-@Suite struct BackupTests {
+@Suite(.tier(.endToEnd)) struct BackupTests {
     let workspace = Workspace()
 
     /// An event's people and connections, one of them pseudonymous; a code shown before the backup

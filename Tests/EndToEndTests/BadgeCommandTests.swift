@@ -8,7 +8,7 @@ import Testing
 /// written as PNG is read back by zbar, fits QR version 10 with a 40-character public URL, and
 /// connects when scanned from the picture; the organizer's sheet holds whoever asked; a reset
 /// revokes the printed badge; bad input gets a clear message and an exit code.
-@Suite(.serialized) struct BadgeCommandTests {
+@Suite(.serialized, .tier(.endToEnd)) struct BadgeCommandTests {
     let workspace = Workspace()
     static let publicURL = "https://constellation.example-events.org"
 

@@ -5,7 +5,7 @@ import Testing
 /// `constellation me card` with the release binaries: entries added, shared and hidden; my
 /// connection sees, as they scan and in `connections`, what I share and nothing else; bad input is refused with a
 /// clear message and an exit code, changing nothing.
-@Suite(.serialized) struct CardCommandTests {
+@Suite(.serialized, .tier(.endToEnd)) struct CardCommandTests {
     let workspace = Workspace()
 
     @Test func myConnectionSeesWhatIShareAndOnlyThat() async throws {

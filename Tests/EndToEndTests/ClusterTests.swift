@@ -8,7 +8,7 @@ import Testing
 
 /// More than one machine, on loopback, as `Tools/cluster-demo` builds it: a PostgreSQL primary and
 /// its streaming replica, two release servers (reads from the replica), nginx in front.
-@Suite struct ClusterTests {
+@Suite(.tier(.cluster)) struct ClusterTests {
     /// With both instances up, the rate limits hold for the deployment (each instance enforces its
     /// half) and a revoked key stops working on the other instance within the auth cache's
     /// lifetime (2 s here). Then sixteen scanners redeem through nginx while one instance is killed (SIGKILL)

@@ -11,7 +11,7 @@ import Tokens
 /// (its embedded PostgreSQL): it shares the running database (backup, migrate, import) or refuses
 /// in one line with 75 (a second serve, restore), and never tears down what the server owns.
 /// After each, the server's database connections are cut: it connects again and still serves.
-@Suite struct CommandsBesideAServerTests {
+@Suite(.tier(.endToEnd)) struct CommandsBesideAServerTests {
     let workspace = Workspace()
 
     @Test func commandsShareOrRefuseTheRunningServersDatabaseAndLeaveItServing() async throws {

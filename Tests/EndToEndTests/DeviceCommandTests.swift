@@ -6,7 +6,7 @@ import Testing
 /// One person on two computers, with the real binaries: the first CLI shows a link and waits, the
 /// second joins with the code it showed, and both see the same network; devices are listed and
 /// revoked; a recovery code brings the profile back; notes and tags follow up after the event.
-@Suite(.serialized) struct DeviceCommandTests {
+@Suite(.serialized, .tier(.endToEnd)) struct DeviceCommandTests {
     let workspace = Workspace()
 
     func json<T: Decodable>(_ type: T.Type, _ arguments: [String], home: URL, server: String) throws -> T {

@@ -4,7 +4,7 @@ import TestSupport
 import Testing
 
 /// `constellation event create|join|show|growth|summary|view|export` and `show --event` with the real binaries.
-@Suite(.serialized) struct EventCommandTests {
+@Suite(.serialized, .tier(.endToEnd)) struct EventCommandTests {
     let workspace = Workspace()
 
     /// An organizer invites with `event invite`; the invitee sees it with `event invitations` and

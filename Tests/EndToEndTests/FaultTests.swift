@@ -10,7 +10,7 @@ import Testing
 /// Faults survived, nothing acknowledged lost, with the release server binary under a redemption
 /// load: the server killed with SIGKILL, its PostgreSQL stopped and started again, its pool filled
 /// by requests that cannot finish.
-@Suite struct FaultTests {
+@Suite(.tier(.endToEnd)) struct FaultTests {
     let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
 
     /// Eight scanners redeem codes as fast as they can; the server is killed (SIGKILL) mid-load and

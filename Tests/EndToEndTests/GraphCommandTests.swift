@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `constellation graph layout|stats`, offline, through the real binary.
-@Suite struct GraphCommandTests {
+@Suite(.tier(.endToEnd)) struct GraphCommandTests {
     let home = FileManager.default.temporaryDirectory.appendingPathComponent("graph-cli-\(UUID().uuidString)")
     let karate = TestDatabase.repositoryRoot.appendingPathComponent("Tests/GraphTests/Fixtures/karate.edges").path
 

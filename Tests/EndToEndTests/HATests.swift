@@ -9,7 +9,7 @@ import Testing
 /// A primary that may die, as `Tools/ha-demo` builds it: etcd, three PostgreSQL nodes under
 /// Patroni with synchronous replication, two release servers on a multi-host connection string
 /// (`target_session_attrs=read-write`), nginx in front.
-@Suite struct HATests {
+@Suite(.tier(.cluster)) struct HATests {
     /// Eight scanners redeem through nginx while the primary's PostgreSQL is killed (SIGKILL):
     /// Patroni promotes the synchronous standby, the servers find it by themselves, and every
     /// redemption acknowledged before and after is on the new primary. Then a planned switchover

@@ -8,7 +8,7 @@ import Testing
 /// `constellation-server import sociopatterns` with the real binaries: each shared SocioPatterns
 /// file is imported, then the server's growth, summary and statistics are checked against figures
 /// this test computes itself from the raw file, and against the data's README.
-@Suite(.serialized) struct ImportTests {
+@Suite(.serialized, .tier(.endToEnd)) struct ImportTests {
     let workspace = Workspace()
 
     /// `../shared/data/graphs` beside the repository.

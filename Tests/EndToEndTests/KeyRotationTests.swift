@@ -6,7 +6,7 @@ import Testing
 import Tokens
 
 /// `constellation-server keys rotate` against the running server binary and the CLI's offline check.
-@Suite(.serialized) struct KeyRotationTests {
+@Suite(.serialized, .tier(.endToEnd)) struct KeyRotationTests {
     let workspace = Workspace()
 
     /// `GET /v1/keys` until it lists `count` keys, for at most 30 seconds.

@@ -8,7 +8,7 @@ import Tokens
 
 /// The links of issue 9 with the real binaries: `show` draws the server's link, `scan` takes one,
 /// `event open` prints an organizer's view link, and a bad `CONSTELLATION_PUBLIC_URL` stops the server.
-@Suite(.serialized) struct LinkCommandTests {
+@Suite(.serialized, .tier(.endToEnd)) struct LinkCommandTests {
     let workspace = Workspace()
     static let publicURL = "https://connect.example.org"
 

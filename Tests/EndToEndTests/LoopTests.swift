@@ -6,7 +6,7 @@ import Testing
 import Tokens
 
 /// The whole loop with the real server binary, the real CLI binary and a real PostgreSQL.
-@Suite(.serialized) struct LoopTests {
+@Suite(.serialized, .tier(.endToEnd)) struct LoopTests {
     let workspace = Workspace()
 
     func network(home: URL, server: String) throws -> Network {

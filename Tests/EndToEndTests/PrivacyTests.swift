@@ -5,7 +5,7 @@ import Testing
 
 /// An attendee's privacy commands with the real CLI and server binaries: vCard and CSV exports,
 /// revoking shown codes, disconnecting, exporting, blocking and deleting a profile.
-@Suite(.serialized) struct PrivacyTests {
+@Suite(.serialized, .tier(.endToEnd)) struct PrivacyTests {
     let workspace = Workspace()
 
     func connections(home: URL, server: String) throws -> [Connection] {

@@ -9,7 +9,7 @@ import Testing
 /// Archives crafted to make `constellation-server restore` run something, or write what a backup
 /// never holds: each is refused with exit 65 in one line, nothing it carries runs (a canary file
 /// that its code would create stays absent), and the database and the data directory stay empty.
-@Suite struct RestoreRefusalTests {
+@Suite(.tier(.endToEnd)) struct RestoreRefusalTests {
     let workspace = Workspace()
     /// Written by the crafted code if it ever runs, as the PostgreSQL server's user: in /tmp, which that user may write.
     let canary = "/tmp/constellation-canary-\(UUID().uuidString)"

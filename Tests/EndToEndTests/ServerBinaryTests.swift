@@ -7,7 +7,7 @@ import Testing
 
 /// The release server binary on its own: its embedded PostgreSQL (started, restarted, cleaned up)
 /// and the network view it once crashed on.
-@Suite struct ServerBinaryTests {
+@Suite(.tier(.endToEnd)) struct ServerBinaryTests {
     let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("server-\(UUID().uuidString)")
 
     /// A new profile's client on `server`.

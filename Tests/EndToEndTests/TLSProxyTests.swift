@@ -8,7 +8,7 @@ import Testing
 /// The nginx site shipped as an example (`Tools/deploy/nginx-constellation.conf`), with a
 /// certificate of a private authority made here, in front of the release server on loopback: the
 /// CLI's whole loop over HTTPS and HTTP/2, HSTS, the live stream passed on as it comes.
-@Suite struct TLSProxyTests {
+@Suite(.tier(.cluster)) struct TLSProxyTests {
     let workspace = Workspace()
 
     @Test func theCLIsLoopRunsThroughTheExampleNginxSiteWithTLS() async throws {

@@ -7,7 +7,7 @@ import Testing
 
 /// One version: the Debian package's (its changelog's upstream part), what both programs print for
 /// `--version`, and what the server says in `Constellation-Version` on every answer.
-@Suite struct VersionTests {
+@Suite(.tier(.endToEnd)) struct VersionTests {
     let workspace = Workspace()
 
     /// `0.1.0` of the changelog's first line, `constellation (0.1.0-1) bookworm; urgency=medium`.

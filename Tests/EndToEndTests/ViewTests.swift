@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `constellation view` of a crowd with long names: the text fits the terminal, the SVG's labels fit the picture.
-@Suite struct ViewTests {
+@Suite(.tier(.endToEnd)) struct ViewTests {
     let workspace = Workspace()
 
     static let names = [

@@ -3,11 +3,12 @@ import ConstellationModel
 import Foundation
 import Hummingbird
 import Server
+import TestSupport
 import Testing
 
 /// Every route behind an API key, found in the router itself, refuses a request without a key
 /// and one with a wrong key: 401 problem+json with its code and a `WWW-Authenticate` challenge.
-@Suite struct AuthenticationTests {
+@Suite(.tier(.database)) struct AuthenticationTests {
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /ready", "GET /metrics", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",

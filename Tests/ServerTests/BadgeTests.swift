@@ -2,6 +2,7 @@ import Client
 import ConstellationModel
 import Foundation
 import QR
+import TestSupport
 import Testing
 import Tokens
 
@@ -12,7 +13,7 @@ import Tokens
 /// Printed badges: a badge code connects like a shown one until its event ends, a QR reset revokes
 /// it, its use is capped; the organizers' print sheet holds only those who asked, and only
 /// organizers get it; every code printed is read back by zbar.
-@Suite struct BadgeTests {
+@Suite(.tier(.database)) struct BadgeTests {
     /// A public URL of 40 characters, the longest the badge's QR code is promised to fit at version 10.
     static let publicURL = "https://constellation.example-events.org"
 

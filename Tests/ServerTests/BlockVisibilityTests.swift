@@ -1,12 +1,13 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 
 /// A person who blocked me, or whom I blocked, appears nowhere in what I can read: not in my
 /// depth-2 network or its statistics (where a block's removed edge would still leave them, through
 /// a friend), not as a profile.
-@Suite struct BlockVisibilityTests {
+@Suite(.tier(.database)) struct BlockVisibilityTests {
     @Test func blockedPeopleLeaveMySecondRingAndTheirProfile() async throws {
         try await TestServer.run { server throws in
             let (ada, bob, carol, dave, erin) = try await server.users("Ada", "Bob", "Carol", "Dave", "Erin")

@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import TestSupport
 import Testing
 
 /// After the event: my private note and tags on a connection, seen by me only, searched and
 /// filtered, exported with my data and gone with the connection.
-@Suite struct ConnectionNotesTests {
+@Suite(.tier(.database)) struct ConnectionNotesTests {
     typealias User = EventNetworkTests.User
 
     @Test func myNoteAndTagsAreMineAloneAndFoundBySearch() async throws {

@@ -1,10 +1,11 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 import Tokens
 
-@Suite struct ConnectionRoutesTests {
+@Suite(.tier(.database)) struct ConnectionRoutesTests {
     @Test func redeemCreatesThenIsIdempotent() async throws {
         try await TestServer.run { server throws in
             let (ada, bob) = try await server.users("Ada", "Bob")

@@ -8,7 +8,7 @@ import Testing
 /// A contact card with consent per entry: what is for connections reaches my connections (their
 /// lists and exports, as it is now), what is for nobody stays mine, and no other view shows either,
 /// searched for in the raw bodies.
-@Suite struct ContactCardTests {
+@Suite(.tier(.database)) struct ContactCardTests {
     typealias User = EventNetworkTests.User
 
     static let card = ContactCard(entries: [

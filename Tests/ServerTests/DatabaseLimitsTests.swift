@@ -9,7 +9,7 @@ import Testing
 /// The database never makes a request hang: a full pool is waited on for a bounded time, then
 /// 503 `database_busy` with `Retry-After`; a statement past `statement_timeout` is cancelled;
 /// `/health` needs no connection at all.
-@Suite struct DatabaseLimitsTests {
+@Suite(.tier(.database)) struct DatabaseLimitsTests {
     @Test func aFullPoolAnswers503AfterTheWaitAndHealthStillAnswers() async throws {
         try await TestServer.run(configure: {
             $0.databasePoolSize = 1

@@ -3,12 +3,13 @@ import ConstellationModel
 import Foundation
 import Server
 import Store
+import TestSupport
 import Testing
 
 /// One person, several devices: a link made on one device gives another its own key for the same
 /// profile, once and briefly; devices are listed, renamed and revoked (at once); a recovery code
 /// gets the profile back. Every refusal has its code and writes nothing.
-@Suite struct DeviceTests {
+@Suite(.tier(.database)) struct DeviceTests {
     @Test func aLinkGivesANewDeviceItsOwnKeyForTheSameProfileOnce() async throws {
         try await TestServer.run { server throws in
             let phone = try await server.client.register(NewProfile(displayName: "Ada", deviceName: "Phone"))

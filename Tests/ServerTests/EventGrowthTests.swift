@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// An event's growth and summary: bucketing on UTC boundaries, cumulative figures and components
 /// over time, windows, bad input, who may read them, and what the summary never shows.
-@Suite struct EventGrowthTests {
+@Suite(.tier(.database)) struct EventGrowthTests {
     typealias User = (profile: Profile, client: ConstellationClient)
 
     /// 2026-03-10T09:00:00Z plus `minutes` (and `seconds`).

@@ -1,11 +1,12 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 
 /// An event's constellation for its organizers: what it holds, that it names no one who did not
 /// choose to be named, that it is cached, warm-started and exported, and who may read it.
-@Suite struct EventNetworkTests {
+@Suite(.tier(.database)) struct EventNetworkTests {
     typealias User = (profile: Profile, client: ConstellationClient)
 
     /// `scanner` scans `owner`'s code: for `event` (a slug), or a personal one.

@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 import Tokens
 
 /// Events: creation, lookup by id or slug, members and roles, join codes, and who may do what.
-@Suite struct EventRoutesTests {
+@Suite(.tier(.database)) struct EventRoutesTests {
     /// An event from now (whole seconds, as ISO 8601 carries them) lasting `hours`.
     static func newEvent(
         _ slug: String = "rustconf-2026", name: String = "RustConf", startsIn: TimeInterval = -3600,

@@ -12,7 +12,7 @@ import Testing
 /// `GET /v1/events/{event}/stream` on a real server and PostgreSQL: new pairs arrive as Server-Sent
 /// Events, as the organizers' network shows the people; `Last-Event-ID` replays what was missed;
 /// a wall's view token sees pseudonyms only; only the event's readers get a stream.
-@Suite struct EventStreamTests {
+@Suite(.tier(.database)) struct EventStreamTests {
     /// One event from the stream.
     typealias Event = ServerSentEvents.Event
 

@@ -3,11 +3,12 @@ import ConstellationModel
 import Foundation
 import QR
 import Store
+import TestSupport
 import Testing
 import Tokens
 
 /// Tokens for an event: who may mint one, what scanning one records, and when they stop counting.
-@Suite struct EventTokenTests {
+@Suite(.tier(.database)) struct EventTokenTests {
     @Test func membersMintEventTokensByIdOrSlugAndStrangersDoNot() async throws {
         try await TestServer.run { server throws in
             let (ada, bob, eve) = try await server.users("Ada", "Bob", "Eve")

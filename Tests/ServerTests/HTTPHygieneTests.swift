@@ -1,10 +1,11 @@
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 
 /// What a stranger's malformed, slow or oversized HTTP gets: a problem+json answer or a closed
 /// socket in bounded time, never a hung connection or an empty 400.
-@Suite struct HTTPHygieneTests {
+@Suite(.tier(.database)) struct HTTPHygieneTests {
     private static func problemCode(_ response: String) -> String? {
         try? JSONDecoder().decode(Problem.self, from: Data(response.httpBody.utf8)).code
     }

@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import QR
+import TestSupport
 import Testing
 
 /// Input a stranger on the internet sends, refused with a 4xx that says what was wrong and nothing
 /// of the inside, and with nothing written.
-@Suite struct InputHardeningTests {
+@Suite(.tier(.database)) struct InputHardeningTests {
     static func event(startsAt: String, endsAt: String = "2026-12-01T18:00:00Z") -> [UInt8] {
         Array(
             #"{"name":"Dated","slug":"dated","startsAt":"\#(startsAt)","endsAt":"\#(endsAt)","timeZone":"UTC"}"#.utf8)

@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import QR
+import TestSupport
 import Testing
 
 /// `GET /v1/events/{event}/join-qr?code=…`: the wall's QR code of the event's join link, for organizers
 /// who give the current join code.
-@Suite struct JoinQRTests {
+@Suite(.tier(.database)) struct JoinQRTests {
     @Test func theCurrentCodeDrawsTheJoinLinkAsAnSVG() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")

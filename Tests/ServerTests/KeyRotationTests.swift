@@ -3,11 +3,12 @@ import ConstellationModel
 import Foundation
 import Keys
 import Server
+import TestSupport
 import Testing
 import Tokens
 
 /// `keys rotate` on a data directory, seen by a running server that rereads its key files.
-@Suite struct KeyRotationTests {
+@Suite(.tier(.database)) struct KeyRotationTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("rotation-\(UUID().uuidString)")
 
     static let trust: Duration = .seconds(300 + 7_200)

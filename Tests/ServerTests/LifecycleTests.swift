@@ -4,11 +4,12 @@ import Logging
 import Server
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// The services the application stands on, on a real server and PostgreSQL: what a shutdown ends
 /// and in which order, and the background work's rounds and their lock.
-@Suite struct LifecycleTests {
+@Suite(.tier(.database)) struct LifecycleTests {
     /// A graceful shutdown ends the streams still open (the server would otherwise wait for them
     /// for an hour), and the pool closes after the HTTP server and the feeds: a query then fails
     /// with `shutdown`, not with a hang. The time limit catches a shutdown that waits for the streams.

@@ -1,11 +1,12 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 
 /// The network view served again and again, and to many at once: the release server once
 /// crashed on the second, cached request (a Dictionary miscompiled by the optimizer).
-@Suite struct NetworkViewTests {
+@Suite(.tier(.database)) struct NetworkViewTests {
     @Test func aLonePersonsNetworkServedTwiceIsTheSamePicture() async throws {
         try await TestServer.run { server throws in
             let me = try await server.user("Alone")

@@ -1,13 +1,14 @@
 import Foundation
 import Hummingbird
 import Server
+import TestSupport
 import Testing
 
 /// The OpenAPI document served at `/openapi.json` and the router cannot drift apart: every route
 /// is documented and every documented operation is routed (`HEAD` and `OPTIONS`, which every
 /// path answers, are described once in the document's conventions). Live responses are checked
 /// against the document by Schemathesis (`Tools/contract`, run by `Tools/test`).
-@Suite struct OpenAPITests {
+@Suite(.tier(.database)) struct OpenAPITests {
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     @Test func theDocumentListsExactlyTheRoutesTheRouterHas() async throws {

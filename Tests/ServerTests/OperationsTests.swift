@@ -4,12 +4,13 @@ import Foundation
 import Logging
 import Server
 import Synchronization
+import TestSupport
 import Testing
 
 /// What an operator sees: one request id per request, in the response and in every log line it
 /// writes; JSON log lines; Prometheus metrics counting requests, tokens, graph work, caches and
 /// the pool, with bounded labels.
-@Suite struct OperationsTests {
+@Suite(.tier(.database)) struct OperationsTests {
     /// Log lines written by a server, as JSON objects.
     final class CapturedLog: Sendable {
         private let lines = Mutex<[[UInt8]]>([])

@@ -1,11 +1,12 @@
 import ConstellationModel
 import Foundation
 import Server
+import TestSupport
 import Testing
 
 /// `GET /v1/me/stream`: whoever shows their code hears, within the stream's 2 s, that someone
 /// connected with them; `Last-Event-ID` replays what was missed; nobody hears of others' connections.
-@Suite struct PersonalStreamTests {
+@Suite(.tier(.database)) struct PersonalStreamTests {
     typealias Stream = EventStreamTests.Stream
 
     @Test func theOwnerOfACodeHearsWhoConnectedAndResumesWhatTheyMissed() async throws {

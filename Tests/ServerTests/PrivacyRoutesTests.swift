@@ -3,12 +3,13 @@ import ConstellationModel
 import Foundation
 import Server
 import Store
+import TestSupport
 import Testing
 import Tokens
 
 /// An attendee's control over their own data: disconnecting, revoking shown codes, exporting
 /// everything, erasing the profile, and the connections as CSV and vCard.
-@Suite struct PrivacyRoutesTests {
+@Suite(.tier(.database)) struct PrivacyRoutesTests {
     func counts(_ server: TestServer) async throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
         for table in ["profiles", "api_keys", "connections", "redemptions", "token_uses"] { counts[table] = try await server.count(table) }

@@ -1,10 +1,11 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 import Tokens
 
-@Suite struct ProfileRoutesTests {
+@Suite(.tier(.database)) struct ProfileRoutesTests {
     @Test func healthReportsTheDatabase() async throws {
         try await TestServer.run { server throws in
             #expect(try await server.client.health())

@@ -3,12 +3,13 @@ import ConstellationModel
 import Foundation
 import QR
 import Server
+import TestSupport
 import Testing
 import Tokens
 
 /// `CONSTELLATION_PUBLIC_URL`: every code holds `PUBLIC_URL/c#TOKEN`, tokens are compact enough
 /// for that link to fit an 80-column terminal, and tokens of the long form still redeem.
-@Suite struct PublicLinkTests {
+@Suite(.tier(.database)) struct PublicLinkTests {
     /// A realistic public URL: with `/c#` it is 30 characters in front of the token.
     static let publicURL = "https://connect.example.org"
 

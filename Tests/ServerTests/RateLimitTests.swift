@@ -2,12 +2,13 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import TestSupport
 import Testing
 
 /// Rate limits: per credential and per client address, 429 problem+json with `Retry-After`,
 /// nothing written past a limit, buckets that refill, `X-Forwarded-For` believed only from a
 /// trusted proxy, and the configuration's syntax.
-@Suite struct RateLimitTests {
+@Suite(.tier(.database)) struct RateLimitTests {
     static func limits(_ text: String) -> RateLimits { RateLimits(text)! }
 
     @Test func scansPastTheLimitGet429WithRetryAfterAndChangeNothing() async throws {

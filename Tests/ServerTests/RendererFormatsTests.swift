@@ -1,11 +1,12 @@
 import Client
 import ConstellationModel
 import Foundation
+import TestSupport
 import Testing
 
 /// `format=graphology` and `format=cytoscape` on both network routes, checked against the shapes
 /// graphology's `import` and Cytoscape.js's `elements` document.
-@Suite struct RendererFormatsTests {
+@Suite(.tier(.database)) struct RendererFormatsTests {
     typealias JSON = [String: Any]
 
     static func object(_ bytes: [UInt8]) throws -> JSON {

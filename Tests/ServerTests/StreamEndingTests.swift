@@ -2,12 +2,13 @@ import ConstellationModel
 import Foundation
 import Server
 import Store
+import TestSupport
 import Testing
 
 /// How a live stream ends, on a real server and PostgreSQL, through raw sockets: when its client
 /// closes its side of the connection (a FIN is enough), after its lifetime (its client resumes with
 /// `Last-Event-ID`), and when its client stops reading. Each frees the stream's slot.
-@Suite struct StreamEndingTests {
+@Suite(.tier(.database)) struct StreamEndingTests {
     typealias Stream = EventStreamTests.Stream
 
     /// A client that closes its side of the connection (a FIN, as a browser leaving a page does, or

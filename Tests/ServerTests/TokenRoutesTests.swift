@@ -3,10 +3,11 @@ import ConstellationModel
 import Foundation
 import Keys
 import QR
+import TestSupport
 import Testing
 import Tokens
 
-@Suite struct TokenRoutesTests {
+@Suite(.tier(.database)) struct TokenRoutesTests {
     @Test func publishedKeysVerifyIssuedTokens() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")

@@ -2,11 +2,12 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import TestSupport
 import Testing
 
 /// Names, headlines and nonces are measured as PostgreSQL measures them (code points, after NFC),
 /// and characters that hide or reorder text are refused with a 422 before the database sees them.
-@Suite struct UserTextTests {
+@Suite(.tier(.database)) struct UserTextTests {
     private static func register(_ name: String, headline: String? = nil, on server: TestServer) async throws -> Profile {
         try await server.client.register(NewProfile(displayName: name, headline: headline)).profile
     }

@@ -2,13 +2,14 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import TestSupport
 import Testing
 
 /// A venue puts its crowd behind one address. Registrations that come through an event (its join
 /// code, or one of its codes being scanned) count against the event's budget, through a person's
 /// code against that person's, and only those with nothing behind them against the address: at the
 /// default limits, all from loopback.
-@Suite struct VenueRegistrationTests {
+@Suite(.tier(.database)) struct VenueRegistrationTests {
     /// Whether `body` is refused with 429 `rate_limited`.
     static func isRateLimited(_ body: () async throws -> Void) async throws -> Bool {
         do {

@@ -4,12 +4,13 @@ import Foundation
 import Keys
 import NIOHTTP1
 import Server
+import TestSupport
 import Testing
 import Tokens
 
 /// Organizer view tokens: minted by organizers only, honoured by the event's read routes only, for
 /// that event only, until they expire; never mistaken for a connection token, never revealing a profile id.
-@Suite struct ViewTokenTests {
+@Suite(.tier(.database)) struct ViewTokenTests {
     typealias User = EventNetworkTests.User
 
     /// The routes a view token reads, for `event`.

@@ -1,10 +1,11 @@
 import Foundation
+import TestSupport
 import Testing
 import WebClient
 
 /// The web client's files are served from memory with their media type, `no-cache` and an ETag
 /// (304 when it is named), under a strict Content-Security-Policy; an unknown file is 404.
-@Suite struct WebAssetsTests {
+@Suite(.tier(.database)) struct WebAssetsTests {
     @Test func pagesCarryTheirPolicyAndRevalidateWithTheirETag() async throws {
         try await TestServer.run { server throws in
             let page = try await RawHTTP.exchange(

@@ -6,7 +6,7 @@ import Testing
 
 /// The embedded cluster's roles: Constellation connects as a role that owns its database and is no
 /// superuser; a cluster made before that role existed is moved to it at its next start, once.
-@Suite struct ApplicationRoleTests {
+@Suite(.tier(.database)) struct ApplicationRoleTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("roles-\(UUID().uuidString)")
 
     /// A cluster as the code before the application role made it: its bootstrap superuser owns the

@@ -1,9 +1,10 @@
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 
-@Suite struct BlockTests {
+@Suite(.tier(.database)) struct BlockTests {
     @Test func aBlockRemovesTheConnectionAndRefusesBothDirectionsWithoutWriting() async throws {
         let store = try await StoreFixture.make()
         let blocks = BlockRepository(database: store.database)

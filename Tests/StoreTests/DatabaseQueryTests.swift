@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// `Database.query`: one statement sent without blocking, its answer awaited on the poller thread.
-@Suite struct DatabaseQueryTests {
+@Suite(.tier(.database)) struct DatabaseQueryTests {
     /// Sixty callers at once on three connections, half of them through the blocking path on the
     /// same connections (each statement prepared once per connection, by whichever path came first):
     /// every caller gets its own answer, from no more backends than the pool may open.

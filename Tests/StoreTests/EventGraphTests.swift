@@ -1,11 +1,12 @@
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 
 /// An event's graph read again after an earlier read: only what was added is fetched, yet the
 /// answer is always the graph a fresh read gives (names and visibility too), whatever happened.
-@Suite struct EventGraphTests {
+@Suite(.tier(.database)) struct EventGraphTests {
     /// The graph as text: people (id, name, visibility) and pairs (ends, time), in their order.
     static func text(_ graph: EventGraph?) -> [String] {
         guard let graph else { return ["none"] }

@@ -2,10 +2,11 @@ import ConstellationModel
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// `EventRepository.importContacts`: one transaction, batches with progress, nothing kept on failure.
-@Suite struct EventImportTests {
+@Suite(.tier(.database)) struct EventImportTests {
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 
     static func contacts(slug: String, people: Int, pairs: [ContactImport.Pair], keyHash: [UInt8]) -> ContactImport {

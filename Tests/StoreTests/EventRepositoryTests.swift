@@ -1,9 +1,10 @@
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 
-@Suite struct EventRepositoryTests {
+@Suite(.tier(.database)) struct EventRepositoryTests {
     static let hash = [UInt8](repeating: 7, count: 32)
 
     static func create(

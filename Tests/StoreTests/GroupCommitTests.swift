@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Store
 import Synchronization
+import TestSupport
 import Testing
 
 /// Redemptions that arrive while a batch is at the database go together, in one transaction
@@ -9,7 +10,7 @@ import Testing
 /// locked `FOR UPDATE` by another transaction: the first redemption waits on that lock at the
 /// database, the others queue behind it, and the lock is released once all of them are queued.
 /// (`RedemptionQueueTests` tests the queue's batching alone, without a database.)
-@Suite struct GroupCommitTests {
+@Suite(.tier(.database)) struct GroupCommitTests {
     @Test func redemptionsQueuedBehindOneCommitTogetherEachWithItsOwnAnswer() async throws {
         let store = try await StoreFixture.make()
         let owner = try await store.profile("Owner")

@@ -3,7 +3,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct MigratorTests {
+@Suite(.tier(.database)) struct MigratorTests {
     @Test func migratingTwiceAppliesNothingTheSecondTime() async throws {
         let database = Database(conninfo: try await TestDatabase.createEmpty(), logger: TestDatabase.logger)
         let migrator = Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger)

@@ -4,7 +4,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct NeighbourhoodTests {
+@Suite(.tier(.database)) struct NeighbourhoodTests {
     /// Me, two rings around me and a pair of strangers; connections made in the order listed.
     struct Town {
         let store: StoreFixture

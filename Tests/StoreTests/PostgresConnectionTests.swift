@@ -4,7 +4,7 @@ import Store
 import TestSupport
 import Testing
 
-@Suite struct PostgresConnectionTests {
+@Suite(.tier(.database)) struct PostgresConnectionTests {
     @Test func hostileStringsAreBoundNeverSpliced() async throws {
         let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 2)
         let hostile = ["'; DROP TABLE profiles; --", "x'); DROP TABLE profiles; --", "$1", "\\x00", "O'Brien \"quoted\" ;"]

@@ -1,8 +1,9 @@
 import Foundation
 import Store
+import TestSupport
 import Testing
 
-@Suite struct ProfileRepositoryTests {
+@Suite(.tier(.database)) struct ProfileRepositoryTests {
     @Test func apiKeyHashAuthenticatesItsProfileOnly() async throws {
         let store = try await StoreFixture.make()
         let hash = (0..<32).map { UInt8($0) }

@@ -1,9 +1,10 @@
 import ConstellationModel
 import Foundation
 import Store
+import TestSupport
 import Testing
 
-@Suite struct RedemptionTests {
+@Suite(.tier(.database)) struct RedemptionTests {
     @Test func firstScanCreatesAndRescanIsIdempotent() async throws {
         let store = try await StoreFixture.make()
         let ada = try await store.profile("Ada")

@@ -7,7 +7,7 @@ import Testing
 /// Every page, in each state a person meets it, checked with axe-core 4.x (WCAG 2.x A and AA,
 /// 2.2's target size too) in a real headless Chromium against the release server: no critical and
 /// no serious finding.
-@Suite(.serialized) struct AccessibilityTests {
+@Suite(.serialized, .tier(.browser)) struct AccessibilityTests {
     let workspace = Workspace()
 
     private func expectAccessible(_ browser: Browser, _ state: String, sourceLocation: SourceLocation = #_sourceLocation) async throws {

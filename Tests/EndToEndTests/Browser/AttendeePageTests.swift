@@ -8,7 +8,7 @@ import Tokens
 /// The attendee pages in a real headless Chromium, phone-sized, against the release server binary
 /// and a real PostgreSQL: join on `/`, open someone's `/c#TOKEN`, see "Connected"; the bad codes a
 /// camera can bring (scans with no network: `OfflinePageTests`).
-@Suite(.serialized) struct AttendeePageTests {
+@Suite(.serialized, .tier(.browser)) struct AttendeePageTests {
     let workspace = Workspace()
 
     /// A running server with one attendee, Ada, made through the API.

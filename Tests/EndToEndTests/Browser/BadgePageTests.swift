@@ -11,7 +11,7 @@ import Testing
 /// badges of those who asked, eight to a page, and zbar reads every code of its first page. The
 /// printer is the one thing not real: `window.print` is replaced to note the call, and the page is
 /// rendered for print by Chromium's own print-to-PDF.
-@Suite(.serialized) struct BadgePageTests {
+@Suite(.serialized, .tier(.browser)) struct BadgePageTests {
     let workspace = Workspace()
 
     @Test func aBadgeLinkConnectsAndPrintMyBadgePrintsItAlone() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// in my card on the home page, ticking what my connections see; after "Connected with Ada", one
 /// tap saves Ada to the phone's contacts (her vCard, with what she shares); my connections list
 /// offers her address to write to. A bad link is refused and changes nothing.
-@Suite(.serialized) struct CardPageTests {
+@Suite(.serialized, .tier(.browser)) struct CardPageTests {
     let workspace = Workspace()
 
     @Test func fillMyCardConnectAndSaveTheOtherPersonsContact() async throws {

@@ -8,7 +8,7 @@ import Testing
 /// against the release server: the phone opens the link another device shows (or types its
 /// code) and becomes that profile; the phone shows a link that another device redeems, sees it
 /// listed, and revokes it.
-@Suite(.serialized) struct DevicePageTests {
+@Suite(.serialized, .tier(.browser)) struct DevicePageTests {
     let workspace = Workspace()
 
     @Test func aPhoneTakesTheProfileOfAnotherDeviceByItsLinkOrCode() async throws {

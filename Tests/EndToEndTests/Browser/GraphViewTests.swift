@@ -4,7 +4,7 @@ import Testing
 
 /// The web client's canvas drawing of a large graph, which the page rasterizes itself (more than
 /// 20,000 edges), read back pixel by pixel in a real headless Chromium.
-@Suite struct GraphViewTests {
+@Suite(.tier(.browser)) struct GraphViewTests {
     let workspace = Workspace()
 
     /// 210 people all connected to each other in one corner (21,945 edges: the page's own rasterizer),

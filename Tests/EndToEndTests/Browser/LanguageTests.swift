@@ -8,7 +8,7 @@ import Testing
 /// against the release server: in the pseudo-locale (`?lang=qps`: every message as ⟦Áççéñţéd⟧) no
 /// page, in any state a person meets it, shows text from anywhere else; a German browser gets
 /// German, and the language switch changes it and keeps the choice.
-@Suite(.serialized) struct LanguageTests {
+@Suite(.serialized, .tier(.browser)) struct LanguageTests {
     let workspace = Workspace()
 
     /// The text the page shows (every visible text node, the placeholder, aria-label, alt and title

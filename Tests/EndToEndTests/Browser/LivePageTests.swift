@@ -8,7 +8,7 @@ import Testing
 /// view link (no password typed), it shows everyone who connected, and a new connection within
 /// 2 s of its redemption (the page's live count, read from the DOM, not after a sleep); the wall
 /// shows pseudonyms only and the event's join code as a QR.
-@Suite(.serialized) struct LivePageTests {
+@Suite(.serialized, .tier(.browser)) struct LivePageTests {
     let workspace = Workspace()
 
     /// A server, an event organized by Ada, its join code, and `attendees` people who scanned Ada's

@@ -8,7 +8,7 @@ import Testing
 /// cut before the camera's link is opened (the browser told it is offline, and the server itself
 /// stopped, so nothing can answer but the service worker), then given back (the server started
 /// again on the same port, with the same database and keys).
-@Suite(.serialized) struct OfflinePageTests {
+@Suite(.serialized, .tier(.browser)) struct OfflinePageTests {
     let workspace = Workspace()
 
     /// A server on `port` (any, if 0) over `database`, with this test's data directory.

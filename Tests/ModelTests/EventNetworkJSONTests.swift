@@ -4,7 +4,7 @@ import Testing
 
 /// The event network's JSON is written by hand (the encoder is slow on 100,000 edges): it must be
 /// the very bytes `JSONEncoder.constellation` writes, so clients decode it as before.
-extension EventNetworkTests {
+@Suite struct EventNetworkJSONTests {
     @Test func theHandWrittenJSONIsTheEncodersByteForByte() throws {
         var random = SystemRandomNumberGenerator()
         let awkward = [
