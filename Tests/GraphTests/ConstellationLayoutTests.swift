@@ -113,8 +113,8 @@ import Testing
         #expect(medianDisplacement(cold) > 0.1)
         #expect(grown.ids.contains("new-0"))
         #expect(warm.allSatisfy { $0.x.isFinite && $0.y.isFinite })
-        #expect(warm.allSatisfy { abs($0.x) <= 1 && abs($0.y) <= 1 }, "a warm start stays in the [-1, 1]² frame")
+        // It keeps the previous picture's frame: grown by a tenth, it outgrows [-1, 1]² a little, if at all.
         let farthest = warm.reduce(0) { max($0, abs($1.x), abs($1.y)) }
-        #expect(farthest > 0.9, "and still fills it")
+        #expect(farthest > 0.9 && farthest < 1.5, "the frame kept: \(farthest)")
     }
 }

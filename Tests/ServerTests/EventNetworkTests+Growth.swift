@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Graph
 import Testing
 
 /// The server keeps each event's last graph and reads only what was added since: whatever happens
@@ -69,10 +70,12 @@ extension EventNetworkTests {
             let grown = try await ada.client.eventNetwork("busy-event")
             try await check(grown)
             #expect(grown.nodes.count == 13 && grown.meta.warmStart)
-            let before = Dictionary(uniqueKeysWithValues: first.nodes.map { ($0.id, ($0.x, $0.y)) })
-            #expect(
-                grown.nodes.allSatisfy { node in before[node.id].map { $0 == (node.x, node.y) } ?? true },
-                "placed people stay where they were")
+            let before = Dictionary(uniqueKeysWithValues: first.nodes.map { ($0.id, Point(x: $0.x, y: $0.y)) })
+            let move = PictureChange.medianMove(
+                from: grown.nodes.map { before[$0.id] }, to: grown.nodes.map { Point(x: $0.x, y: $0.y) })
+            // Eleven people and a new pair between two of them: a few may move far in a picture this
+            // small; the bar for real growth (0.05) is GrowingPictureTests'.
+            #expect(move > 0 && move <= 0.15, "placed people move a little, not at all or far: \(move) of the side")
 
             // A removal (and an addition, which keeps the count): the event is read whole again.
             try await people[3].client.disconnect(from: people[9].profile.id)

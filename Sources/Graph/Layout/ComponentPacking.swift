@@ -51,11 +51,4 @@ enum ComponentPacking {
         let cy = (minY + maxY) / 2
         return points.map { Point(x: ($0.x - cx) * scale, y: ($0.y - cy) * scale) }
     }
-
-    /// Brings points that left [-1, 1]² back to its edge, leaving the others where they are: a
-    /// warm-started picture keeps the frame a fresh one has without moving the nodes it already had
-    /// (those outside are mostly new leaves that the refinement pushed out).
-    static func clampedToFrame(_ points: [Point]) -> [Point] {
-        points.map { Point(x: min(1, max(-1, $0.x)), y: min(1, max(-1, $0.y))) }
-    }
 }

@@ -9,9 +9,8 @@ import Foundation
 /// packed side by side. Deterministic for a seed. Positions are normalised so the larger side of
 /// the picture spans [-1, 1], centred.
 ///
-/// A warm start keeps an existing picture: nodes that had a place keep it, new ones start beside
-/// their placed neighbours and settle in a short, cool refinement that moves them alone, so its
-/// cost follows the growth, not the graph.
+/// A warm start (`ConstellationLayout+WarmStart.swift`) grows an existing picture rather than
+/// drawing a new one.
 public struct ConstellationLayout: Sendable {
     public var seed: UInt64
 
@@ -45,54 +44,6 @@ public struct ConstellationLayout: Sendable {
 
     /// A fresh layout's positions.
     public func positions<ID>(for graph: Graph<ID>) -> [Point] { layout(graph).positions }
-
-    /// A layout that starts from `previous` (indexed like the graph's nodes; nil for new nodes), in
-    /// the previous picture's coordinates, kept in [-1, 1]² (nodes pushed out return to its edge):
-    /// placed nodes stay where they were, new ones settle among them. With fewer than half the
-    /// nodes placed, it lays out afresh.
-    public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
-        precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
-        let placed = previous.indices.filter { previous[$0] != nil }
-        guard placed.count * 2 >= graph.nodeCount, placed.count > 1 else { return positions(for: graph) }
-        // Only new edges among placed nodes: nothing moves (see below).
-        guard placed.count < graph.nodeCount else { return ComponentPacking.clampedToFrame(previous.map { $0! }) }
-        // Work in units of the median edge length among placed nodes, as the refinement expects.
-        // Not the mean: the few long edges between communities would make it several times the
-        // ideal length, and the repulsion would then reach across whole communities.
-        var lengths: [Double] = []
-        for (u, v) in graph.edgeList {
-            if let a = previous[u], let b = previous[v] {
-                lengths.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
-            }
-        }
-        lengths.sort()
-        let median = lengths.isEmpty ? 0 : lengths[lengths.count / 2]
-        let unit = median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot()
-        var random = SplitMix64(seed: seed)
-        var points = previous.map { $0.map { Point(x: $0.x / unit, y: $0.y / unit) } ?? Point(x: .nan, y: .nan) }
-        // New nodes: beside the mean of their placed neighbours (a few rounds, for chains of new nodes) …
-        for _ in 0..<3 {
-            for v in 0..<graph.nodeCount where points[v].x.isNaN {
-                let known = graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }
-                guard !known.isEmpty else { continue }
-                points[v] = Point(
-                    x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
-                    y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
-            }
-        }
-        // … or, with none, just right of the picture.
-        let right = points.filter { !$0.x.isNaN }.map(\.x).max() ?? 0
-        for v in 0..<graph.nodeCount where points[v].x.isNaN {
-            points[v] = Point(x: right + 1 + Double.random(in: 0...1, using: &random), y: Double.random(in: -1...1, using: &random))
-        }
-        // New nodes settle freely; placed ones hold still. (They were at rest in the previous
-        // picture; when they could move a hundredth of a step, their forces cost almost all of the
-        // time and moved them by a fraction of an edge.)
-        let mobility = previous.map { $0 == nil ? 1.0 : 0 }
-        ForceRefinement(iterations: 20, temperature: 1, mobility: mobility)
-            .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
-        return ComponentPacking.clampedToFrame(points.indices.map { previous[$0] ?? Point(x: points[$0].x * unit, y: points[$0].y * unit) })
-    }
 
     /// One connected component, in units of the ideal edge length, and its communities.
     private func layOut(_ component: Graph<Int>, random: inout SplitMix64) -> ([Point], [Int32]) {

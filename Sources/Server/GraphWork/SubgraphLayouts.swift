@@ -37,15 +37,19 @@ actor SubgraphLayouts {
         let ids: [UUID]
         private let points: [Point]
         private let communities: [Int32]
-        /// Whether it started from the subject's previous picture.
+        /// Whether it grew from the subject's previous picture (rather than being laid out afresh).
         let warmStarted: Bool
+        /// How many pictures in a row have grown since the last one laid out afresh: a grown
+        /// picture may be redrawn afresh (aligned) once ten have.
+        let grownInARow: Int
         static let seed: UInt64 = 1
 
-        init(ids: [UUID], points: [Point], communities: [Int32], warmStarted: Bool) {
+        init(ids: [UUID], points: [Point], communities: [Int32], warmStarted: Bool, grownInARow: Int = 0) {
             self.ids = ids
             self.points = points
             self.communities = communities
             self.warmStarted = warmStarted
+            self.grownInARow = grownInARow
         }
 
         /// The place of the node at `index` of the nodes this picture was asked for, if it is `id`.
@@ -133,24 +137,23 @@ actor SubgraphLayouts {
         return hasher.finalize()
     }
 
-    /// Lays `graph` out, warm-started from `previous` if given: its nodes keep their places, and
-    /// the communities start from its communities.
+    /// Lays `graph` out, grown from `previous` if given (`ConstellationLayout.grow`): its people
+    /// move little, newcomers settle among them, and every tenth picture at most is redrawn
+    /// afresh (aligned to it) when growing has kept too little of a fresh layout's quality. The
+    /// communities start from its communities.
     private static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
         let layout = ConstellationLayout(seed: Picture.seed)
-        let positions: [Point]
-        var communities: [Int32]
-        if let previous {
-            let places = previous.places
-            let start = graph.ids.map { places[$0] }
-            positions = layout.positions(for: graph, warmStart: start.map { $0?.point })
-            communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
-        } else {
-            (positions, communities) = {
-                let result = layout.layout(graph)
-                return (result.positions, result.communities)
-            }()
+        guard let previous else {
+            let result = layout.layout(graph)
+            return Picture(ids: graph.ids, points: result.positions, communities: result.communities, warmStarted: false)
         }
+        let places = previous.places
+        let start = graph.ids.map { places[$0] }
+        let growth = layout.grow(graph, from: start.map { $0?.point }, mayLayOutAfresh: previous.grownInARow >= 9)
+        var communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
-        return Picture(ids: graph.ids, points: positions, communities: communities, warmStarted: previous != nil)
+        return Picture(
+            ids: graph.ids, points: growth.positions, communities: communities, warmStarted: !growth.laidOutAfresh,
+            grownInARow: growth.laidOutAfresh ? 0 : previous.grownInARow + 1)
     }
 }

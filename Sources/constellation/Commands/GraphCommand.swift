@@ -50,7 +50,7 @@ struct GraphLayout: AsyncParsableCommand {
     var format: LayoutDocument.Format = .json
 
     @Option(
-        name: .customLong("warm-start"), help: "A previous layout JSON: its nodes keep their places, new ones join near their neighbours.")
+        name: .customLong("warm-start"), help: "A previous layout JSON to grow: its nodes move little, new ones settle among them.")
     var warmStart: String?
 
     @Option(name: [.short, .long], help: "Write to this file instead of standard output.", completion: .file())

@@ -19,6 +19,10 @@ const status = $('status');
 const JOIN_LINK = 'constellation.joinLink';
 let codeTimer = null;
 let codeURL = null;
+/** Whether I picked the code shown myself: then it stays as I left it. */
+let codePicked = false;
+/** The server's offline grace in ms, asked once. */
+let offlineGrace = null;
 let view = null;
 
 function register(event) {
@@ -72,15 +76,28 @@ async function refreshCode() {
   }
 }
 
+/** Lists my events; the code shown follows them unless I picked one: says whether it changed. */
 async function loadEvents() {
   try {
     const events = await json('/me/events');
     const select = $('code-event');
-    const chosen = select.value;
+    const shown = select.value;
     select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
-    select.value = chosen;
+    select.value = codePicked ? shown : await defaultCode(events.items);
     $('my-events').replaceChildren(...events.items.map(myEvent));
-  } catch { /* the personal code still works */ }
+    return select.value !== shown;
+  } catch { return false; /* the personal code still works */ }
+}
+
+/** The code shown unless I pick one: that of the event I joined last among those running now (or
+ * within the offline grace after their end, when scans made at them still count), else my own. */
+async function defaultCode(items) {
+  offlineGrace ??= json('/keys').then((keys) => keys.offlineGraceSeconds * 1000, () => 0);
+  const grace = await offlineGrace;
+  const now = Date.now();
+  const running = items.filter(({ event }) => Date.parse(event.startsAt) <= now && now <= Date.parse(event.endsAt) + grace);
+  running.sort((a, b) => Date.parse(b.joinedAt) - Date.parse(a.joinedAt));
+  return running[0]?.event.slug ?? '';
 }
 
 /** An event I belong to, with my choice of how its organizers see me (a change is sent at once) and my badge. */
@@ -166,7 +183,7 @@ async function joinEvent(event) {
     const named = form.named.checked || joined.visibility === 'named';
     say($('event-status'), t(named ? 'home.joinedNamed' : 'home.joinedPseudonymous', { event: joined.event.name }), 'success');
     form.reset();
-    await loadEvents();
+    if (await loadEvents()) refreshCode();
   } catch (error) {
     say($('event-status'), explain(error), 'error');
   }
@@ -212,10 +229,17 @@ function showHome() {
   view = new GraphView($('network'), {
     onSelect: (node) => { $('network-detail').textContent = node ? t('node.detail', { name: node.label, count: node.degree }) : ''; },
   });
-  $('code-event').addEventListener('change', refreshCode);
+  $('code-event').addEventListener('change', () => {
+    codePicked = true;
+    refreshCode();
+  });
   $('full-screen').addEventListener('click', () => $('code').requestFullscreen?.());
   $('event-join').addEventListener('submit', joinEvent);
-  document.addEventListener('visibilitychange', () => { if (!document.hidden) { refreshCode(); refreshAll(); } });
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) return;
+    loadEvents().then(refreshCode);
+    refreshAll();
+  });
   flushWhenOnline(({ done, refused }) => {
     if (refused.length) say(status, t('home.savedScanRefused', { reason: explain(refused[0].error) }), 'error');
     if (done.length) {
@@ -223,8 +247,8 @@ function showHome() {
       refreshAll();
     }
   });
-  refreshCode();
-  loadEvents();
+  // The code for the event running now, if I joined one: known once my events are.
+  loadEvents().then(refreshCode);
   refreshAll();
   joinFromLink();
   hearNewConnections();

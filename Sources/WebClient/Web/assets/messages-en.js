@@ -25,7 +25,7 @@ export default {
   'home.offlineWithScans': 'No network: your name and your scans are saved on this phone, and sent as soon as you are online.',
   'home.scanWaiting': 'A code you scanned offline is waiting: say who you are, and you will be connected.',
   'home.welcome': 'Welcome, {name}. Your code is ready: let someone scan it.',
-  'home.welcomeToEvent': 'Welcome, {name}. Your code is ready: let someone scan it. You joined {event}: your code for it is under "My code".',
+  'home.welcomeToEvent': 'Welcome, {name}. You joined {event}: while it runs, the code you show is the event\'s, and every connection you make with its other attendees counts for it. Let someone scan it.',
   'home.typeNameToJoin': 'Type your name to join {event}.',
   'home.alreadyHasProfile': 'This browser has a profile already: to use another one here, clear this site\'s data first.',
   'home.code': 'My code',
@@ -68,8 +68,8 @@ export default {
   'home.joinCodePlaceholder': 'XXXX-XXXX',
   'home.named': 'Let the organizers see my name (otherwise they see a pseudonym)',
   'home.joinTheEvent': 'Join the event',
-  'home.joinedNamed': 'You joined {event}: your code for it is under "My code"; its organizers see your name.',
-  'home.joinedPseudonymous': 'You joined {event}: your code for it is under "My code"; its organizers see a pseudonym.',
+  'home.joinedNamed': 'You joined {event}: while it runs, the code you show is the event\'s, and the connections you make with its other attendees count for it; its organizers see your name.',
+  'home.joinedPseudonymous': 'You joined {event}: while it runs, the code you show is the event\'s, and the connections you make with its other attendees count for it; its organizers see a pseudonym.',
 
   // Several devices (`/`).
   'devices.title': 'My devices',

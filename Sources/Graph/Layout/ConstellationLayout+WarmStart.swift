@@ -1,0 +1,125 @@
+import Foundation
+
+extension ConstellationLayout {
+    /// A layout that grows `previous` (indexed like the graph's nodes; nil for new nodes), in the
+    /// previous picture's coordinates. New nodes start beside their placed neighbours (a new
+    /// group of people, with none, beside the picture); then everyone settles together, the
+    /// placed nodes on a short leash, so that the picture keeps a fresh layout's quality (nobody
+    /// frozen where the graph no longer puts them, nobody pressed against the frame) and moves
+    /// little. The result is turned and scaled onto the previous picture (`Procrustes`) and stays
+    /// in its frame: a fresh layout spans [-1, 1]², a grown one may outgrow it. With fewer than
+    /// half the nodes placed (a burst of newcomers), it lays out afresh, aligned the same way: one
+    /// larger move, then gliding again.
+    public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
+        grow(graph, from: previous, mayLayOutAfresh: true).positions
+    }
+
+    /// A grown picture, and whether it was laid out afresh (aligned to the previous one).
+    public struct Growth: Sendable {
+        public let positions: [Point]
+        public let laidOutAfresh: Bool
+    }
+
+    /// As `positions(for:warmStart:)`. With `mayLayOutAfresh`, a fresh layout of the graph is
+    /// made too, and taken (aligned) instead when the grown picture keeps less than 0.9 of its
+    /// neighbourhood preservation: a picture that started from a sparse, early graph can keep
+    /// groups mixed that the graph has since told apart. A caller that follows one picture
+    /// allows it every so often (the server: every tenth picture at most), so that the picture
+    /// mostly glides and is sometimes redrawn.
+    public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], mayLayOutAfresh: Bool) -> Growth {
+        let grown = grown(graph, from: previous)
+        guard mayLayOutAfresh, let grown else {
+            return grown.map { Growth(positions: $0, laidOutAfresh: false) }
+                ?? Growth(positions: Self.fitted(positions(for: graph), onto: previous), laidOutAfresh: true)
+        }
+        let fresh = positions(for: graph)
+        let kept = LayoutQuality.neighbourhoodPreservation(graph, grown, seed: seed)
+        guard kept < 0.9 * LayoutQuality.neighbourhoodPreservation(graph, fresh, seed: seed) else {
+            return Growth(positions: grown, laidOutAfresh: false)
+        }
+        return Growth(positions: Self.fitted(fresh, onto: previous), laidOutAfresh: true)
+    }
+
+    /// The previous picture grown, or nil with fewer than half the nodes placed.
+    private func grown<ID>(_ graph: Graph<ID>, from previous: [Point?]) -> [Point]? {
+        precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
+        let placed = previous.indices.filter { previous[$0] != nil }
+        guard placed.count * 2 >= graph.nodeCount, placed.count > 1 else { return nil }
+        // Work in units of the median edge length among placed nodes, as the refinement expects.
+        // Not the mean: the few long edges between communities would make it several times the
+        // ideal length, and the repulsion would then reach across whole communities.
+        var lengths: [Double] = []
+        for (u, v) in graph.edgeList {
+            if let a = previous[u], let b = previous[v] {
+                lengths.append(((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot())
+            }
+        }
+        lengths.sort()
+        let median = lengths.isEmpty ? 0 : lengths[lengths.count / 2]
+        let unit = median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot()
+        var random = SplitMix64(seed: seed)
+        var points = previous.map { $0.map { Point(x: $0.x / unit, y: $0.y / unit) } ?? Point(x: .nan, y: .nan) }
+        placeNewcomers(graph, &points, random: &random)
+        // Everyone settles; the placed move a quarter as far per step: enough to make room and to
+        // follow the edges that changed, not enough to redraw what people have been looking at.
+        let mobility = previous.map { $0 == nil ? 1.0 : 0.25 }
+        ForceRefinement(iterations: 30, temperature: 1, mobility: mobility)
+            .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
+        return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous)
+    }
+
+    /// Gives the unplaced points (NaN) a start: beside the mean of their placed neighbours, a few
+    /// rounds for chains of newcomers; a group with no placed neighbour at all (people who met
+    /// each other first) together at a free spot just outside the picture, each group its own.
+    private func placeNewcomers<ID>(_ graph: Graph<ID>, _ points: inout [Point], random: inout SplitMix64) {
+        for _ in 0..<3 {
+            for v in 0..<graph.nodeCount where points[v].x.isNaN {
+                let known = graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }
+                guard !known.isEmpty else { continue }
+                points[v] = Point(
+                    x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
+                    y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
+            }
+        }
+        let drawn = points.filter { !$0.x.isNaN }
+        let centre = Point(
+            x: drawn.map(\.x).reduce(0, +) / Double(drawn.count), y: drawn.map(\.y).reduce(0, +) / Double(drawn.count))
+        var radius = 0.0
+        for p in drawn {
+            let (dx, dy) = (p.x - centre.x, p.y - centre.y)
+            radius = max(radius, (dx * dx + dy * dy).squareRoot())
+        }
+        var seen = [Bool](repeating: false, count: graph.nodeCount)
+        for start in 0..<graph.nodeCount where points[start].x.isNaN && !seen[start] {
+            // The group: the unplaced nodes reached from `start` (all of its component: none of them has a placed neighbour).
+            var group = [start]
+            seen[start] = true
+            var next = 0
+            while next < group.count {
+                for u in graph.neighbours(of: group[next]) where !seen[Int(u)] && points[Int(u)].x.isNaN {
+                    seen[Int(u)] = true
+                    group.append(Int(u))
+                }
+                next += 1
+            }
+            let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+            let spot = Point(
+                x: centre.x + (radius + 2) * cos(angle), y: centre.y + (radius + 2) * sin(angle))
+            let spread = Double(group.count).squareRoot()
+            for v in group {
+                points[v] = Point(
+                    x: spot.x + Double.random(in: -spread...spread, using: &random),
+                    y: spot.y + Double.random(in: -spread...spread, using: &random))
+            }
+        }
+    }
+
+    /// `points` turned and scaled onto the places the same nodes had in `previous` (where there
+    /// were at least two): the previous picture's frame, which a growing picture keeps (its
+    /// bounding box grows with it; a page follows the box), so that nobody moves for a rescale.
+    /// Without two such places, fitted to [-1, 1]² as a fresh layout is.
+    static func fitted(_ points: [Point], onto previous: [Point?]) -> [Point] {
+        guard let alignment = Procrustes(points, onto: previous) else { return ComponentPacking.normalized(points) }
+        return points.map(alignment.apply)
+    }
+}
