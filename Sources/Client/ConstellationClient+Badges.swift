@@ -17,6 +17,11 @@ extension ConstellationClient {
         try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(printBadge: printed)))
     }
 
+    /// Whether the walls of `event` label me by name (else they draw me without a label).
+    public func setWallName(_ named: Bool, at event: String) async throws(ClientError) -> EventPrivacy {
+        try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(onWall: named)))
+    }
+
     /// The print sheet of `event`'s badges as an HTML page, for `paper` `a4` or `letter`, and how
     /// many badges it holds (I must organize it).
     public func badgeSheet(event: String, paper: String) async throws(ClientError) -> (html: [UInt8], badges: Int) {

@@ -148,8 +148,9 @@ public struct ConstellationClient: Sendable {
     }
 
     /// The event's whole network laid out, with pseudonymous ids (I must organize it).
-    public func eventNetwork(_ event: String) async throws(ClientError) -> EventNetwork {
-        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/network"))
+    /// `asWall`: as the event's walls show it to the room (by name only those who chose it).
+    public func eventNetwork(_ event: String, asWall: Bool = false) async throws(ClientError) -> EventNetwork {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/network" + (asWall ? "?view=wall" : "")))
     }
 
     /// The event's network as a file: `json`, `gexf` (dynamic), `graphml`, `csv`, `graphology` or `cytoscape` (I must organize it).

@@ -98,13 +98,18 @@ public struct MyEvent: Codable, Sendable, Equatable {
     public let visibility: EventVisibility
     /// Whether I asked the organizers to print my badge (`PATCH /v1/events/{event}/me` changes it).
     public let printsBadge: Bool
+    /// Whether the event's walls label me by name (`PATCH /v1/events/{event}/me` changes it).
+    public let onWall: Bool
 
-    public init(event: Event, role: EventRole, joinedAt: Date, visibility: EventVisibility, printsBadge: Bool = false) {
+    public init(
+        event: Event, role: EventRole, joinedAt: Date, visibility: EventVisibility, printsBadge: Bool = false, onWall: Bool = false
+    ) {
         self.event = event
         self.role = role
         self.joinedAt = joinedAt
         self.visibility = visibility
         self.printsBadge = printsBadge
+        self.onWall = onWall
     }
 }
 

@@ -44,6 +44,10 @@ extension EventNetwork {
             out.bool(node.isMe)
             out.raw(",\"label\":")
             out.string(node.label)
+            if let pseudonymous = node.pseudonymous {
+                out.raw(",\"pseudonymous\":")
+                out.bool(pseudonymous)
+            }
             out.raw(",\"x\":")
             try out.number(node.x)
             out.raw(",\"y\":")

@@ -56,10 +56,14 @@ public struct EventVisibilityChange: Codable, Sendable {
     /// True: the organizers' badge sheet holds my badge (my name, headline and a code that connects
     /// with me); false: it does not.
     public var printBadge: Bool?
+    /// True: the event's walls (the picture projected for the room) label me by name; false (the
+    /// default): they draw me without a label.
+    public var onWall: Bool?
 
-    public init(visibility: String? = nil, printBadge: Bool? = nil) {
+    public init(visibility: String? = nil, printBadge: Bool? = nil, onWall: Bool? = nil) {
         self.visibility = visibility
         self.printBadge = printBadge
+        self.onWall = onWall
     }
 
     public init(_ visibility: EventVisibility) {
@@ -74,11 +78,14 @@ public struct EventPrivacy: Codable, Sendable, Equatable {
     public let visibility: EventVisibility
     /// Whether the organizers' badge sheet holds my badge.
     public let printsBadge: Bool
+    /// Whether the event's walls label me by name.
+    public let onWall: Bool
 
-    public init(eventId: UUID, role: EventRole, visibility: EventVisibility, printsBadge: Bool = false) {
+    public init(eventId: UUID, role: EventRole, visibility: EventVisibility, printsBadge: Bool = false, onWall: Bool = false) {
         self.eventId = eventId
         self.role = role
         self.visibility = visibility
         self.printsBadge = printsBadge
+        self.onWall = onWall
     }
 }

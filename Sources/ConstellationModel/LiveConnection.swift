@@ -7,10 +7,13 @@ public struct LiveConnection: Codable, Sendable, Equatable {
     public struct Person: Codable, Sendable, Equatable {
         public let id: String
         public let label: String
+        /// Whether `label` is a pseudonym rather than a name.
+        public let pseudonymous: Bool
 
-        public init(id: String, label: String) {
+        public init(id: String, label: String, pseudonymous: Bool) {
             self.id = id
             self.label = label
+            self.pseudonymous = pseudonymous
         }
     }
 

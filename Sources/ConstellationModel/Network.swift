@@ -12,8 +12,14 @@ public struct Network: Codable, Sendable, Equatable {
         public let isMe: Bool
         /// The node's community (Leiden), for colouring.
         public let community: Int?
+        /// In an event's picture, whether `label` is a pseudonym (`Attendee 7KQ2MZ`) rather than a
+        /// name, so that a page need not read the label to know (a wall draws no pseudonym). Nil
+        /// in a personal network, where every label is a name.
+        public let pseudonymous: Bool?
 
-        public init(id: String, label: String, x: Double, y: Double, degree: Int, isMe: Bool, community: Int? = nil) {
+        public init(
+            id: String, label: String, x: Double, y: Double, degree: Int, isMe: Bool, community: Int? = nil, pseudonymous: Bool? = nil
+        ) {
             self.id = id
             self.label = label
             self.x = x
@@ -21,6 +27,7 @@ public struct Network: Codable, Sendable, Equatable {
             self.degree = degree
             self.isMe = isMe
             self.community = community
+            self.pseudonymous = pseudonymous
         }
     }
 

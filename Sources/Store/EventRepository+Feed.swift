@@ -11,6 +11,9 @@ public struct FedPair: Sendable, Equatable {
     /// `a`'s display name if `a` chose `named` at the event, else nil.
     public let nameA: String?
     public let nameB: String?
+    /// `a`'s display name if `a` chose to be labelled by name on the event's walls, else nil.
+    public var wallNameA: String? = nil
+    public var wallNameB: String? = nil
 }
 
 /// Where an event's pairs stand: the newest `seq` and the revision (bumped when pairs go or move).
@@ -52,7 +55,9 @@ extension EventRepository {
                 """
                 SELECT c.seq, c.profile_a, c.profile_b, c.first_at,
                        CASE WHEN ma.visibility = 'named' THEN pa.display_name END AS name_a,
-                       CASE WHEN mb.visibility = 'named' THEN pb.display_name END AS name_b
+                       CASE WHEN mb.visibility = 'named' THEN pb.display_name END AS name_b,
+                       CASE WHEN ma.wall_name THEN pa.display_name END AS wall_name_a,
+                       CASE WHEN mb.wall_name THEN pb.display_name END AS wall_name_b
                 FROM event_connections c
                 LEFT JOIN event_members ma ON ma.event_id = c.event_id AND ma.profile_id = c.profile_a
                 LEFT JOIN event_members mb ON mb.event_id = c.event_id AND mb.profile_id = c.profile_b
@@ -65,7 +70,8 @@ extension EventRepository {
             ).map { row in
                 FedPair(
                     seq: try row.int("seq"), a: try row.uuid("profile_a"), b: try row.uuid("profile_b"),
-                    firstAt: try row.date("first_at"), nameA: try row.optionalString("name_a"), nameB: try row.optionalString("name_b"))
+                    firstAt: try row.date("first_at"), nameA: try row.optionalString("name_a"), nameB: try row.optionalString("name_b"),
+                    wallNameA: try row.optionalString("wall_name_a"), wallNameB: try row.optionalString("wall_name_b"))
             }
         }
     }

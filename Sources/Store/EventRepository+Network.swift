@@ -7,6 +7,8 @@ public struct EventGraph: Sendable {
         public let id: UUID
         public let displayName: String
         public let visibility: EventVisibility
+        /// Whether they chose to be labelled by name on the event's walls.
+        public var onWall = false
     }
 
     public struct Pair: Sendable {
@@ -91,14 +93,15 @@ extension EventRepository {
         known.reserveCapacity(ids.count)
         for person in try connection.query(
             """
-            SELECT m.profile_id, p.display_name, m.visibility FROM event_members m JOIN profiles p ON p.id = m.profile_id
+            SELECT m.profile_id, p.display_name, m.visibility, m.wall_name FROM event_members m JOIN profiles p ON p.id = m.profile_id
             WHERE m.event_id = \(event)
             """,
             decoding: { row throws(PostgresError) in
                 guard let visibility = EventVisibility(rawValue: try row.string(2)) else {
                     throw PostgresError(.decoding, message: "column 'visibility' is not named or pseudonymous")
                 }
-                return EventGraph.Person(id: try row.uuid(0), displayName: try row.string(1), visibility: visibility)
+                return EventGraph.Person(
+                    id: try row.uuid(0), displayName: try row.string(1), visibility: visibility, onWall: try row.bool(3))
             })
         {
             known[person.id] = person
@@ -118,22 +121,25 @@ extension EventRepository {
     }
 
     /// Sets `profile`'s choices at `event` (each left as it is when nil): how organizers see them,
-    /// and whether the organizers' badge sheet holds their badge. Nil when not a member.
-    public func setChoices(visibility: EventVisibility?, printsBadge: Bool?, of profile: UUID, at event: UUID) async throws -> EventPrivacy?
-    {
+    /// whether the organizers' badge sheet holds their badge, and whether the event's walls label
+    /// them by name. Nil when not a member.
+    public func setChoices(
+        visibility: EventVisibility?, printsBadge: Bool?, onWall: Bool? = nil, of profile: UUID, at event: UUID
+    ) async throws -> EventPrivacy? {
         try await database.withConnection { connection in
             guard
                 let row = try connection.query(
                     """
                     UPDATE event_members
-                    SET visibility = coalesce(\(visibility?.rawValue), visibility), print_badge = coalesce(\(printsBadge), print_badge)
-                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility, print_badge
+                    SET visibility = coalesce(\(visibility?.rawValue), visibility), print_badge = coalesce(\(printsBadge), print_badge),
+                        wall_name = coalesce(\(onWall), wall_name)
+                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility, print_badge, wall_name
                     """
                 ).first
             else { return nil }
             return EventPrivacy(
                 eventId: event, role: try EventRole(row: row), visibility: try EventVisibility(row: row),
-                printsBadge: try row.bool("print_badge"))
+                printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name"))
         }
     }
 }

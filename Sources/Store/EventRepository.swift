@@ -155,18 +155,18 @@ public struct EventRepository: Sendable {
         let inserted = try connection.query(
             """
             INSERT INTO event_members (event_id, profile_id, role) VALUES (\(event.id), \(profile), \(EventRole.attendee))
-            ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING role, joined_at, visibility, print_badge
+            ON CONFLICT (event_id, profile_id) DO NOTHING RETURNING role, joined_at, visibility, print_badge, wall_name
             """)
         let row =
             try inserted.first
             ?? connection.query(
                 """
-                SELECT role, joined_at, visibility, print_badge FROM event_members
+                SELECT role, joined_at, visibility, print_badge, wall_name FROM event_members
                 WHERE event_id = \(event.id) AND profile_id = \(profile)
                 """)[0]
         let membership = MyEvent(
             event: event, role: try EventRole(row: row), joinedAt: try row.date("joined_at"), visibility: try EventVisibility(row: row),
-            printsBadge: try row.bool("print_badge"))
+            printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name"))
         return (membership, !inserted.isEmpty)
     }
 
@@ -175,13 +175,14 @@ public struct EventRepository: Sendable {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge FROM event_members m JOIN events e ON e.id = m.event_id
+                SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge, m.wall_name
+                FROM event_members m JOIN events e ON e.id = m.event_id
                 WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
                 """
             ).map { row throws(PostgresError) in
                 MyEvent(
                     event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"),
-                    visibility: try EventVisibility(row: row), printsBadge: try row.bool("print_badge"))
+                    visibility: try EventVisibility(row: row), printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name"))
             }
         }
     }

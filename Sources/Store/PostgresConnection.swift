@@ -427,6 +427,13 @@ package struct RawRow {
             ))
     }
 
+    /// A `boolean`: one byte, 1 for true.
+    package func bool(_ column: Int) throws(PostgresError) -> Bool {
+        let bytes = try bytes(column)
+        guard bytes.count == 1 else { throw decoding(column, as: "a boolean") }
+        return bytes[0] != 0
+    }
+
     /// A `timestamptz`: microseconds since 2000-01-01 00:00 UTC (not ±infinity).
     package func date(_ column: Int) throws(PostgresError) -> Date {
         let bytes = try bytes(column)

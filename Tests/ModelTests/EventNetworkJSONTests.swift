@@ -19,7 +19,8 @@ import Testing
             EventNetwork.Node(
                 id: "p\(index)", label: awkward[index % awkward.count],
                 x: index < doubles.count ? doubles[index] : .random(in: -1...1, using: &random),
-                y: .random(in: -1...1, using: &random), degree: index * 7, isMe: index == 3, community: index % 5 == 0 ? nil : index % 11)
+                y: .random(in: -1...1, using: &random), degree: index * 7, isMe: index == 3, community: index % 5 == 0 ? nil : index % 11,
+                pseudonymous: index % 7 == 0 ? nil : index % 2 == 0)
         }
         let times: [Double] = [
             0, -1.5, 1_780_272_000.75, 1_780_272_000.999_999, 951_782_400, 4_102_444_799.5, -62_135_596_800, 253_402_300_799,
@@ -35,8 +36,11 @@ import Testing
                 meta: .init(
                     box: Box(minX: -1, minY: -0.5, maxX: 1, maxY: 0.75), layout: "constellation", seed: .max, warmStart: warmStart,
                     scope: .init(eventId: UUID())))
-            // Every field but the communities some nodes are left out of.
-            #expect(FullyPopulated.nilFields(in: network).allSatisfy { $0.hasPrefix("nodes[") && $0.hasSuffix("].community") })
+            // Every field but the communities and pseudonymity some nodes are left out of.
+            #expect(
+                FullyPopulated.nilFields(in: network).allSatisfy {
+                    $0.hasPrefix("nodes[") && ($0.hasSuffix("].community") || $0.hasSuffix("].pseudonymous"))
+                })
             let encoded = Array(try JSONEncoder.constellation.encode(network))
             let written = try network.jsonBytes()
             let first =

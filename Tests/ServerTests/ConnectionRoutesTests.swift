@@ -157,7 +157,8 @@ import Tokens
             #expect(
                 grown.meta.box == Box(minX: xs.min()!, minY: ys.min()!, maxX: xs.max()!, maxY: ys.max()!),
                 "meta.box bounds the nodes exactly")
-            #expect(grown.meta.box.values.allSatisfy { abs($0) <= 1 }, "a warm-started picture stays in [-1, 1]²")
+            // A grown picture keeps the previous one's frame: it may outgrow [-1, 1]² as the graph grows, not by much.
+            #expect(grown.meta.box.values.allSatisfy { abs($0) <= 2 }, "a grown picture keeps its frame: \(grown.meta.box)")
             for node in wide.nodes {
                 let after = try #require(grown.nodes.first { $0.id == node.id })
                 #expect(abs(after.x - node.x) + abs(after.y - node.y) < 0.5, "\(node.label) moved too far")

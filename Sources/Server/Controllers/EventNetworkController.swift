@@ -29,7 +29,7 @@ struct EventNetworkController {
     }
 
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let reader = try await services.requireEventReader(context)
+        let reader = try await services.requireEventReader(context, asWall: try request.asksForTheWall())
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
         let rendered = try await work.quota.run(for: reader.quotaKey) {
@@ -69,9 +69,9 @@ struct EventNetworkController {
         return try Response.json(computed)
     }
 
-    /// Any member (attendee or organizer) chooses how the event's organizers see them.
-    /// My choices at an event: `visibility` (how organizers see me) and/or `printBadge` (whether
-    /// their badge sheet holds my badge).
+    /// Any member (attendee or organizer) chooses how the event shows them. My choices at an
+    /// event: `visibility` (how organizers see me), `printBadge` (whether their badge sheet holds my
+    /// badge), `onWall` (whether its walls label me by name); any of them.
     @Sendable func setChoices(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"),
@@ -79,7 +79,9 @@ struct EventNetworkController {
         else { throw Problem.noSuchEvent }
         guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
-        guard input.visibility != nil || input.printBadge != nil else { throw Problem.validation("give visibility and/or printBadge") }
+        guard input.visibility != nil || input.printBadge != nil || input.onWall != nil else {
+            throw Problem.validation("give visibility, printBadge and/or onWall")
+        }
         let visibility = try input.visibility.map { text in
             guard let visibility = EventVisibility(rawValue: text) else {
                 throw Problem.validation("visibility must be named or pseudonymous")
@@ -88,13 +90,14 @@ struct EventNetworkController {
         }
         guard
             let privacy = try await services.events.setChoices(
-                visibility: visibility, printsBadge: input.printBadge, of: me.id, at: found.event.id)
+                visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
         else { throw Problem.notAMember }
         context.logger.info(
             "event choices set",
             metadata: [
                 "event.id": "\(found.event.id)", "profile.id": "\(me.id)",
                 "event.visibility": "\(privacy.visibility.rawValue)", "event.print_badge": "\(privacy.printsBadge)",
+                "event.on_wall": "\(privacy.onWall)",
             ])
         return try .json(privacy)
     }

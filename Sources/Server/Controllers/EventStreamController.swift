@@ -32,7 +32,7 @@ struct EventStreamController {
     }
 
     @Sendable func stream(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let reader = try await services.requireEventReader(context)
+        let reader = try await services.requireEventReader(context, asWall: try request.asksForTheWall())
         let event = reader.event.id
         let resumeAfter = try Self.lastEventId(request)
         guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }

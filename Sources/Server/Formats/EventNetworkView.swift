@@ -24,7 +24,8 @@ struct EventNetworkView {
             let place = picture.place(at: i, of: person.id)
             return EventNetwork.Node(
                 id: ids[i], label: faces[person.id]?.label ?? "", x: place?.point.x ?? 0, y: place?.point.y ?? 0,
-                degree: degree[i], isMe: person.id == viewer, community: place?.community)
+                degree: degree[i], isMe: person.id == viewer, community: place?.community,
+                pseudonymous: faces[person.id]?.pseudonymous ?? true)
         }
         // In the order the pairs connected, as the event's timeline replays them, then by the ends'
         // ids, compared by their ranks among the nodes' ids (equal ids, equal ranks).

@@ -173,8 +173,8 @@ package final class EventFeeds: Service {
     /// event's organizers see them (`EventIdentity`).
     static func connection(_ pair: FedPair, faces: [UUID: EventIdentity.Face], lastId: Int64) throws -> Message {
         func person(_ id: UUID) -> LiveConnection.Person {
-            let face = faces[id] ?? EventIdentity.Face(id: "", label: "")
-            return LiveConnection.Person(id: face.id, label: face.label)
+            let face = faces[id] ?? EventIdentity.Face(id: "", label: "", pseudonymous: true)
+            return LiveConnection.Person(id: face.id, label: face.label, pseudonymous: face.pseudonymous)
         }
         let data = try JSONEncoder.constellation.encode(
             LiveConnection(seq: pair.seq, at: pair.firstAt, source: person(pair.a), target: person(pair.b)))

@@ -13,6 +13,8 @@ package struct EventIdentity: Sendable {
     package struct Face: Sendable, Equatable {
         let id: String
         let label: String
+        /// Whether `label` is the pseudonym (the person is not named to this reader).
+        let pseudonymous: Bool
     }
 
     private let keyRing: KeyRing
@@ -21,15 +23,22 @@ package struct EventIdentity: Sendable {
         self.keyRing = keyRing
     }
 
-    /// The faces of everyone in `graph` at `event`, by profile id; without `showingNames`, pseudonyms only (a wall display).
+    /// The faces of everyone in `graph` at `event`, by profile id: with `showingNames` (an
+    /// organizer's view), by name those who chose `named`; without (a wall, for the room), by name
+    /// only those who chose to be on the wall by name. Everyone else by pseudonym.
     func faces(of people: [EventGraph.Person], at event: UUID, showingNames: Bool = true) throws -> [UUID: Face] {
-        try faces(of: people.map { ($0.id, showingNames && $0.visibility == .named ? $0.displayName : nil) }, at: event)
+        try faces(
+            of: people.map { person in
+                (person.id, (showingNames ? person.visibility == .named : person.onWall) ? person.displayName : nil)
+            }, at: event)
     }
 
-    /// The faces of the people of `pairs` (a live feed's) at `event`, by profile id; without
-    /// `showingNames`, pseudonyms only.
+    /// The faces of the people of `pairs` (a live feed's) at `event`, by profile id, as
+    /// `faces(of:at:showingNames:)` names them.
     func faces(of pairs: [FedPair], at event: UUID, showingNames: Bool) throws -> [UUID: Face] {
-        try faces(of: pairs.flatMap { [($0.a, showingNames ? $0.nameA : nil), ($0.b, showingNames ? $0.nameB : nil)] }, at: event)
+        try faces(
+            of: pairs.flatMap { [($0.a, showingNames ? $0.nameA : $0.wallNameA), ($0.b, showingNames ? $0.nameB : $0.wallNameB)] },
+            at: event)
     }
 
     /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be
@@ -41,7 +50,9 @@ package struct EventIdentity: Sendable {
         faces.reserveCapacity(people.count)
         for person in people {
             let symbols = Self.base32(try key.digest(eventBytes + Self.bytes(of: person.id), length: 16).prefix(10))
-            faces[person.id] = Face(id: "p" + symbols.lowercased(), label: person.namedAs ?? "Attendee " + symbols.prefix(6))
+            faces[person.id] = Face(
+                id: "p" + symbols.lowercased(), label: person.namedAs ?? "Attendee " + symbols.prefix(6),
+                pseudonymous: person.namedAs == nil)
         }
         return faces
     }

@@ -9,7 +9,8 @@ import Store
 struct EventReader: Sendable {
     let event: Event
     /// Whether attendees who chose `named` appear by name: yes for organizers, and for a view
-    /// token unless it was made for a wall (pseudonyms only).
+    /// token unless it was made for a wall. Else (a wall, for the room) only those who chose to be
+    /// named on the wall are.
     let showsNames: Bool
     /// What the reader's graph work is counted by: the organizer's profile id, or for a view token
     /// the profile id of the organizer who made its link.
@@ -21,8 +22,16 @@ struct EventReader: Sendable {
 extension AppServices {
     /// The reader of the event the path's `{event}` names: 404 `not_found` if there is no such
     /// event; with a view token, 403 `view_token_wrong_event` unless the token is that event's;
-    /// with an API key, 403 `not_an_organizer` unless its profile organizes the event.
-    func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
+    /// with an API key, 403 `not_an_organizer` unless its profile organizes the event. `asWall`
+    /// (`?view=wall`): read as a wall is, whatever the credential (an organizer projecting the
+    /// picture with their own key shows the room no more than a wall link does).
+    func requireEventReader(_ context: AppRequestContext, asWall: Bool = false) async throws -> EventReader {
+        let reader = try await requireEventReader(context)
+        guard asWall else { return reader }
+        return EventReader(event: reader.event, showsNames: false, quotaKey: reader.quotaKey, organizer: reader.organizer)
+    }
+
+    private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
         guard let text = context.parameters.get("event") else { throw Problem.noSuchEvent }
         if let grant = context.viewGrant {
             guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
@@ -35,6 +44,15 @@ extension AppServices {
         guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
         return EventReader(event: found.event, showsNames: true, quotaKey: me.id, organizer: me.id)
+    }
+}
+
+extension Request {
+    /// `?view=wall`: the event's picture or stream as a wall shows it; 400 `invalid_view` for any other view.
+    func asksForTheWall() throws -> Bool {
+        guard let view = uri.queryParameters.get("view") else { return false }
+        guard view == "wall" else { throw Problem.badRequest("invalid_view", "view must be wall, or left out") }
+        return true
     }
 }
 

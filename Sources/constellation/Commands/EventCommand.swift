@@ -14,7 +14,7 @@ struct EventCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
-            Answer.self, RotateCode.self, Visibility.self, Badge.self, PrintBadge.self, Badges.self,
+            Answer.self, RotateCode.self, Visibility.self, OnWall.self, Badge.self, PrintBadge.self, Badges.self,
         ]
     )
 

@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import QR
 import TestSupport
 import Testing
 
@@ -13,7 +14,11 @@ import Testing
 
     /// A server, an event organized by Ada, its join code, and `attendees` people who scanned Ada's
     /// event code (the first chose to be named there); and the database's URL.
-    private func event(attendees: Int) async throws -> (ServerProcess, ada: ConstellationClient, joinCode: String, databaseURL: String) {
+    /// An event running now, with `attendees` connected to Ada there (the first, Grace Hopper, named for
+    /// the organizers); `onWall`: each of them chose to be named on the wall.
+    private func event(attendees: Int, onWall: Bool = false) async throws -> (
+        ServerProcess, ada: ConstellationClient, joinCode: String, databaseURL: String
+    ) {
         let databaseURL = try await TestDatabase.createEmpty()
         // Restartable: `theWallKeepsEveryNodeInViewAsTheRoomChanges` stops it and starts it again on its port.
         let server = try ServerProcess.restartable(databaseURL: databaseURL, dataDirectory: workspace.serverData)
@@ -25,16 +30,19 @@ import Testing
                 name: "Live Night", slug: "live-night", startsAt: start,
                 endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
         for index in 0..<attendees {
-            try await connect(index == 0 ? "Grace Hopper" : "Person \(index)", to: ada, on: server, named: index == 0)
+            try await connect(index == 0 ? "Grace Hopper" : "Person \(index)", to: ada, on: server, named: index == 0, onWall: onWall)
         }
         return (server, ada, created.joinCode, databaseURL)
     }
 
-    private func connect(_ name: String, to ada: ConstellationClient, on server: ServerProcess, named: Bool = false) async throws {
+    private func connect(
+        _ name: String, to ada: ConstellationClient, on server: ServerProcess, named: Bool = false, onWall: Bool = false
+    ) async throws {
         let anonymous = server.client
         let person = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: name)).apiKey)
         _ = try await person.redeem(RedeemRequest(token: try await ada.issueToken(event: "live-night").token))
         if named { _ = try await person.setEventVisibility(.named, at: "live-night") }
+        if onWall { _ = try await person.setWallName(true, at: "live-night") }
     }
 
     private static func drawn(nodes: Int, edges: Int) -> String {
@@ -72,7 +80,7 @@ import Testing
         }
     }
 
-    @Test func theWallShowsPseudonymsOnlyAndTheJoinCode() async throws {
+    @Test func theWallShowsNoPseudonymAndTheJoinCode() async throws {
         let (server, ada, joinCode, _) = try await event(attendees: 3)
         defer { _ = server.stop() }
         let wall = try await ada.issueViewToken(for: "live-night", wall: true)
@@ -86,8 +94,54 @@ import Testing
             try await Screenshots.save(projector, as: "wall")
             let text = try await projector.run("return document.body.innerText;") as? String ?? ""
             #expect(!text.contains("Grace"), "a wall shows no name")
+            // Nobody chose to be named on the wall: no label at all (a pseudonym means nothing to a room).
+            let labels = try await projector.run("return window.constellationLive.view.labels.length;") as? Int
+            #expect(labels == 0, "labels drawn on the wall: \(labels ?? -1)")
             #expect(text.contains(joinCode), "the join code is shown under its QR")
             try await projector.expectCleanPage(origin: server.url)
+        }
+    }
+
+    /// The wall at 1080 lines and at 2160: the title, the labels and the join code take the same
+    /// share of the screen's height (within 5%: rounding to whole pixels). At 1080 lines, "Large
+    /// code" shows the code at 45% of the height, with modules of at least 9 px (what
+    /// docs/cli-and-web.md says reading it from 6 m off a 4 m wide screen takes), and a screenshot of
+    /// the wall decodes to the join link.
+    @Test func theWallScalesWithTheScreenAndItsLargeCodeReads() async throws {
+        let (server, ada, joinCode, _) = try await event(attendees: 3)
+        defer { _ = server.stop() }
+        let wall = try await ada.issueViewToken(for: "live-night", wall: true)
+        let shares = """
+            const height = innerHeight;
+            const qr = document.getElementById('join-qr').getBoundingClientRect().height;
+            return { height, title: document.querySelector('.live-header h1').getBoundingClientRect().height / height,
+                     qr: qr / height, label: 12 * window.constellationLive.view.painter.magnify / height };
+            """
+        var measured: [[String: Double]] = []
+        for (width, height) in [(1920, 1080), (3840, 2160)] {
+            try await Browser.with(width: width, height: height) { projector in
+                try await projector.open(server.url + wall.path + "&code=" + joinCode)
+                try await projector.wait(for: "the picture", until: Self.drawn(nodes: 4, edges: 3))
+                try await projector.wait(for: "the join QR", until: "document.getElementById('join-qr').naturalWidth > 0")
+                measured.append(try #require(try await projector.run(shares) as? [String: Double]))
+                guard width == 1920 else { return }
+                try await projector.click("#join-large")
+                try await projector.wait(
+                    for: "the large code", until: "document.getElementById('join-qr').getBoundingClientRect().height > 0.4 * innerHeight")
+                let side = try #require(
+                    try await projector.run("return document.getElementById('join-qr').getBoundingClientRect().height;") as? Double)
+                #expect(side / 41 >= 9, "a module of the large code: \(side / 41) px (41 modules with the quiet zone)")
+                let shot = workspace.root.appendingPathComponent("wall-large-code.png")
+                try await projector.screenshot(to: shot)
+                let read = try QRDecoder.decode(imageFile: Array(try Data(contentsOf: shot)))
+                #expect(read.contains { $0.hasSuffix("/#join=live-night&code=\(joinCode)") }, "decoded: \(read)")
+                try await projector.expectCleanPage(origin: server.url)
+            }
+        }
+        try #require(measured.count == 2)
+        for share in ["title", "qr", "label"] {
+            let (hd, uhd) = (measured[0][share] ?? 0, measured[1][share] ?? -1)
+            #expect(hd > 0 && abs(uhd - hd) <= 0.05 * hd, "\(share): \(hd) of the height at 1080 lines, \(uhd) at 2160")
         }
     }
 
@@ -130,7 +184,8 @@ import Testing
     /// once it is back, with no banner left over; a connection made while the page's network was cut
     /// is caught up when it comes back.
     @Test func theWallKeepsEveryNodeInViewAsTheRoomChanges() async throws {
-        var (server, ada, joinCode, databaseURL) = try await event(attendees: 12)
+        // Everyone chose to be named on the wall: the labels are there to be checked.
+        var (server, ada, joinCode, databaseURL) = try await event(attendees: 12, onWall: true)
         let port = server.port
         defer { _ = server.stop() }
         let wall = try await ada.issueViewToken(for: "live-night", wall: true)
@@ -143,7 +198,7 @@ import Testing
             try await projector.resize(width: 900, height: 1200)
             try await projector.wait(for: "the new size", until: "window.innerWidth <= 900")
             try await expectInView(projector, "turned to portrait")
-            for index in 13...20 { try await connect("Person \(index)", to: ada, on: server) }
+            for index in 13...20 { try await connect("Person \(index)", to: ada, on: server, onWall: true) }
             try await projector.wait(for: "the grown event", until: Self.drawn(nodes: 21, edges: 20), timeout: 20)
             #expect(try await projector.run("return window.constellationLive.view.graph.newest?.a !== undefined;") as? Bool == true)
             try await expectInView(projector, "grown to 21")
@@ -158,14 +213,14 @@ import Testing
                 for: "live again",
                 until: "document.getElementById('live-state').dataset.state === 'live' && document.getElementById('status').hidden",
                 timeout: 60)
-            try await connect("Person 21", to: ada, on: server)
+            try await connect("Person 21", to: ada, on: server, onWall: true)
             try await projector.wait(for: "a connection after the cut", until: Self.drawn(nodes: 22, edges: 21), timeout: 20)
 
             // The page's own network cut (the server up): a connection made meanwhile is caught up on reconnecting.
             try await projector.setOffline(true)
             try await projector.wait(
                 for: "the stream cut by the network", until: "document.getElementById('live-state').dataset.state !== 'live'", timeout: 60)
-            try await connect("Person 22", to: ada, on: server)
+            try await connect("Person 22", to: ada, on: server, onWall: true)
             try await projector.setOffline(false)
             try await projector.wait(
                 for: "live again, the missed connection caught up",

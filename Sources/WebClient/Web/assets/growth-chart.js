@@ -27,9 +27,11 @@ function line(plot, values, max) {
  * Draws `buckets` (from `/v1/events/{event}/growth`) into `svg` (an <svg> element), replacing what
  * it held; `timeZone` names the event's zone for the axis labels. The chart has labelled axes and
  * tells each bar's values when pointed at or, with the chart focused, when the arrow keys (Home,
- * End) move along it; `announce(text)` says them (a live region). Returns a one-line description.
+ * End) move along it; `announce(text)` says them (a live region). The time axis's caption goes in
+ * `axis` (an element beside the chart, where a long caption wraps rather than being cut off).
+ * Returns a one-line description.
  */
-export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {}) {
+export function drawGrowth(svg, buckets, { timeZone, announce = () => {}, axis = null } = {}) {
   // Drawn at the size it is shown (text at its CSS size), however wide the page makes it.
   const width = Math.max(240, Math.round(svg.clientWidth || 320));
   const plot = { left: 36, right: width - 36, top: 48, bottom: HEIGHT - 36 };
@@ -79,8 +81,8 @@ export function drawGrowth(svg, buckets, { timeZone, announce = () => {} } = {})
     element('text', { class: 'tick', x: plot.right + 4, y: plot.bottom }, '0'),
     element('text', { class: 'tick', x: plot.left, y: HEIGHT - 20 }, format.format(new Date(buckets[0].start))),
     element('text', { class: 'tick', x: plot.right, y: HEIGHT - 20, 'text-anchor': 'end' }, format.format(new Date(last.start))),
-    element('text', { class: 'tick', x: width / 2, y: HEIGHT - 4, 'text-anchor': 'middle' }, t('growth.axis', { zone: timeZone || t('growth.localTime'), count: group })),
   );
+  if (axis) axis.textContent = t('growth.axis', { zone: timeZone || t('growth.localTime'), count: group });
   // One bar's values, pointed at or chosen with the keys.
   let chosen = null;
   const choose = (index) => {

@@ -100,34 +100,45 @@ async function defaultCode(items) {
   return running[0]?.event.slug ?? '';
 }
 
-/** An event I belong to, with my choice of how its organizers see me (a change is sent at once) and my badge. */
-function myEvent({ event, role, visibility, printsBadge }) {
+/** An event I belong to, with my choices there (each sent at once): how its organizers see me,
+ * whether its walls show my name, and my badge. */
+function myEvent({ event, role, visibility, printsBadge, onWall }) {
   const item = document.createElement('li');
   const name = document.createElement('strong');
   name.textContent = event.name;
-  const choice = document.createElement('label');
-  choice.className = 'choice';
-  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: visibility === 'named' });
-  box.addEventListener('change', () => setVisibility(event, box));
-  choice.append(box, ` ${t('home.organizersSeeMyName')}`);
-  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', choice, badgeControls({ event, role, printsBadge }));
+  const named = choiceBox(event, visibility === 'named', t('home.organizersSeeMyName'), {
+    body: (checked) => ({ visibility: checked ? 'named' : 'pseudonymous' }),
+    chosen: (privacy) => privacy.visibility === 'named',
+    said: ['home.nowNamed', 'home.nowPseudonymous'],
+  });
+  const wall = choiceBox(event, onWall, t('home.nameOnTheWall'), {
+    body: (checked) => ({ onWall: checked }), chosen: (privacy) => privacy.onWall, said: ['home.nowOnWall', 'home.nowOffWall'],
+  });
+  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', named, wall, badgeControls({ event, role, printsBadge }));
   return item;
 }
 
-async function setVisibility(event, box) {
-  box.disabled = true;
-  try {
-    const privacy = await json(`/events/${encodeURIComponent(event.slug)}/me`, {
-      method: 'PATCH', body: { visibility: box.checked ? 'named' : 'pseudonymous' },
-    });
-    box.checked = privacy.visibility === 'named';
-    say($('event-status'), t(box.checked ? 'home.nowNamed' : 'home.nowPseudonymous', { event: event.name }), 'success');
-  } catch (error) {
-    box.checked = !box.checked;
-    say($('event-status'), explain(error), 'error');
-  } finally {
-    box.disabled = false;
-  }
+/** A checkbox for one of my choices at `event`: a change is sent at once (`body`), the answer
+ * (`chosen`) shown and said (`said`: when on, when off); a refusal puts it back. */
+function choiceBox(event, checked, text, { body, chosen, said }) {
+  const label = document.createElement('label');
+  label.className = 'choice';
+  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked });
+  box.addEventListener('change', async () => {
+    box.disabled = true;
+    try {
+      const privacy = await json(`/events/${encodeURIComponent(event.slug)}/me`, { method: 'PATCH', body: body(box.checked) });
+      box.checked = chosen(privacy);
+      say($('event-status'), t(box.checked ? said[0] : said[1], { event: event.name }), 'success');
+    } catch (error) {
+      box.checked = !box.checked;
+      say($('event-status'), explain(error), 'error');
+    } finally {
+      box.disabled = false;
+    }
+  });
+  label.append(box, ` ${text}`);
+  return label;
 }
 
 // Each load's number: an answer that arrives after a later load's began is not shown (a list read

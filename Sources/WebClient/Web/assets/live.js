@@ -16,8 +16,6 @@ import { describePicture } from './picture-text.js';
 import { t, number, language, localize } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
-/** The label the server gives a person who did not choose to be named (in English), and its symbols. */
-const PSEUDONYM = /^Attendee ([A-Z2-7]{6})$/;
 const NETWORK_EVERY_MS = 3000;
 const INSIGHTS_EVERY_MS = 10_000;
 const GLIDE_MS = 900;
@@ -27,11 +25,6 @@ function pseudonym(id) {
   return t('live.pseudonym', { code: id.slice(1, 7).toUpperCase() });
 }
 
-/** A person's `label` from the server in this page's language: a pseudonym translated, a name as it is. */
-function localLabel(label) {
-  const symbols = PSEUDONYM.exec(label)?.[1];
-  return symbols ? t('live.pseudonym', { code: symbols }) : label;
-}
 
 /** When to try again after `error`: soon when the server said so (429), else in a few seconds. */
 function retryDelay(error) {
@@ -106,9 +99,15 @@ class LivePage {
     this.view = new GraphView($('network'), {
       onSelect: (node) => this.describe(node),
       padding: this.wall ? 28 : 20,
-      overlays: this.wall ? ['.live-header', '#join', '#fit', '#node-detail', '#status'].map((selector) => document.querySelector(selector)) : [],
+      overlays: this.wall
+        ? ['.live-header', '#join', '#fit', '#join-controls', '#node-detail', '#status'].map((selector) => document.querySelector(selector))
+        : [],
       magnify: this.wall ? 1.6 : 1,
     });
+    if (this.wall) {
+      this.followScreen();
+      addEventListener('resize', () => this.followScreen());
+    }
     this.pictureLane = lane();
     this.insightsLane = lane();
     /** What the last summary and growth cost the server, in ms: a large event's statistics take seconds. */
@@ -129,10 +128,13 @@ class LivePage {
     };
   }
 
-  /** A node as this page shows it: on the wall, by pseudonym only; `named` if its label is a name. */
+  /** A node (or a person of the stream) as this page shows it: a name as the server gave it; a
+   * pseudonym (the server says which, `pseudonymous`) in this page's language, or on the wall not at
+   * all (`Attendee TK2G5Z` means nothing to the room), kept for the node's description. */
   face(node) {
-    if (this.wall) return { ...node, label: pseudonym(node.id), named: false };
-    return { ...node, label: localLabel(node.label), named: !PSEUDONYM.test(node.label) };
+    const named = node.pseudonymous === false;
+    if (named) return { ...node, named, title: node.label };
+    return { ...node, named, label: this.wall ? '' : pseudonym(node.id), title: pseudonym(node.id) };
   }
 
   /** Takes the view token and join code from the fragment into this tab's storage, and out of the address bar. */
@@ -142,6 +144,11 @@ class LivePage {
     if (fragment.get('view')) sessionStorage.setItem(this.viewKey, fragment.get('view'));
     if (fragment.get('code')) sessionStorage.setItem(this.codeKey, fragment.get('code'));
     history.replaceState(null, '', location.pathname + location.search);
+  }
+
+  /** On the wall, the query that asks for the room's view (names only of those who chose the wall), whatever the credential. */
+  asWall() {
+    return this.wall ? '?view=wall' : '';
   }
 
   credential() {
@@ -210,7 +217,7 @@ class LivePage {
     this.networkAsked = true;
     const view = this.view;
     try {
-      const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network`, { auth: this.credential() }));
+      const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network${this.asWall()}`, { auth: this.credential() }));
       const first = view.nodes.length === 0 && view.edgeCount === 0;
       const nodes = this.communities.relabel(network.nodes).map((node) => this.face(node));
       view.setGraph({ nodes, edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
@@ -235,7 +242,7 @@ class LivePage {
       const growth = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/growth?bucket=${bucket}`, { auth: this.credential() }));
       this.showSummary(summary);
       $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, {
-        timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; },
+        timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; }, axis: $('growth-axis'),
       });
       this.insightsCost = performance.now() - started;
     } catch (error) {
@@ -264,7 +271,9 @@ class LivePage {
     ]));
     const items = summary.topByDegree.map((person) => {
       const item = document.createElement('li');
-      item.textContent = t('live.connector', { name: localLabel(person.name), count: person.degree });
+      // A connector not named carries its pseudonym (its six symbols last), told by `named`.
+      const name = person.named ? person.name : t('live.pseudonym', { code: person.name.slice(-6) });
+      item.textContent = t('live.connector', { name, count: person.degree });
       return item;
     });
     $('connectors').replaceChildren(...(items.length ? items : [Object.assign(document.createElement('li'), { textContent: t('live.nobodyYet') })]));
@@ -273,7 +282,7 @@ class LivePage {
   describe(node) {
     const detail = $('node-detail');
     if (!node) { detail.textContent = ''; return; }
-    const details = { name: node.label, count: node.degree || 0, community: (node.community ?? 0) + 1 };
+    const details = { name: node.title ?? node.label, count: node.degree || 0, community: (node.community ?? 0) + 1 };
     detail.textContent = t(node.community == null ? 'node.detail' : 'node.detailInCommunity', details);
   }
 
@@ -327,11 +336,39 @@ class LivePage {
     });
   }
 
+  /** On the wall, labels, nodes, edges and the margin follow the screen's height, as the CSS does
+   * (1.6× a laptop's at 1080 lines, twice that at 2160). */
+  followScreen() {
+    const share = Math.min(4, Math.max(0.5, innerHeight / 1080));
+    this.view.painter.magnify = 1.6 * share;
+    this.view.transform.padding = 28 * share;
+    this.view.request();
+  }
+
+  /** The join code's two switches on the wall: large for the door rush, or tucked away. */
+  initJoinControls() {
+    const large = $('join-large');
+    const hide = $('join-hide');
+    $('join-controls').hidden = false;
+    large.addEventListener('click', () => {
+      const door = $('join').classList.toggle('door');
+      large.setAttribute('aria-pressed', String(door));
+    });
+    hide.addEventListener('click', () => {
+      const hidden = !$('join').hidden;
+      $('join').hidden = hidden;
+      hide.setAttribute('aria-pressed', String(hidden));
+      hide.textContent = t(hidden ? 'live.joinShow' : 'live.joinHide');
+      large.disabled = hidden;
+    });
+  }
+
   async showJoinCode() {
     const code = sessionStorage.getItem(this.codeKey);
     if (!code) return;
     const event = this.event;
     $('join').hidden = false;
+    this.initJoinControls();
     try {
       const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: this.credential() });
       $('join-qr').src = URL.createObjectURL(await response.blob());
@@ -411,7 +448,7 @@ class LivePage {
     if (this.stopped) return; // the picture was refused (credentials): nothing to stream
     document.title = t('live.documentTitle', { event: event.name });
     $('growth-bucket').value = bucketFor(event.startsAt, event.endsAt);
-    this.stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream`, {
+    this.stream = new EventStream(`/v1/events/${encodeURIComponent(event.id)}/stream${this.asWall()}`, {
       auth: () => this.credential(),
       onEvent: (message) => this.onEvent(message),
       onState: (state, error) => this.onState(state, error),
