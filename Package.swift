@@ -98,7 +98,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
-        .executableTarget(name: "constellation-bench", dependencies: ["Tokens"]),
+        .executableTarget(name: "constellation-bench", dependencies: ["Graph", "Tokens"]),
         .executableTarget(
             name: "constellation",
             dependencies: [

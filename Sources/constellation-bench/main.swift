@@ -1,12 +1,17 @@
 import Foundation
 import Tokens
 
+// `constellation-bench growth PEOPLE`: `GrowthBench`. Otherwise:
 // `constellation-bench [ITERATIONS]`: how long verifying a connection token takes
 // (`ConnectionTokens.verify`: split, base64url, PAE, Ed25519, claims, times) next to the Ed25519
 // check alone on the same signed bytes (libsodium's `crypto_sign_verify_detached`, through the
 // one wrapper that calls it). Rounds alternate between the two so that drift hits both alike.
 // Prints one JSON line; `Tools/bench-http` reads it.
 
+if CommandLine.arguments.dropFirst().first == "growth" {
+    GrowthBench.run(people: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 300)
+    exit(0)
+}
 let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50_000
 let rounds = 10
 let ring = try KeyRing(current: SigningKey.generate(), since: Date())

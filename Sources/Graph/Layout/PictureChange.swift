@@ -12,6 +12,12 @@ public enum PictureChange {
         return Double(near) / Double(points.count)
     }
 
+    /// Whether a share of `people` exceeds `reference` by at most 2 points, counted in whole
+    /// people (2 points of 149 people is 2.98 of them: three are within it).
+    public static func withinTwoPoints(_ share: Double, of reference: Double, people: Int) -> Bool {
+        ((share - reference) * Double(people)).rounded() <= (0.02 * Double(people)).rounded(.up)
+    }
+
     /// Pairs of points closer than `closeness` of the side, per point.
     public static func crowding(_ points: [Point], closeness: Double = 0.004) -> Double {
         guard let box = Box(points), box.side > 0 else { return 0 }

@@ -1,0 +1,58 @@
+/// A picture grown pair by pair, as a live page sees an event grow, measured as METRICS.md's
+/// "picture that grows": every `every` pairs a picture grown from the one before (a fresh layout
+/// allowed every tenth picture at most, as the server allows it, and communities started from the
+/// previous ones, as the server starts them), beside a fresh layout of the same graph.
+public enum GrowthReplay {
+    /// One picture of the replay: how the grown one and a fresh one compare, how far the people
+    /// already drawn moved, and what the grown picture cost.
+    public struct Frame: Sendable {
+        public let people: Int
+        public let onTheBox: (grown: Double, fresh: Double)
+        public let preservation: (grown: Double, fresh: Double)
+        public let purity: (grown: Double, fresh: Double)
+        public let crowding: (grown: Double, fresh: Double)
+        /// The median move of the people in the picture before (nil for the first).
+        public let move: Double?
+        /// Whether this picture was laid out afresh (aligned).
+        public let afresh: Bool
+        /// The seconds the grown picture took, its communities included (what the server computes).
+        public let seconds: Double
+    }
+
+    public static func run(_ event: PlantedEvent, every: Int) -> [Frame] {
+        let layout = ConstellationLayout(seed: 1)
+        let clock = ContinuousClock()
+        var previous: [Int: (point: Point, community: Int)] = [:]
+        var frames: [Frame] = []
+        var grownInARow = 0
+        for end in stride(from: every, through: event.pairs.count, by: every) {
+            let graph = Graph(edges: Array(event.pairs.prefix(end)))
+            let start = graph.ids.map { previous[$0] }
+            let began = clock.now
+            let growth = layout.grow(graph, from: start.map { $0?.point }, mayLayOutAfresh: grownInARow >= 9)
+            let communities = Communities.detect(graph, seed: 1, startingFrom: start.map { $0?.community }).membership
+            let seconds = (clock.now - began) / .seconds(1)
+            grownInARow = growth.laidOutAfresh ? 0 : grownInARow + 1
+            let grown = growth.positions
+            let fresh = layout.positions(for: graph)
+            let planted = graph.ids.map { event.group[$0] }
+            frames.append(
+                Frame(
+                    people: graph.nodeCount,
+                    onTheBox: (PictureChange.shareOnTheBox(grown), PictureChange.shareOnTheBox(fresh)),
+                    preservation: (
+                        LayoutQuality.neighbourhoodPreservation(graph, grown), LayoutQuality.neighbourhoodPreservation(graph, fresh)
+                    ),
+                    purity: (
+                        LayoutQuality.communityPurity(grown, communities: planted),
+                        LayoutQuality.communityPurity(fresh, communities: planted)
+                    ),
+                    crowding: (PictureChange.crowding(grown), PictureChange.crowding(fresh)),
+                    move: previous.isEmpty ? nil : PictureChange.medianMove(from: start.map { $0?.point }, to: grown),
+                    afresh: growth.laidOutAfresh, seconds: seconds))
+            previous = Dictionary(
+                uniqueKeysWithValues: graph.ids.indices.map { (graph.ids[$0], (grown[$0], Int(communities[$0]))) })
+        }
+        return frames
+    }
+}
