@@ -49,6 +49,12 @@ import Testing
         #expect(scanned.status == 0 && scanned.stdout.contains("Connected with Bob"), "\(scanned)")
 
         #expect(try cli(["event", "print-badge", "badge-day", "yes"], bob).stdout.contains("print your badge"))
+        // The other yes-or-no of a member: the wall's label, off until asked for, read back.
+        #expect(try cli(["event", "on-wall", "badge-day"], bob).stdout.contains("without a label"))
+        #expect(try cli(["event", "on-wall", "badge-day", "yes"], bob).stdout.contains("label you by name"))
+        let json = try cli(["event", "on-wall", "badge-day", "--json"], bob).stdout
+        #expect(try JSONDecoder().decode([String: Bool].self, from: Data(json.utf8)) == ["onWall": true], "\(json)")
+        #expect(try cli(["event", "on-wall", "badge-day", "maybe"], bob).status == 64)
         let sheet = workspace.root.appendingPathComponent("sheet.html")
         let printed = try cli(["event", "badges", "badge-day", "--paper", "letter", "--output", sheet.path], ada)
         #expect(printed.status == 0 && printed.stdout.contains("Wrote 1 badge for badge-day"), "\(printed)")

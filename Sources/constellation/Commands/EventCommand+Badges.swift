@@ -48,28 +48,23 @@ extension EventCommand {
                 whoever holds the printed badge can connect with you until the event ends. Without a choice, says which it is now.
                 """)
 
-        enum Choice: String, ExpressibleByArgument, CaseIterable { case yes, no }
-
         @OptionGroup var options: GlobalOptions
 
         @Argument(help: "The event's slug or id.")
         var event: String
 
         @Argument(help: "yes or no.")
-        var choice: Choice?
+        var choice: YesOrNo?
 
         func run(in session: Session) async throws {
-            let printed: Bool
-            if let choice {
-                printed = try await session.client.setBadgePrinting(choice == .yes, at: event).printsBadge
-            } else {
-                printed = try await EventCommand.membership(of: event, in: session).printsBadge
-            }
-            if options.json { return try Terminal.printJSON(["printsBadge": printed]) }
-            Terminal.print(
-                printed
-                    ? "The organizers of \(event) print your badge (`constellation event print-badge \(event) no` takes it off their sheet)."
-                    : "The organizers of \(event) do not print your badge (`constellation event print-badge \(event) yes` asks them to).")
+            try await EventCommand.choose(
+                choice, at: event, in: session, json: options.json ? "printsBadge" : nil,
+                set: { try await session.client.setBadgePrinting($0, at: event).printsBadge }, current: \.printsBadge,
+                saying: { printed in
+                    printed
+                        ? "The organizers of \(event) print your badge (`constellation event print-badge \(event) no` takes it off their sheet)."
+                        : "The organizers of \(event) do not print your badge (`constellation event print-badge \(event) yes` asks them to)."
+                })
         }
     }
 

@@ -13,28 +13,23 @@ extension EventCommand {
                 room sees that name. Without a choice, says which it is now.
                 """)
 
-        enum Choice: String, ExpressibleByArgument, CaseIterable { case yes, no }
-
         @OptionGroup var options: GlobalOptions
 
         @Argument(help: "The event's slug or id.")
         var event: String
 
         @Argument(help: "yes or no.")
-        var choice: Choice?
+        var choice: YesOrNo?
 
         func run(in session: Session) async throws {
-            let named: Bool
-            if let choice {
-                named = try await session.client.setWallName(choice == .yes, at: event).onWall
-            } else {
-                named = try await EventCommand.membership(of: event, in: session).onWall
-            }
-            if options.json { return try Terminal.printJSON(["onWall": named]) }
-            Terminal.print(
-                named
-                    ? "The walls of \(event) label you by name (`constellation event on-wall \(event) no` takes it off)."
-                    : "The walls of \(event) draw you without a label (`constellation event on-wall \(event) yes` shows your name there).")
+            try await EventCommand.choose(
+                choice, at: event, in: session, json: options.json ? "onWall" : nil,
+                set: { try await session.client.setWallName($0, at: event).onWall }, current: \.onWall,
+                saying: { named in
+                    named
+                        ? "The walls of \(event) label you by name (`constellation event on-wall \(event) no` takes it off)."
+                        : "The walls of \(event) draw you without a label (`constellation event on-wall \(event) yes` shows your name there)."
+                })
         }
     }
 }
