@@ -65,6 +65,12 @@ import Testing
             try await Screenshots.save(laptop, as: "live")
             // The growth chart tells a bar's values from the keyboard: focus it, then End.
             try await laptop.wait(for: "the growth chart", until: "document.querySelector('#growth text.readout') !== null")
+            // The time axis's caption is text under the chart, whole: it wraps rather than being cut off.
+            let caption =
+                try await laptop.run(
+                    "const axis = document.getElementById('growth-axis'); return [axis.textContent, axis.scrollWidth <= axis.clientWidth];")
+                as? [Any]
+            #expect((caption?[0] as? String)?.hasPrefix("time (UTC)") == true && caption?[1] as? Bool == true, "\(caption ?? [])")
             _ = try await laptop.run("document.getElementById('growth').focus();")
             try await laptop.press("\u{E010}")  // End
             try await laptop.wait(
