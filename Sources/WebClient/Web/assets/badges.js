@@ -2,8 +2,9 @@
 // sheet holds only those who said yes), "Print my badge" (the badge's SVG from the server, printed
 // alone by the print style sheet), and for organizers the sheet of badges to download and print.
 
-import { call, json, explain, say } from './api.js';
+import { call, explain, say } from './api.js';
 import { t } from './i18n.js';
+import { choiceBox } from './choice-box.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -11,11 +12,9 @@ const $ = (id) => document.getElementById(id);
 export function badgeControls({ event, role, printsBadge }) {
   const controls = document.createElement('div');
   controls.className = 'badge-controls';
-  const choice = document.createElement('label');
-  choice.className = 'choice';
-  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked: Boolean(printsBadge) });
-  box.addEventListener('change', () => setPrinting(event, box));
-  choice.append(box, ` ${t('badge.organizersPrintIt')}`);
+  const choice = choiceBox(event, Boolean(printsBadge), t('badge.organizersPrintIt'), {
+    body: (checked) => ({ printBadge: checked }), chosen: (choices) => choices.printsBadge, said: ['badge.nowPrinted', 'badge.notPrinted'],
+  });
   const print = Object.assign(document.createElement('button'), { type: 'button', textContent: t('badge.print') });
   print.dataset.event = event.slug;
   print.addEventListener('click', () => printBadge(event, print));
@@ -29,20 +28,6 @@ export function badgeControls({ event, role, printsBadge }) {
     }
   }
   return controls;
-}
-
-async function setPrinting(event, box) {
-  box.disabled = true;
-  try {
-    const choices = await json(`/events/${encodeURIComponent(event.slug)}/me`, { method: 'PATCH', body: { printBadge: box.checked } });
-    box.checked = choices.printsBadge;
-    say($('event-status'), t(box.checked ? 'badge.nowPrinted' : 'badge.notPrinted', { event: event.name }), 'success');
-  } catch (error) {
-    box.checked = !box.checked;
-    say($('event-status'), explain(error), 'error');
-  } finally {
-    box.disabled = false;
-  }
 }
 
 /** Fetches my badge for `event` and prints it alone (see `body.printing-badge` in style.css). */

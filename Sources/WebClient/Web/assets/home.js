@@ -9,6 +9,7 @@ import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
 import { initCard, sharedEntries } from './card.js';
 import { badgeControls } from './badges.js';
+import { choiceBox } from './choice-box.js';
 import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
@@ -116,29 +117,6 @@ function myEvent({ event, role, visibility, printsBadge, onWall }) {
   });
   item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', named, wall, badgeControls({ event, role, printsBadge }));
   return item;
-}
-
-/** A checkbox for one of my choices at `event`: a change is sent at once (`body`), the answer
- * (`chosen`) shown and said (`said`: when on, when off); a refusal puts it back. */
-function choiceBox(event, checked, text, { body, chosen, said }) {
-  const label = document.createElement('label');
-  label.className = 'choice';
-  const box = Object.assign(document.createElement('input'), { type: 'checkbox', checked });
-  box.addEventListener('change', async () => {
-    box.disabled = true;
-    try {
-      const privacy = await json(`/events/${encodeURIComponent(event.slug)}/me`, { method: 'PATCH', body: body(box.checked) });
-      box.checked = chosen(privacy);
-      say($('event-status'), t(box.checked ? said[0] : said[1], { event: event.name }), 'success');
-    } catch (error) {
-      box.checked = !box.checked;
-      say($('event-status'), explain(error), 'error');
-    } finally {
-      box.disabled = false;
-    }
-  });
-  label.append(box, ` ${text}`);
-  return label;
 }
 
 // Each load's number: an answer that arrives after a later load's began is not shown (a list read
