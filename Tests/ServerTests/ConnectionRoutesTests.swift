@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Graph
 import TestSupport
 import Testing
 import Tokens
@@ -159,10 +160,12 @@ import Tokens
                 "meta.box bounds the nodes exactly")
             // A grown picture keeps the previous one's frame: it may outgrow [-1, 1]² as the graph grows, not by much.
             #expect(grown.meta.box.values.allSatisfy { abs($0) <= 2 }, "a grown picture keeps its frame: \(grown.meta.box)")
-            for node in wide.nodes {
-                let after = try #require(grown.nodes.first { $0.id == node.id })
-                #expect(abs(after.x - node.x) + abs(after.y - node.y) < 0.5, "\(node.label) moved too far")
-            }
+            // Grown from the last picture, not drawn afresh: the people already there move a little. In a
+            // picture of four one may move a fair way (a third of it now hangs on A); the bar for real
+            // growth, 0.05 of the side, is GrowingPictureTests'.
+            let before = Dictionary(uniqueKeysWithValues: wide.nodes.map { ($0.id, Point(x: $0.x, y: $0.y)) })
+            let move = PictureChange.medianMove(from: grown.nodes.map { before[$0.id] }, to: grown.nodes.map { Point(x: $0.x, y: $0.y) })
+            #expect(move < 0.35, "the people already drawn moved a median \(move) of the side")
             await expectProblem(400, "invalid_depth") { _ = try await me.client.network(depth: 3) }
         }
     }
