@@ -117,4 +117,24 @@ import Testing
         let farthest = warm.reduce(0) { max($0, abs($1.x), abs($1.y)) }
         #expect(farthest > 0.9 && farthest < 1.5, "the frame kept: \(farthest)")
     }
+
+    /// A picture laid out afresh (a burst: fewer than half the people placed) is turned onto the
+    /// previous one, and keeps its size even where the two match poorly: the scale follows the
+    /// spread of the people in both. (A least-squares scale shrank such a picture to a fifth or
+    /// less, so that everyone seemed to move five times the side.)
+    @Test func aFreshPictureAlignedOntoAPoorMatchKeepsItsSize() throws {
+        let graph = try Self.fixture("sfhh09")
+        // A third of the people placed, at random: a previous picture the fresh one cannot match.
+        let scattered = randomLayout(graph.nodeCount)
+        let previous = graph.ids.indices.map { $0 % 3 == 0 ? scattered[$0] : nil }
+        let growth = ConstellationLayout().grow(graph, from: previous, mayLayOutAfresh: false)
+        #expect(growth.laidOutAfresh)
+        func spread(_ points: [Point?]) -> Double {
+            let placed = graph.ids.indices.compactMap { previous[$0] != nil ? points[$0] : nil }
+            let (cx, cy) = (placed.map(\.x).reduce(0, +) / Double(placed.count), placed.map(\.y).reduce(0, +) / Double(placed.count))
+            return (placed.map { ($0.x - cx) * ($0.x - cx) + ($0.y - cy) * ($0.y - cy) }.reduce(0, +) / Double(placed.count)).squareRoot()
+        }
+        let ratio = spread(growth.positions) / spread(previous)
+        #expect(abs(ratio - 1) < 1e-9, "the placed people's spread, against the previous picture's: \(ratio)")
+    }
 }

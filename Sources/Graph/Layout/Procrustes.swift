@@ -1,6 +1,8 @@
 /// The similarity transform (rotation or reflection, uniform scale, translation) that brings one
-/// set of points closest to another in the least-squares sense: a layout computed afresh, turned
-/// and scaled onto the picture people were looking at, so that it glides rather than jumps.
+/// set of points onto another: the rotation and translation of least squares, and the scale that
+/// gives both sets the same spread. A layout computed afresh is thus turned onto the picture people
+/// were looking at, so that it glides rather than jumps, at that picture's size (the least-squares
+/// scale shrinks a poor match towards a point).
 struct Procrustes {
     private let cosine, sine, scale: Double
     private let reflects: Bool
@@ -15,7 +17,7 @@ struct Procrustes {
         let from = Point(x: pairs.map(\.0.x).reduce(0, +) / n, y: pairs.map(\.0.y).reduce(0, +) / n)
         let to = Point(x: pairs.map(\.1.x).reduce(0, +) / n, y: pairs.map(\.1.y).reduce(0, +) / n)
         // Cross terms of the centred pairs, for a rotation and for a rotation after x → −x.
-        var (dot, cross, mirroredDot, mirroredCross, spread) = (0.0, 0.0, 0.0, 0.0, 0.0)
+        var (dot, cross, mirroredDot, mirroredCross, spread, targetSpread) = (0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
         for (a, b) in pairs {
             let (ax, ay, bx, by) = (a.x - from.x, a.y - from.y, b.x - to.x, b.y - to.y)
             dot += ax * bx + ay * by
@@ -23,6 +25,7 @@ struct Procrustes {
             mirroredDot += -ax * bx + ay * by
             mirroredCross += -ax * by - ay * bx
             spread += ax * ax + ay * ay
+            targetSpread += bx * bx + by * by
         }
         guard spread > 0 else { return nil }
         // The better of the two fits: the larger |(dot, cross)| is the smaller residual.
@@ -33,7 +36,7 @@ struct Procrustes {
         guard length > 0 else { return nil }
         cosine = c / length
         sine = s / length
-        scale = length / spread
+        scale = (targetSpread / spread).squareRoot()
         self.from = from
         self.to = to
     }
