@@ -86,7 +86,7 @@ public struct AppServices: Sendable {
         graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)
         var feedsLogger = logger
         feedsLogger[metadataKey: "component"] = "feeds"
-        let feedSettings = FeedSettings(lifetime: configuration.streamLifetime)
+        let feedSettings = FeedSettings(lifetime: configuration.streamLifetime, keepAlive: configuration.streamKeepAlive)
         feeds = EventFeeds(
             events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger, settings: feedSettings)
         personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger, settings: feedSettings)

@@ -37,6 +37,10 @@ public struct ServerConfiguration: Sendable {
     /// How long a live stream lasts at most (`CONSTELLATION_STREAM_LIFETIME_SECONDS`): it then ends
     /// cleanly and its client comes back with `Last-Event-ID`, authenticated again.
     public var streamLifetime: Duration = .seconds(3600)
+    /// How long a live stream may be quiet before it is sent a keep-alive comment
+    /// (`CONSTELLATION_STREAM_KEEPALIVE_SECONDS`): under the pages' 45 s of silence, which they take
+    /// for a cut, and under the read timeout of any proxy in front (nginx's is 60 s).
+    public var streamKeepAlive: Duration = .seconds(15)
     /// How long a connection's answer may wait for its client to read it
     /// (`CONSTELLATION_DRAIN_TIMEOUT_SECONDS`): past it, a client that stopped reading (a live
     /// stream's, most likely) is disconnected.
@@ -99,6 +103,7 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_STREAM_LIFETIME_SECONDS", in: 1...86_400) { streamLifetime = .seconds(seconds) }
+        if let seconds = try integer("CONSTELLATION_STREAM_KEEPALIVE_SECONDS", in: 1...40) { streamKeepAlive = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_DRAIN_TIMEOUT_SECONDS", in: 1...3_600) { drainTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
         if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }

@@ -44,8 +44,6 @@ package final class EventFeeds: Service {
     /// Streams per credential (a profile id, or a view token's id).
     private let allowance: CredentialAllowance
     private let readers = FeedReaders()
-    /// A comment sent this often keeps proxies from closing a quiet stream.
-    static let keepAlive: Duration = .seconds(15)
 
     package init(
         events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger, settings: FeedSettings = FeedSettings()
@@ -153,7 +151,7 @@ package final class EventFeeds: Service {
                     more = pairs.count == 1_000
                 }
                 numbers.expire()
-                if ContinuousClock.now - lastSent >= Self.keepAlive {
+                if ContinuousClock.now - lastSent >= settings.keepAlive {
                     broadcast(
                         Self.keepAliveComment, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
                     lastSent = .now

@@ -3,21 +3,24 @@ import NIOCore
 /// How a live feed runs: how often its reader asks the database, how many messages a watcher may
 /// fall behind before it is let go (its stream ends; it comes back with `Last-Event-ID`), how many
 /// streams one credential may hold open (past it, 429 `too_many_streams`), and how long a watcher
-/// may watch before it is let go the same way.
+/// may watch before it is let go the same way, and how long a stream may be quiet before it is sent
+/// a keep-alive comment (under the pages' 45 s of silence and proxies' usual 60 s read timeout).
 package struct FeedSettings: Sendable {
     var interval: Duration
     var bufferLimit: Int
     var streamsPerCredential: Int
     var lifetime: Duration
+    var keepAlive: Duration
 
     package init(
         interval: Duration = .milliseconds(500), bufferLimit: Int = 1_000, streamsPerCredential: Int = 4,
-        lifetime: Duration = .seconds(3600)
+        lifetime: Duration = .seconds(3600), keepAlive: Duration = .seconds(15)
     ) {
         self.interval = interval
         self.bufferLimit = bufferLimit
         self.streamsPerCredential = streamsPerCredential
         self.lifetime = lifetime
+        self.keepAlive = keepAlive
     }
 }
 

@@ -13,14 +13,40 @@ import Synchronization
 /// before a later one's but committed after it is awaited (`LateCommits`); a watcher more than
 /// `bufferLimit` messages behind is let go (it comes back with `Last-Event-ID`), and so is every
 /// watcher after `lifetime`; each credential may hold a few streams at once (`CredentialAllowance`).
-/// The reader runs in this service (`run()`, in the application's service group), which ends
-/// every stream when the server shuts down.
+/// Each watcher gets a keep-alive when nothing was sent to it for `keepAlive`, whatever others are
+/// sent: on a busy day somebody is always being scanned, and a phone that is not must still hear
+/// that its stream is alive (its page takes 45 s of silence for a cut). The reader runs in this
+/// service (`run()`, in the application's service group), which ends every stream when the server
+/// shuts down.
 package final class PersonalFeeds: Service {
+    /// One open stream: where its messages go, and when it was last sent one.
+    private struct Watcher {
+        let continuation: AsyncStream<EventFeeds.Message>.Continuation
+        var lastSent: ContinuousClock.Instant
+    }
+
     private struct State {
-        var watchers: [UUID: [UUID: AsyncStream<EventFeeds.Message>.Continuation]] = [:]
+        /// Watchers by profile, then by stream.
+        var watchers: [UUID: [UUID: Watcher]] = [:]
         var position: Int64 = 0
         /// The reader: one that finds another here (or none) has been let go, and stops.
         var reader: UUID?
+
+        /// Yields `message` to the watchers of `profile` that `want` it, noting when; returns those too
+        /// far behind to take it (their streams are to be ended, outside the lock).
+        mutating func send(
+            _ message: EventFeeds.Message, at now: ContinuousClock.Instant, toWatchersOf profile: UUID,
+            where want: (Watcher) -> Bool
+        ) -> [AsyncStream<EventFeeds.Message>.Continuation] {
+            guard var streams = watchers[profile] else { return [] }
+            var behind: [AsyncStream<EventFeeds.Message>.Continuation] = []
+            for (id, watcher) in streams where want(watcher) {
+                if case .dropped = watcher.continuation.yield(message) { behind.append(watcher.continuation) }
+                streams[id]?.lastSent = now
+            }
+            watchers[profile] = streams
+            return behind
+        }
     }
 
     private let state = Mutex(State())
@@ -48,7 +74,7 @@ package final class PersonalFeeds: Service {
         let watcher = UUID()
         guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
         let (position, newReader) = state.withLock { state -> (Int64, UUID?) in
-            state.watchers[profile, default: [:]][watcher] = continuation
+            state.watchers[profile, default: [:]][watcher] = Watcher(continuation: continuation, lastSent: .now)
             guard state.reader == nil else { return (state.position, nil) }
             let reader = UUID()
             state.position = start
@@ -75,7 +101,7 @@ package final class PersonalFeeds: Service {
                 }
                 return state.watchers.values.flatMap(\.values)
             }
-            for watcher in watchers { watcher.finish() }
+            for watcher in watchers { watcher.continuation.finish() }
         }
     }
 
@@ -89,23 +115,28 @@ package final class PersonalFeeds: Service {
     }
 
     /// Hands `connection` to the watchers of the ends to be told of it (`toldEnds`: not whoever
-    /// scanned; each sees the other as the peer); a watcher too far behind is let go. A keep-alive
-    /// (`connection` nil) goes to everyone.
-    private func deliver(_ connection: FedConnection?) throws {
-        let messages = try connection.map { connection in
-            try connection.toldEnds.map { profile in (profile, try Self.message(connection.seen(by: profile))) }
-        }
-        let behind = state.withLock { state -> [AsyncStream<EventFeeds.Message>.Continuation] in
-            let targets: [(AsyncStream<EventFeeds.Message>.Continuation, EventFeeds.Message)]
-            if let messages {
-                targets = messages.flatMap { profile, message in (state.watchers[profile] ?? [:]).values.map { ($0, message) } }
-            } else {
-                targets = state.watchers.values.flatMap { $0.values.map { ($0, EventFeeds.keepAliveComment) } }
+    /// scanned; each sees the other as the peer); a watcher too far behind is let go.
+    private func deliver(_ connection: FedConnection) throws {
+        let messages = try connection.toldEnds.map { profile in (profile, try Self.message(connection.seen(by: profile))) }
+        let now = ContinuousClock.now
+        let behind = state.withLock { state in
+            messages.flatMap { profile, message in
+                state.send(message, at: now, toWatchersOf: profile) { _ in true }
             }
-            return targets.filter { continuation, message in
-                if case .dropped = continuation.yield(message) { return true }
-                return false
-            }.map(\.0)
+        }
+        for continuation in behind { continuation.finish() }
+    }
+
+    /// A keep-alive comment to every watcher sent nothing for `keepAlive`.
+    private func keepAlive() {
+        let now = ContinuousClock.now
+        let quiet = settings.keepAlive
+        let behind = state.withLock { state in
+            var behind: [AsyncStream<EventFeeds.Message>.Continuation] = []
+            for profile in Array(state.watchers.keys) {
+                behind += state.send(EventFeeds.keepAliveComment, at: now, toWatchersOf: profile) { now - $0.lastSent >= quiet }
+            }
+            return behind
         }
         for continuation in behind { continuation.finish() }
     }
@@ -118,7 +149,6 @@ package final class PersonalFeeds: Service {
     /// when quiet; until nobody watches.
     private func read(from start: Int64, as reader: UUID) async {
         var ids = LateCommits(from: start)
-        var lastSent = ContinuousClock.now
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: settings.interval)
@@ -128,10 +158,7 @@ package final class PersonalFeeds: Service {
                     let found = try await connections.connections(after: ids.position, orAmong: ids.awaited, limit: 1_000)
                     for connection in found {
                         ids.saw(connection.id)
-                        if watched(connection) {
-                            try deliver(connection)
-                            lastSent = .now
-                        }
+                        if watched(connection) { try deliver(connection) }
                     }
                     more = found.count == 1_000
                 }
@@ -139,10 +166,7 @@ package final class PersonalFeeds: Service {
                     if state.reader == reader { state.position = position }
                 }
                 ids.expire()
-                if ContinuousClock.now - lastSent >= EventFeeds.keepAlive {
-                    try deliver(nil)
-                    lastSent = .now
-                }
+                keepAlive()
             } catch is CancellationError {
                 return
             } catch {

@@ -65,6 +65,34 @@ import Tokens
         }
     }
 
+    /// A phone whose stream is cut before it heard any connection (the network gone, as in a
+    /// venue's dead spot) resumes from the hello's id when it is back, and says who connected
+    /// meanwhile: reconnecting without it, the server would start from its newest connection and
+    /// the scan made in the gap would never be said.
+    @Test func aPhoneCutBeforeItsFirstConnectionHearsWhoConnectedMeanwhile() async throws {
+        let (server, _) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Bob\n")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            try await phone.wait(for: "the stream open", until: "document.getElementById('heard').dataset.stream === 'open'")
+            try await phone.setOffline(true)
+            try await phone.wait(for: "the stream cut", until: "document.getElementById('heard').dataset.stream === 'reconnecting'")
+
+            let bobsKey = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
+            let anonymous = server.client
+            let cleo = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Cleo")).apiKey)
+            _ = try await cleo.redeem(RedeemRequest(token: try await anonymous.authenticated(bobsKey).issueToken().token))
+
+            try await phone.setOffline(false)
+            // The bound is for a loaded machine: the page comes back at once, the reader asks twice a second.
+            try await phone.wait(
+                for: "Cleo said once back", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)",
+                timeout: 30)
+        }
+    }
+
     /// A join link (the wall's QR code) registers the newcomer into its event, against the event's
     /// budget; "My events" then offers how its organizers see them, a pseudonym until they choose.
     @Test func aJoinLinkRegistersIntoItsEventAndTheNewcomerChoosesHowOrganizersSeeThem() async throws {

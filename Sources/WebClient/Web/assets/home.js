@@ -248,10 +248,16 @@ function sayConnected(redemptions) {
   say($('heard'), t('connect.connected', { people: redemptions.map((redemption) => redemption.connection.peer.displayName).join(', ') }), 'success');
 }
 
-/** Says at once who just connected with me (someone scanned my code), and shows them in my lists. */
+/**
+ * Says at once who just connected with me (someone scanned my code), and shows them in my lists.
+ * A stream cut (no network, a server restarted) resumes from the last id it heard, the hello's
+ * included, so a connection made meanwhile is still said. `#heard`'s `data-stream` tells the
+ * stream's state ('open', 'reconnecting', 'failed').
+ */
 function hearNewConnections() {
   new EventStream('/v1/me/stream', {
     auth: () => session.key,
+    onState: (state) => { $('heard').dataset.stream = state; },
     onEvent: ({ type, data }) => {
       if (type !== 'connection') return;
       const connection = JSON.parse(data);
