@@ -69,15 +69,18 @@ extension LayoutDocument {
         return (try? encoder.encode(meta)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 
+    /// Whether the edges say when they appeared: an event's network, or edges that carry a `start`.
+    private var isTimed: Bool { timed || edges.contains { $0.start != nil } }
+
     /// `text` as a JSON string literal.
     func json(_ text: String) -> String {
         JSONBytes.quoted(text)
     }
 
-    /// RFC 4180: a header and CRLF lines, `source,target`, and `first_at` when edges carry a `start`.
+    /// RFC 4180: a header and CRLF lines, `source,target`, and `first_at` when edges say when they appeared.
     /// Fields that hold a comma, a quote or a line break are quoted.
     private func writeCSV(to out: TextSink) {
-        let timed = edges.contains { $0.start != nil }
+        let timed = isTimed
         out += timed ? "source,target,first_at\r\n" : "source,target\r\n"
         for edge in edges {
             out += csv(edge.source) + "," + csv(edge.target) + (timed ? "," + csv(edge.start ?? "") : "") + "\r\n"
@@ -92,7 +95,7 @@ extension LayoutDocument {
     /// GEXF 1.3 with `viz:position` and a `community` attribute (Gephi, sigma.js); when edges carry
     /// a `start`, a dynamic graph (`timeformat="dateTime"`) whose timeline adds each edge at its time.
     private func writeGEXF(to out: TextSink) {
-        let dynamic = edges.contains { $0.start != nil } ? " mode=\"dynamic\" timeformat=\"dateTime\"" : ""
+        let dynamic = isTimed ? " mode=\"dynamic\" timeformat=\"dateTime\"" : ""
         out += """
             <?xml version="1.0" encoding="UTF-8"?>
             <gexf xmlns="http://gexf.net/1.3" xmlns:viz="http://gexf.net/1.3/viz" version="1.3">

@@ -15,6 +15,7 @@ extension LayoutDocument {
             nodes: network.nodes,
             edges: network.edges.map { Edge(source: $0.source, target: $0.target, start: ISO8601Seconds.string($0.firstAt)) },
             seed: network.meta.seed, warmStart: network.meta.warmStart)
+        timed = true
     }
 
     private init(nodes: [Network.Node], edges: [Edge], seed: UInt64, warmStart: Bool) {

@@ -52,6 +52,13 @@ public struct LayoutDocument: Codable, Sendable {
     public var nodes: [Node]
     public var edges: [Edge]
     public var meta: Meta
+    /// Whether its edges say when they appeared (an event's network): CSV then has a `first_at`
+    /// column and GEXF is dynamic, also while there is no edge yet. Not part of the JSON.
+    public var timed = false
+
+    private enum CodingKeys: String, CodingKey {
+        case nodes, edges, meta
+    }
 
     /// Lays out `graph` (warm-started from `previous` positions by id, if given) and colours it by community.
     public init<ID>(graph: Graph<ID>, seed: UInt64 = 1, previous: [String: Point]? = nil, labels: [String: String] = [:]) {

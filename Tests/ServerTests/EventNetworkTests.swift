@@ -184,6 +184,13 @@ import Testing
                 #expect(abs(parsed.timeIntervalSince(edge.firstAt)) < 1)
             }
             #expect(rows.map { $0.last ?? "" } == rows.map { $0.last ?? "" }.sorted(), "edges in the order they connected")
+
+            // An event with no pair yet has the same columns: a spreadsheet set up on it keeps working.
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("net-empty"))
+            let empty = try await ada.client.send(.GET, "/v1/events/net-empty/network?format=csv")
+            #expect(String(decoding: empty.body, as: UTF8.self) == "source,target,first_at\r\n")
+            let emptyGEXF = String(decoding: try await ada.client.exportEventNetwork("net-empty", format: "gexf"), as: UTF8.self)
+            #expect(emptyGEXF.contains("mode=\"dynamic\" timeformat=\"dateTime\""))
         }
     }
 

@@ -58,11 +58,27 @@ import Testing
             #expect(vcard.contains("FN:Ada") && vcard.contains("EMAIL;TYPE=work:ada@engines.example"), "\(vcard)")
             #expect(!vcard.contains("+442079460958"), "what Ada keeps for herself stays hers")
 
+            // Ada shares her mobile after the scan: "Save to contacts" fetches her card when Bob asks for it.
+            _ = try await ada.replaceCard(
+                ContactCard(entries: [
+                    ContactEntry(kind: .email, label: "work", value: "ada@engines.example", audience: .connections),
+                    ContactEntry(kind: .phone, value: "+442079460958", audience: .connections),
+                ]))
+            _ = try await phone.requestedURLs()  // the log is read once: what was asked for so far
+            try await phone.click("#save-contact")
+            var asked = 0
+            let deadline = ContinuousClock.now + .seconds(20)
+            while asked == 0, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(200))
+                asked += try await phone.requestedURLs().count { $0.contains("format=vcard") }
+            }
+            #expect(asked == 1, "one fresh vCard, fetched when asked")
+
             try await phone.open(server.url + "/")
             try await phone.wait(
                 for: "Ada's address to write to",
                 until: "document.querySelector('#connections a[href=\"mailto:ada@engines.example\"]') !== null")
-            #expect(!(try await phone.text("#connections")).contains("+442079460958"))
+            #expect((try await phone.text("#connections")).contains("+442079460958"), "shared since the scan")
             try await phone.expectCleanPage(origin: server.url)
         }
         let seenByAda = try await ada.connections().items.first?.card

@@ -97,6 +97,8 @@ import Testing
             try await phone.open(server.url + "/c#" + token)
             try await phone.wait(
                 for: "the scan kept offline", until: "/saved on this phone/.test(document.getElementById('status').textContent)")
+            // No empty "save to contacts" button before there is a contact (a.button's display once beat `hidden`).
+            #expect(try await phone.run("return getComputedStyle(document.getElementById('save-contact')).display;") as? String == "none")
             server = try start(database, port: port)
             try await phone.setOffline(false)
             try await phone.wait(

@@ -100,11 +100,33 @@ export function sharedEntries(card) {
   return list;
 }
 
-/** Fetches the vCard of my connection with `peer` and offers it on `link` (an <a>) as NAME.vcf. */
+/**
+ * Fetches the vCard of my connection with `peer` and offers it on `link` (an <a>) as NAME.vcf; a click
+ * fetches it again, so that what they shared after the scan is in it too.
+ */
 export async function offerContact(link, peer) {
-  const response = await call(`/me/connections?format=vcard&peer=${encodeURIComponent(peer.id)}`);
-  link.href = URL.createObjectURL(await response.blob());
+  const path = `/me/connections?format=vcard&peer=${encodeURIComponent(peer.id)}`;
+  const keep = (blob) => {
+    if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+    link.href = URL.createObjectURL(blob);
+  };
+  keep(await (await call(path)).blob());
   link.download = `${peer.displayName.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'contact'}.vcf`;
   link.textContent = t('card.saveContact', { name: peer.displayName });
   link.hidden = false;
+  // Saved as it is when asked for (they may have shared more since the scan); without network, as it was then.
+  link.onclick = async (event) => {
+    if (link.dataset.fresh) {
+      delete link.dataset.fresh;
+      return;
+    }
+    event.preventDefault();
+    try {
+      keep(await (await call(path)).blob());
+    } catch {
+      // No network: the card fetched at the scan.
+    }
+    link.dataset.fresh = 'yes';
+    link.click();
+  };
 }
