@@ -31,6 +31,8 @@ struct TestServer {
         var configuration = ServerConfiguration()
         configuration.port = 0
         configuration.databaseWait = .seconds(60)  // hundreds of tests share two cores; a test about the wait sets its own
+        // Tests read what they just wrote; a test of the sharing (SharedPictureTests) sets its own interval.
+        configuration.pictureInterval = .zero
         configure(&configuration)
         let (database, conninfo) = try await TestDatabase.createMigrated(
             maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,

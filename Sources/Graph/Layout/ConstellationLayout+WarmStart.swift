@@ -30,14 +30,14 @@ extension ConstellationLayout {
         let grown = grown(graph, from: previous)
         guard mayLayOutAfresh, let grown else {
             return grown.map { Growth(positions: $0, laidOutAfresh: false) }
-                ?? Growth(positions: Self.fitted(positions(for: graph), onto: previous), laidOutAfresh: true)
+                ?? Growth(positions: Self.fitted(positions(for: graph), onto: previous, scale: .sameSpread), laidOutAfresh: true)
         }
         let fresh = positions(for: graph)
         let kept = LayoutQuality.neighbourhoodPreservation(graph, grown, seed: seed)
         guard kept < 0.9 * LayoutQuality.neighbourhoodPreservation(graph, fresh, seed: seed) else {
             return Growth(positions: grown, laidOutAfresh: false)
         }
-        return Growth(positions: Self.fitted(fresh, onto: previous), laidOutAfresh: true)
+        return Growth(positions: Self.fitted(fresh, onto: previous, scale: .sameSpread), laidOutAfresh: true)
     }
 
     /// The previous picture grown, or nil with fewer than half the nodes placed.
@@ -65,7 +65,7 @@ extension ConstellationLayout {
         let mobility = previous.map { $0 == nil ? 1.0 : 0.25 }
         ForceRefinement(iterations: 30, temperature: 1, mobility: mobility)
             .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
-        return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous)
+        return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }
 
     /// Gives the unplaced points (NaN) a start: beside the mean of their placed neighbours, a few
@@ -117,9 +117,11 @@ extension ConstellationLayout {
     /// `points` turned and scaled onto the places the same nodes had in `previous` (where there
     /// were at least two): the previous picture's frame, which a growing picture keeps (its
     /// bounding box grows with it; a page follows the box), so that nobody moves for a rescale.
-    /// Without two such places, fitted to [-1, 1]² as a fresh layout is.
-    static func fitted(_ points: [Point], onto previous: [Point?]) -> [Point] {
-        guard let alignment = Procrustes(points, onto: previous) else { return ComponentPacking.normalized(points) }
+    /// Without two such places, fitted to [-1, 1]² as a fresh layout is. A grown picture, close to
+    /// the previous one, takes the least-squares scale; a fresh one, which may match it poorly,
+    /// the previous picture's spread (the least-squares scale would shrink it towards a point).
+    static func fitted(_ points: [Point], onto previous: [Point?], scale: Procrustes.Scale) -> [Point] {
+        guard let alignment = Procrustes(points, onto: previous, scale: scale) else { return ComponentPacking.normalized(points) }
         return points.map(alignment.apply)
     }
 }

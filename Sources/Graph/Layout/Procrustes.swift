@@ -1,16 +1,23 @@
 /// The similarity transform (rotation or reflection, uniform scale, translation) that brings one
-/// set of points onto another: the rotation and translation of least squares, and the scale that
-/// gives both sets the same spread. A layout computed afresh is thus turned onto the picture people
-/// were looking at, so that it glides rather than jumps, at that picture's size (the least-squares
-/// scale shrinks a poor match towards a point).
+/// set of points onto another: the rotation and translation of least squares, and the scale of
+/// least squares or the one that gives both sets the same spread. A layout computed afresh is thus
+/// turned onto the picture people were looking at, so that it glides rather than jumps, at that
+/// picture's size (the least-squares scale shrinks a poor match towards a point).
 struct Procrustes {
+    enum Scale {
+        /// The scale closest in the least-squares sense: right for a close match.
+        case leastSquares
+        /// The scale that gives both the same spread: for any match.
+        case sameSpread
+    }
+
     private let cosine, sine, scale: Double
     private let reflects: Bool
     private let from, to: Point
 
     /// The transform taking `source[i]` closest to `target[i]`, over the indices where both are
     /// given. Nil with fewer than two such pairs or a source that is one point.
-    init?(_ source: [Point], onto target: [Point?]) {
+    init?(_ source: [Point], onto target: [Point?], scale: Scale) {
         let pairs = source.indices.compactMap { i in target[i].map { (source[i], $0) } }
         guard pairs.count >= 2 else { return nil }
         let n = Double(pairs.count)
@@ -36,7 +43,7 @@ struct Procrustes {
         guard length > 0 else { return nil }
         cosine = c / length
         sine = s / length
-        scale = (targetSpread / spread).squareRoot()
+        self.scale = scale == .leastSquares ? length / spread : (targetSpread / spread).squareRoot()
         self.from = from
         self.to = to
     }

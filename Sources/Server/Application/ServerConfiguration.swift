@@ -29,6 +29,11 @@ public struct ServerConfiguration: Sendable {
     /// How many pictures (layouts) and how many statistics the server keeps, each, least recently
     /// used forgotten first (`CONSTELLATION_GRAPH_CACHE_ENTRIES`): memory against recomputation.
     public var graphCacheEntries = 2_000
+    /// How long an event's picture and summary are shared by everyone who asks for them
+    /// (`CONSTELLATION_PICTURE_INTERVAL_MS`, 0 for none): the walls and live pages that follow one
+    /// event cost one computation an interval, and show it at most that much older than the
+    /// database (the pages refetch at most every 3 s, and draw a streamed pair until a picture has it).
+    public var pictureInterval: Duration = .seconds(2)
     /// How long a client may take to send a whole request, from its first byte
     /// (`CONSTELLATION_REQUEST_TIMEOUT_SECONDS`); slower ones get 408 and are disconnected.
     public var requestTimeout: Duration = .seconds(30)
@@ -100,6 +105,9 @@ public struct ServerConfiguration: Sendable {
         if let limit = try integer("CONSTELLATION_NETWORK_LIMIT", in: 2...100_000) { networkSizeLimit = limit }
         if let limit = try integer("CONSTELLATION_EVENT_NETWORK_LIMIT", in: 2...1_000_000) { eventNetworkLimit = limit }
         if let entries = try integer("CONSTELLATION_GRAPH_CACHE_ENTRIES", in: 1...100_000) { graphCacheEntries = entries }
+        if let milliseconds = try integer("CONSTELLATION_PICTURE_INTERVAL_MS", in: 0...60_000) {
+            pictureInterval = .milliseconds(milliseconds)
+        }
         if let seconds = try integer("CONSTELLATION_REQUEST_TIMEOUT_SECONDS", in: 1...3_600) { requestTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_STREAM_LIFETIME_SECONDS", in: 1...86_400) { streamLifetime = .seconds(seconds) }

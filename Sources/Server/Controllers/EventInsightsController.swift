@@ -7,7 +7,8 @@ import Store
 /// `GET /v1/events/{event}/summary`, or a view token's bearer (`AppServices.requireEventReader`).
 /// Anyone else, attendee or stranger, gets 403 `not_an_organizer`.
 /// Both read one snapshot in a read-only transaction and compute on the graph thread pool; growth
-/// is kept per event (`GrowthCache`) and extended as the event grows.
+/// is kept per event (`GrowthCache`) and extended as the event grows, and a summary is shared by
+/// everyone who asks within `pictureInterval` (`SharedResults`).
 struct EventInsightsController {
     let services: AppServices
     /// The graph caches, quota and threads, built once with the other services.
@@ -32,12 +33,16 @@ struct EventInsightsController {
 
     @Sendable func summary(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
-        let summary = try await work.quota.run(for: reader.quotaKey) {
-            let (pairs, members) = try await services.eventReads.graph(of: reader.event.id)
-            let faces = try EventIdentity(keyRing: services.keyRing)
-                .faces(of: members.map { ($0.profileId, reader.showsNames && $0.named ? $0.displayName : nil) }, at: reader.event.id)
-            let labels = faces.mapValues(\.label)
-            return try await work.compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+        let event = reader.event.id
+        let showsNames = reader.showsNames
+        let summary = try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
+            try await work.quota.run(for: reader.quotaKey) {
+                let (pairs, members) = try await services.eventReads.graph(of: event)
+                let faces = try EventIdentity(keyRing: services.keyRing)
+                    .faces(of: members.map { ($0.profileId, showsNames && $0.named ? $0.displayName : nil) }, at: event)
+                let labels = faces.mapValues(\.label)
+                return try await work.compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+            }
         }
         return try .json(summary)
     }

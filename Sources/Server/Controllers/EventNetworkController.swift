@@ -32,18 +32,22 @@ struct EventNetworkController {
         let reader = try await services.requireEventReader(context, asWall: try request.asksForTheWall())
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
-        let rendered = try await work.quota.run(for: reader.quotaKey) {
-            let graph = try await graph(of: event)
-            let picture = try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends)
-            let identity = EventIdentity(keyRing: services.keyRing)
-            return try await work.compute.run("export") { () -> Result<(bytes: [UInt8], type: String), any Error> in
-                Result {
-                    let view = EventNetworkView(
-                        event: event, viewer: reader.organizer, graph: graph, picture: picture,
-                        faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
-                    return try view.render(format)
-                }
-            }.get()
+        let key = RenderingKey(event: event, format: format, showsNames: reader.showsNames, viewer: reader.organizer)
+        // Counted against the reader's graph requests only when it starts the work: a shared answer costs nothing.
+        let rendered = try await work.renderings.value(for: key) { [self] in
+            try await work.quota.run(for: reader.quotaKey) {
+                let (graph, picture) = try await picture(of: event)
+                let identity = EventIdentity(keyRing: services.keyRing)
+                return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
+                    Result {
+                        let view = EventNetworkView(
+                            event: event, viewer: reader.organizer, graph: graph, picture: picture,
+                            faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
+                        let (bytes, type) = try view.render(format)
+                        return Rendering(bytes: bytes, type: type)
+                    }
+                }.get()
+            }
         }
         return .fresh(rendered.bytes, contentType: rendered.type)
     }
@@ -92,6 +96,7 @@ struct EventNetworkController {
             let privacy = try await services.events.setChoices(
                 visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
         else { throw Problem.notAMember }
+        await work.forgetShared(found.event.id)  // the next picture names (or no longer names) them at once
         context.logger.info(
             "event choices set",
             metadata: [
@@ -100,6 +105,16 @@ struct EventNetworkController {
                 "event.on_wall": "\(privacy.onWall)",
             ])
         return try .json(privacy)
+    }
+
+    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`).
+    private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture) {
+        let shared = try await work.eventPictures.value(for: event) { [self] in
+            let graph = try await graph(of: event)
+            return EventPicture(
+                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends))
+        }
+        return (shared.graph, shared.picture)
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {

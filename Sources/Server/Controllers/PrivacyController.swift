@@ -99,6 +99,7 @@ struct PrivacyController {
         await work.layouts.forget(profile: me.id)
         await work.growth.forget(profile: me.id)
         await work.eventGraphs.forget(profile: me.id)
+        await work.forgetShared(nil)
         let id = me.id.uuidString
         await work.statistics.forget { subject, statistics in
             subject.id == me.id || (statistics.topDegree + statistics.betweenness.top).contains { $0.id == id }

@@ -17,6 +17,8 @@ import { t, number, language, localize } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const NETWORK_EVERY_MS = 3000;
+/** How long the server shares an event's picture and summary among its screens (CONSTELLATION_PICTURE_INTERVAL_MS), with a margin. */
+const SHARED_MS = 2500;
 const INSIGHTS_EVERY_MS = 10_000;
 const GLIDE_MS = 900;
 
@@ -94,6 +96,7 @@ class LivePage {
     this.problemShown = false;
     /** Connections drawn from the stream that no fetched picture has shown yet, by pair. */
     this.unconfirmed = new Map();
+    this.lastConnectionAt = -Infinity;
     // On the wall, the title and counts lie over the top of the picture, the join code and the fit
     // control over corners: the picture keeps clear of them, drawn large enough for the back of a room.
     this.view = new GraphView($('network'), {
@@ -225,6 +228,9 @@ class LivePage {
         // Shown by this picture: confirmed. Not yet in it (made while it was computed): drawn again.
         if (!view.addEdge(pair.source, pair.target)) this.unconfirmed.delete(key);
       }
+      // A picture the server shared from before the last pairs (it computes one an interval for
+      // every screen): the next one will have them.
+      if (this.unconfirmed.size) this.scheduleNetwork();
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
@@ -245,6 +251,8 @@ class LivePage {
         timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; }, axis: $('growth-axis'),
       });
       this.insightsCost = performance.now() - started;
+      // Asked for just after a connection: the server may have shared a summary from before it.
+      if (started - this.lastConnectionAt < SHARED_MS) this.scheduleInsights();
     } catch (error) {
       if (!this.report(error)) setTimeout(this.scheduleInsights, retryDelay(error));
     }
@@ -288,6 +296,7 @@ class LivePage {
 
   /** A new connection from the stream: drawn at once, the layout refetched soon. */
   connected(data) {
+    this.lastConnectionAt = performance.now();
     const pair = { source: this.face(data.source), target: this.face(data.target) };
     this.unconfirmed.set(data.source.id < data.target.id ? `${data.source.id} ${data.target.id}` : `${data.target.id} ${data.source.id}`, pair);
     if (this.view.addEdge(pair.source, pair.target)) this.showCount();
