@@ -108,15 +108,24 @@ final class ServerProcess {
     let url: String
     let log: URL
 
+    /// `openFiles`: the soft and hard limits on open files it starts with (through prlimit(1)).
     init(
-        databaseURL: String?, dataDirectory: URL, port: Int = 0, environment extra: [String: String] = [:], logLevel: String = "warning"
+        databaseURL: String?, dataDirectory: URL, port: Int = 0, environment extra: [String: String] = [:], logLevel: String = "warning",
+        openFiles: (soft: Int, hard: Int)? = nil
     ) throws {
         let log = dataDirectory.appendingPathComponent("server-\(UUID().uuidString).log")
         self.log = log
         try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = Binaries.directory.appendingPathComponent("constellation-server")
-        process.arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path, "--log-level", logLevel]
+        let server = Binaries.directory.appendingPathComponent("constellation-server")
+        let arguments = ["serve", "--port", String(port), "--data-dir", dataDirectory.path, "--log-level", logLevel]
+        if let openFiles {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+            process.arguments = ["--nofile=\(openFiles.soft):\(openFiles.hard)", "--", server.path] + arguments
+        } else {
+            process.executableURL = server
+            process.arguments = arguments
+        }
         var environment = ProcessInfo.processInfo.environment
         if let databaseURL {
             environment["DATABASE_URL"] = databaseURL

@@ -199,7 +199,8 @@ import Testing
             let event = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-e")).event
             let feeds = EventFeeds(
                 events: server.services.events, identity: { EventIdentity(keyRing: server.services.keyRing) },
-                logger: Logger(label: "test"), settings: FeedSettings(interval: .milliseconds(20), bufferLimit: 3))
+                logger: Logger(label: "test"), settings: FeedSettings(interval: .milliseconds(20), bufferLimit: 3),
+                slots: StreamSlots(limit: 16, logger: Logger(label: "test")))
             let readers = Task { await feeds.run() }
             defer { readers.cancel() }
             let start = try #require(try await server.services.events.feedPosition(of: event.id))

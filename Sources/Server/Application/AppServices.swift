@@ -86,9 +86,18 @@ public struct AppServices: Sendable {
         graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)
         var feedsLogger = logger
         feedsLogger[metadataKey: "component"] = "feeds"
+        let files = OpenFiles.raiseSoftLimit()
+        let slots = StreamSlots(limit: configuration.maximumStreams ?? OpenFiles.streamCapacity(of: files.now), logger: feedsLogger)
+        logger.notice(
+            "open files and live streams",
+            metadata: [
+                "files.limit": "\(files.now)", "files.limit_before": "\(files.before)", "files.hard_limit": "\(files.hard)",
+                "streams.limit": "\(slots.limit)",
+            ])
         let feedSettings = FeedSettings(lifetime: configuration.streamLifetime, keepAlive: configuration.streamKeepAlive)
         feeds = EventFeeds(
-            events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger, settings: feedSettings)
-        personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger, settings: feedSettings)
+            events: events, identity: { [keys] in EventIdentity(keyRing: keys.current) }, logger: feedsLogger, settings: feedSettings,
+            slots: slots)
+        personalFeeds = PersonalFeeds(connections: connections, logger: feedsLogger, settings: feedSettings, slots: slots)
     }
 }

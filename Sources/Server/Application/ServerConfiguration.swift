@@ -46,6 +46,10 @@ public struct ServerConfiguration: Sendable {
     /// (`CONSTELLATION_STREAM_KEEPALIVE_SECONDS`): under the pages' 45 s of silence, which they take
     /// for a cut, and under the read timeout of any proxy in front (nginx's is 60 s).
     public var streamKeepAlive: Duration = .seconds(15)
+    /// How many live streams (both kinds, all credentials) the server holds at once
+    /// (`CONSTELLATION_MAX_STREAMS`); by default three quarters of its open-file limit, which it
+    /// raises to the hard limit at start (`OpenFiles`). Past it, 503 `streams_full`.
+    public var maximumStreams: Int? = nil
     /// How long a connection's answer may wait for its client to read it
     /// (`CONSTELLATION_DRAIN_TIMEOUT_SECONDS`): past it, a client that stopped reading (a live
     /// stream's, most likely) is disconnected.
@@ -112,6 +116,7 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try integer("CONSTELLATION_IDLE_TIMEOUT_SECONDS", in: 1...3_600) { idleTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_STREAM_LIFETIME_SECONDS", in: 1...86_400) { streamLifetime = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_STREAM_KEEPALIVE_SECONDS", in: 1...40) { streamKeepAlive = .seconds(seconds) }
+        if let count = try integer("CONSTELLATION_MAX_STREAMS", in: 1...10_000_000) { maximumStreams = count }
         if let seconds = try integer("CONSTELLATION_DRAIN_TIMEOUT_SECONDS", in: 1...3_600) { drainTimeout = .seconds(seconds) }
         if let seconds = try integer("CONSTELLATION_AUTH_CACHE_SECONDS", in: 0...300) { credentialCacheLifetime = .seconds(seconds) }
         if let milliseconds = try integer("CONSTELLATION_DB_POOL_WAIT_MS", in: 1...600_000) { databaseWait = .milliseconds(milliseconds) }

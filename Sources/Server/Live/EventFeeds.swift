@@ -44,15 +44,19 @@ package final class EventFeeds: Service {
     /// Streams per credential (a profile id, or a view token's id).
     private let allowance: CredentialAllowance
     private let readers = FeedReaders()
+    /// The server's streams of both kinds.
+    private let slots: StreamSlots
 
     package init(
-        events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger, settings: FeedSettings = FeedSettings()
+        events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger, settings: FeedSettings = FeedSettings(),
+        slots: StreamSlots
     ) {
         self.events = events
         self.identity = identity
         self.logger = logger
         self.settings = settings
         allowance = CredentialAllowance(limit: settings.streamsPerCredential)
+        self.slots = slots
     }
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
@@ -67,7 +71,11 @@ package final class EventFeeds: Service {
         let key = FeedKey(event: event, showsNames: showingNames)
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
-        guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
+        try slots.take()
+        guard allowance.take(credential) else {
+            slots.giveBack()
+            throw Problem.tooManyStreams(allowance.limit)
+        }
         let (position, newReader) = state.withLock { state -> (FeedPosition, UUID?) in
             let isNew = state.feeds[key] == nil
             var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: UUID())
@@ -98,6 +106,7 @@ package final class EventFeeds: Service {
 
     private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
         allowance.giveBack(credential)
+        slots.giveBack()
         state.withLock { state in
             state.feeds[event]?.watchers[watcher] = nil
             if state.feeds[event]?.watchers.isEmpty == true { state.feeds[event] = nil }

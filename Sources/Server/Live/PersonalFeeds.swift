@@ -55,12 +55,15 @@ package final class PersonalFeeds: Service {
     private let settings: FeedSettings
     private let allowance: CredentialAllowance
     private let readers = FeedReaders()
+    /// The server's streams of both kinds.
+    private let slots: StreamSlots
 
-    package init(connections: ConnectionRepository, logger: Logger, settings: FeedSettings = FeedSettings()) {
+    init(connections: ConnectionRepository, logger: Logger, settings: FeedSettings = FeedSettings(), slots: StreamSlots) {
         self.connections = connections
         self.logger = logger
         self.settings = settings
         allowance = CredentialAllowance(limit: settings.streamsPerCredential)
+        self.slots = slots
     }
 
     /// Starts watching `profile`'s new connections for `credential` (the reader starts with the first
@@ -72,7 +75,11 @@ package final class PersonalFeeds: Service {
     ) throws -> (Int64, AsyncStream<EventFeeds.Message>) {
         let (stream, continuation) = AsyncStream<EventFeeds.Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
-        guard allowance.take(credential) else { throw Problem.tooManyStreams(allowance.limit) }
+        try slots.take()
+        guard allowance.take(credential) else {
+            slots.giveBack()
+            throw Problem.tooManyStreams(allowance.limit)
+        }
         let (position, newReader) = state.withLock { state -> (Int64, UUID?) in
             state.watchers[profile, default: [:]][watcher] = Watcher(continuation: continuation, lastSent: .now)
             guard state.reader == nil else { return (state.position, nil) }
@@ -107,6 +114,7 @@ package final class PersonalFeeds: Service {
 
     private func stopWatching(_ profile: UUID, _ watcher: UUID, credential: UUID) {
         allowance.giveBack(credential)
+        slots.giveBack()
         state.withLock { state in
             state.watchers[profile]?[watcher] = nil
             if state.watchers[profile]?.isEmpty == true { state.watchers[profile] = nil }
