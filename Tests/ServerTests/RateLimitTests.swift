@@ -176,4 +176,42 @@ import Testing
         #expect(throws: ConfigurationError.self) { try ServerConfiguration(environment: ["CONSTELLATION_TRUSTED_PROXIES": "10.0.0.0/33"]) }
         #expect(try ServerConfiguration(environment: ["CONSTELLATION_RATE_LIMITS": "off"]).rateLimits == .off)
     }
+
+    /// The shipped limits hold a 10,000-person conference's busiest minutes behind one address with
+    /// twice its peak to spare (docs/configuration-and-operations.md#rate-limits): five minutes at
+    /// 3,000 scans, 2,600 new codes and 800 registrations at the door a minute, spread evenly, each
+    /// phone its own credential, are all let in. A script at the same address that registers as
+    /// fast as it can, half plainly and half through codes, makes at most a full bucket of each
+    /// and then 60 + 1,200 a minute.
+    @Test func theDefaultsHoldAConferenceBreakBehindOneAddressAndStillBoundAScript() throws {
+        let limiter = RateLimiter(limits: .defaults)
+        let venue = "192.0.2.1"
+        let event = UUID()
+        let start = ContinuousClock.now
+        let phones = (0..<4_000).map { _ in UUID() }
+        var refused = 0
+        func spread(_ perMinute: Int, _ admit: (Int, ContinuousClock.Instant) throws -> Void) {
+            for index in 0..<(perMinute * 5) {
+                do { try admit(index, start + .milliseconds(index * 60_000 / perMinute)) } catch { refused += 1 }
+            }
+        }
+        spread(3_000) { index, at in try limiter.admit(.redeem, credential: phones[index % phones.count], address: venue, at: at) }
+        spread(2_600) { index, at in try limiter.admit(.mint, credential: phones[index % phones.count], address: venue, at: at) }
+        spread(800) { _, at in try limiter.admit(.register, address: venue, event: event, addressAction: .registerThroughCode, at: at) }
+        #expect(refused == 0, "\(refused) of a conference's requests refused")
+
+        let script = RateLimiter(limits: .defaults)
+        let later = start + .seconds(3_600)
+        var made = 0
+        for millisecond in stride(from: 0, to: 60_000, by: 5) {
+            let at = later + .milliseconds(millisecond)
+            if (try? script.admit(.register, address: "198.51.100.7", at: at)) != nil { made += 1 }
+            let code = UUID()
+            if (try? script.admit(.register, address: "198.51.100.7", event: code, addressAction: .registerThroughCode, at: at)) != nil {
+                made += 1
+            }
+        }
+        // A full bucket of each (60 + 1,200), then a minute's refill of each: 2,520 at the most.
+        #expect(made <= 2 * (60 + 1_200) && made >= 2 * (60 + 1_200) - 10, "\(made) profiles in a minute")
+    }
 }

@@ -67,26 +67,28 @@ public struct RateLimits: Sendable, Equatable {
     /// back, so a crowd that types its code right is never locked out.
     public var perEvent: [Action: RateRule]
 
-    /// Generous for people, tight for scripts: someone scanning ten people a minute, or a phone
-    /// renewing its code, never meets them; a venue's shared address has room for a crowd.
+    /// Generous for people, tight for scripts, sized for a 10,000-person conference behind one
+    /// address with twice its peak to spare (docs/configuration-and-operations.md#rate-limits has
+    /// the arithmetic): someone scanning ten people a minute, or a phone renewing its code, never
+    /// meets the per-person limits; a venue's address holds 3,000 scans and 3,000 new codes a minute.
     /// Wrong join codes are counted per person and per event, not per address, so that one person's
     /// typos do not lock a venue's shared address out. A registration that comes through an event
-    /// counts against the event's 300 a minute (a 2,000-person opening rush fits, from one address),
-    /// one that comes through a person's code against that person's 60 a minute, and one with
-    /// nothing behind it against its address's 60. Every registration through a code also counts
-    /// against its address's 600 a minute for them: a script's new profiles, each able to show a
-    /// code or open an event, do not bring it a fresh budget.
+    /// counts against the event's 900 a minute (its door at 400 a minute, twice over), one that
+    /// comes through a person's code against that person's 60 a minute, and one with nothing behind
+    /// it against its address's 60. Every registration through a code also counts against its
+    /// address's 1,200 a minute for them: a script's new profiles, each able to show a code or open
+    /// an event, do not bring it a fresh budget.
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
             .viewLink: RateRule(20, per: .seconds(3_600)), .register: RateRule(60, per: .seconds(60)),
         ],
         perAddress: [
-            .register: RateRule(60, per: .seconds(60)), .mint: RateRule(1_200, per: .seconds(60)),
-            .redeem: RateRule(1_200, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
-            .registerThroughCode: RateRule(600, per: .seconds(60)),
+            .register: RateRule(60, per: .seconds(60)), .mint: RateRule(3_000, per: .seconds(60)),
+            .redeem: RateRule(3_000, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
+            .registerThroughCode: RateRule(1_200, per: .seconds(60)),
         ],
-        perEvent: [.joinGuess: RateRule(120, per: .seconds(60)), .register: RateRule(300, per: .seconds(60))])
+        perEvent: [.joinGuess: RateRule(120, per: .seconds(60)), .register: RateRule(900, per: .seconds(60))])
 
     public static let off = RateLimits(perCredential: [:], perAddress: [:])
 

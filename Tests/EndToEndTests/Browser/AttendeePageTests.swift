@@ -93,6 +93,27 @@ import Tokens
         }
     }
 
+    /// A venue's crowd behind one address meets a limit: the page waits as the server says
+    /// (`Retry-After`), says so, and registers by itself; nothing is lost and nobody has to press
+    /// again. Here the address may register 5 a minute, and 5 already did: the 6th waits 12 s.
+    @Test func aPageRefusedByALimitWaitsSaysSoAndGoesOn() async throws {
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_RATE_LIMITS": "register_address=5/min"])
+        defer { _ = server.stop() }
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Bob")
+            for index in 0..<5 { _ = try await server.client.register(NewProfile(displayName: "Early \(index)")) }
+            try await phone.type("#name", "\n")
+            try await phone.wait(
+                for: "the wait said",
+                until: "/Many people at once: trying again in \\d+ s/.test(document.getElementById('status').textContent)")
+            try await phone.wait(for: "registered after the wait", until: "document.getElementById('qr').naturalWidth > 0", timeout: 60)
+            #expect(try await phone.run("return localStorage.getItem('constellation.apiKey');") is String)
+        }
+    }
+
     /// A join link (the wall's QR code) registers the newcomer into its event, against the event's
     /// budget; "My events" then offers how its organizers see them, a pseudonym until they choose.
     @Test func aJoinLinkRegistersIntoItsEventAndTheNewcomerChoosesHowOrganizersSeeThem() async throws {

@@ -25,6 +25,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = problem.code || `http_${status}`;
     this.detail = problem.detail;
+    /** Seconds the server asked to wait before trying again, if it did. */
+    this.retryAfter = Number.isFinite(problem.retryAfter) ? problem.retryAfter : null;
   }
 }
 
@@ -34,10 +36,42 @@ export class OfflineError extends Error {
 }
 
 /**
+ * Told when a request waits because the server is busy or a limit was reached (`detail.seconds`),
+ * so that the page can say so: a venue's crowd shares one address, and its limits may refuse a
+ * moment's rush.
+ */
+export const waits = new EventTarget();
+
+/** Refusals after which nothing was written, and the same request may go again after `Retry-After`. */
+const WAITABLE = new Set(['rate_limited', 'database_busy']);
+const MOST_WAITS = 5;
+
+/**
  * Calls `/v1${path}` and returns the Response; a problem becomes an ApiError, no answer an OfflineError.
  * `body` is sent as JSON; `auth` is the bearer credential (the stored key unless given); `headers` adds others.
+ * A refusal that says to come back (429 `rate_limited`, 503 `database_busy`, which write nothing) is
+ * waited out and sent again, up to five times and two minutes a wait, told to `waits`.
  */
-export async function call(path, { method = 'GET', body, auth = session.key, signal, headers: extra = {} } = {}) {
+export async function call(path, options = {}) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await callOnce(path, options);
+    } catch (error) {
+      const seconds = error instanceof ApiError && WAITABLE.has(error.code) ? error.retryAfter : null;
+      if (seconds == null || seconds > 120 || attempt > MOST_WAITS || options.signal?.aborted) throw error;
+      waits.dispatchEvent(new CustomEvent('wait', { detail: { seconds } }));
+      // A little jitter: a room refused at once does not come back at once.
+      await new Promise((resolve) => { setTimeout(resolve, seconds * 1000 + Math.random() * 1000); });
+    }
+  }
+}
+
+/** Says on `element` that a request waits its turn, each time one does. */
+export function sayWaits(element) {
+  waits.addEventListener('wait', (event) => say(element, t('api.waiting', { seconds: event.detail.seconds })));
+}
+
+async function callOnce(path, { method = 'GET', body, auth = session.key, signal, headers: extra = {} } = {}) {
   const headers = { Accept: 'application/json', ...extra };
   if (auth) headers.Authorization = `Bearer ${auth}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';

@@ -1,7 +1,7 @@
 // `/c#TOKEN`, what a phone's camera opens: check the code against the server's keys, then
 // connect (registering first if this phone has no profile yet), or keep the scan (and a
 // newcomer's name) for later when there is no network.
-import { json, session, explain, say, registerFrom, OfflineError } from './api.js';
+import { json, session, explain, say, sayWaits, registerFrom, OfflineError } from './api.js';
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
@@ -9,6 +9,7 @@ import { offerContact, sharedEntries } from './card.js';
 import { t, localize } from './i18n.js';
 
 const status = document.getElementById('status');
+sayWaits(status);
 const form = document.getElementById('join');
 const next = document.getElementById('next');
 /** The code being handled and when it was scanned (the page opened, or its fragment changed). */

@@ -3,7 +3,7 @@
 // `/#join=SLUG&code=XXXX-XXXX` (the QR code on an organizer's wall) joins that event once this
 // person has a profile; `/#link=TOKEN` (the QR code another device of theirs shows) brings that
 // device's profile here.
-import { call, json, session, explain, say, registerFrom } from './api.js';
+import { call, json, session, explain, say, sayWaits, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
@@ -17,6 +17,7 @@ import { t, language, localize } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
+sayWaits(status);
 const JOIN_LINK = 'constellation.joinLink';
 let codeTimer = null;
 let codeURL = null;

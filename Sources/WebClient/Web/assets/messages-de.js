@@ -201,6 +201,7 @@ export default {
   'problem.event_ended': 'Diese Veranstaltung ist vorbei.',
   'problem.invalid_join_code': 'Dieser Beitrittscode passt nicht zu dieser Veranstaltung.',
   'problem.not_a_member': 'Mach zuerst bei der Veranstaltung mit.',
+  'api.waiting': 'Gerade sind viele gleichzeitig hier: neuer Versuch in {seconds} s …',
   'problem.rate_limited': 'Zu viele Versuche in kurzer Zeit. Warte einen Moment und versuch es noch einmal.',
   'problem.invalid_credentials': 'Der Schlüssel dieses Handys ist nicht mehr gültig.',
   'problem.database_busy': 'Der Server ist ausgelastet. Versuch es gleich noch einmal.',

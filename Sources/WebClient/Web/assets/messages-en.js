@@ -213,6 +213,7 @@ export default {
   'problem.event_ended': 'That event has ended.',
   'problem.invalid_join_code': 'That join code is not right for this event.',
   'problem.not_a_member': 'Join the event first.',
+  'api.waiting': 'Many people at once: trying again in {seconds} s…',
   'problem.rate_limited': 'Too many tries in a short time. Wait a moment and try again.',
   'problem.invalid_credentials': 'This phone\'s key is no longer valid.',
   'problem.database_busy': 'The server is busy. Try again in a moment.',
