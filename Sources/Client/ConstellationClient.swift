@@ -142,9 +142,11 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(visibility)))
     }
 
-    /// A view token for `event`'s live page (I must organize it); `wall` for a projector's link, pseudonyms only.
-    public func issueViewToken(for event: String, wall: Bool = false) async throws(ClientError) -> IssuedViewToken {
-        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/view-tokens", body: ViewTokenRequest(wall: wall ? true : nil)))
+    /// A view token for `event`'s live page (I must organize it); `wall` for a projector's link, pseudonyms
+    /// only; `screens`, on how many screens at once it may be open (the server's 4 unless given).
+    public func issueViewToken(for event: String, wall: Bool = false, screens: Int? = nil) async throws(ClientError) -> IssuedViewToken {
+        try await decode(
+            send(.POST, "/v1/events/\(Self.escaped(event))/view-tokens", body: ViewTokenRequest(wall: wall ? true : nil, screens: screens)))
     }
 
     /// The event's whole network laid out, with pseudonymous ids (I must organize it).

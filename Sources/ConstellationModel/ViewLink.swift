@@ -1,7 +1,7 @@
 import Foundation
 
 /// One of an event's live view links (`GET /v1/events/{event}/view-tokens`): who made it, when, until
-/// when, and whether it shows names. The token itself is shown once, when it is made.
+/// when, whether it shows names, and how many screens it may light. The token itself is shown once, when it is made.
 public struct ViewLink: Codable, Sendable, Equatable {
     /// The token's id: what `DELETE /v1/events/{event}/view-tokens/{id}` revokes.
     public let id: UUID
@@ -10,15 +10,20 @@ public struct ViewLink: Codable, Sendable, Equatable {
     public let createdBy: UUID
     public let createdByName: String
     public let showsNames: Bool
+    /// How many screens it may light at once: its live streams (and graph requests running).
+    public let screens: Int
     public let createdAt: Date
     public let expiresAt: Date
 
-    public init(id: UUID, eventId: UUID, createdBy: UUID, createdByName: String, showsNames: Bool, createdAt: Date, expiresAt: Date) {
+    public init(
+        id: UUID, eventId: UUID, createdBy: UUID, createdByName: String, showsNames: Bool, screens: Int, createdAt: Date, expiresAt: Date
+    ) {
         self.id = id
         self.eventId = eventId
         self.createdBy = createdBy
         self.createdByName = createdByName
         self.showsNames = showsNames
+        self.screens = screens
         self.createdAt = createdAt
         self.expiresAt = expiresAt
     }

@@ -12,22 +12,24 @@ extension EventRepository {
 
     /// Records a new link `id` of `event` made by `maker`; links of the event that expired a day
     /// ago or more are forgotten in the same statement.
-    package func createViewLink(_ id: UUID, of event: UUID, by maker: UUID, showsNames: Bool, expiresAt: Date) async throws {
+    package func createViewLink(_ id: UUID, of event: UUID, by maker: UUID, showsNames: Bool, screens: Int, expiresAt: Date) async throws {
         try await database.withConnection { connection in
             _ = try connection.query(
                 """
                 WITH forgotten AS (DELETE FROM view_links WHERE event_id = \(event) AND expires_at < now() - interval '1 day')
-                INSERT INTO view_links (id, event_id, created_by, shows_names, expires_at)
-                VALUES (\(id), \(event), \(maker), \(showsNames), \(expiresAt))
+                INSERT INTO view_links (id, event_id, created_by, shows_names, screens, expires_at)
+                VALUES (\(id), \(event), \(maker), \(showsNames), \(screens), \(expiresAt))
                 """)
         }
     }
 
-    /// The maker of live link `id`, or nil when it is unknown, revoked, expired, or its maker no
-    /// longer organizes its event.
-    package func viewLinkMaker(_ id: UUID) async throws -> UUID? {
+    /// Live link `id`: its maker and how many screens it may light; nil when it is unknown,
+    /// revoked, expired, or its maker no longer organizes its event.
+    package func liveViewLink(_ id: UUID) async throws -> LiveViewLink? {
         try await database.withConnection { connection in
-            try connection.query("SELECT l.created_by FROM view_links l WHERE l.id = \(id) AND \(Self.live)").first?.uuid("created_by")
+            try connection.query("SELECT l.created_by, l.screens FROM view_links l WHERE l.id = \(id) AND \(Self.live)").first.map {
+                row throws(PostgresError) in LiveViewLink(maker: try row.uuid("created_by"), screens: Int(try row.int("screens")))
+            }
         }
     }
 
@@ -36,7 +38,7 @@ extension EventRepository {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT l.id, l.event_id, l.created_by, p.display_name, l.shows_names, l.created_at, l.expires_at
+                SELECT l.id, l.event_id, l.created_by, p.display_name, l.shows_names, l.screens, l.created_at, l.expires_at
                 FROM view_links l JOIN profiles p ON p.id = l.created_by
                 WHERE l.event_id = \(event) AND \(Self.live) ORDER BY l.created_at DESC, l.id
                 """
@@ -44,7 +46,7 @@ extension EventRepository {
                 ViewLink(
                     id: try row.uuid("id"), eventId: try row.uuid("event_id"), createdBy: try row.uuid("created_by"),
                     createdByName: try row.string("display_name"), showsNames: try row.bool("shows_names"),
-                    createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
+                    screens: Int(try row.int("screens")), createdAt: try row.date("created_at"), expiresAt: try row.date("expires_at"))
             }
         }
     }
@@ -60,4 +62,10 @@ extension EventRepository {
             ).map { row throws(PostgresError) in try row.uuid("id") }
         }
     }
+}
+
+/// A live view link as the server needs it for each request: who made it, and how many screens it may light.
+public struct LiveViewLink: Sendable, Equatable {
+    public let maker: UUID
+    public let screens: Int
 }

@@ -63,18 +63,21 @@ import Tokens
         #expect(text.status == 0, "\(text.stderr)")
         let link = String(text.stdout.split(separator: "\n").first ?? "")
         #expect(link.hasPrefix(server.url + "/events/live-2026/live#view=v4.public."), "no public URL: the server's own address")
-        #expect(text.stdout.contains("until "), "\(text.stdout)")
+        #expect(text.stdout.contains("until ") && text.stdout.contains("on up to 4 screens at once"), "\(text.stdout)")
 
-        let json = try Binaries.cli(["event", "open", "live-2026", "--wall", "--json"], home: ada, server: server.url)
+        let json = try Binaries.cli(["event", "open", "live-2026", "--wall", "--screens", "12", "--json"], home: ada, server: server.url)
         #expect(json.status == 0, "\(json.stderr)")
         struct Opened: Decodable {
             let link, token, path: String
             let showsNames: Bool
+            let screens: Int
             let expiresAt: Date
         }
         let opened = try JSONDecoder.constellation.decode(Opened.self, from: Data(json.stdout.utf8))
         #expect(opened.link == server.url + opened.path && opened.path == "/events/live-2026/live?wall#view=\(opened.token)")
-        #expect(!opened.showsNames && opened.expiresAt > now.addingTimeInterval(700 * 60))
+        #expect(!opened.showsNames && opened.screens == 12 && opened.expiresAt > now.addingTimeInterval(700 * 60))
+        let noScreen = try Binaries.cli(["event", "open", "live-2026", "--screens", "0"], home: ada, server: server.url)
+        #expect(noScreen.status == 64 && noScreen.stderr.contains("--screens must be 1 to 50"), "\(noScreen.stderr)")
 
         // The token in the link reads the event through the API, and nothing else.
         let token = String(link.split(separator: "#view=").last ?? "")

@@ -274,31 +274,41 @@ import Tokens
         }
     }
 
-    /// A link's graph work is counted against the organizer who made it, not per token: while the
-    /// organizer's one allowed graph request runs, a request through any of their links is 429 (each
-    /// token had its own quota, so 27 links ran 27 at once).
-    @Test func aLinksGraphWorkCountsAgainstItsMaker() async throws {
+    /// A link's graph work is its own, bounded by its screens: while its maker's own allowed graph
+    /// request runs, her link still reads; while a one-screen link's one request runs, a second
+    /// through it is 429. (Requests for the same picture share one computation,
+    /// `SharedPictureTests`, so the links of one event cost no more than one reader.)
+    @Test func aLinksGraphWorkIsItsOwnWithinItsScreens() async throws {
         try await TestServer.run(configure: { $0.graphRequestsPerCredential = 1 }) { server throws in
             let (ada, _, _, _, _, _) = try await EventNetworkTests.smallEvent(server)
-            let links = [
-                try await ada.client.issueViewToken(for: "net-event").token, try await ada.client.issueViewToken(for: "net-event").token,
-            ]
-            let (held, release) = AsyncStream<Void>.makeStream()
-            let (started, begun) = AsyncStream<Void>.makeStream()
-            async let holding: Void = server.services.graphWork.quota.run(for: ada.profile.id) {
-                begun.yield()
-                for await _ in held {}
+            let link = try await ada.client.issueViewToken(for: "net-event", screens: 1)
+            let id = try #require(
+                try JSONDecoder.constellation.decode(
+                    ViewLinkList.self, from: Data(try await ada.client.send(.GET, "/v1/events/net-event/view-tokens").body)
+                ).items.first?.id)
+            /// Holds one of `key`'s graph requests until the continuation is finished.
+            func hold(_ key: UUID, limit: Int?) async -> (AsyncStream<Void>.Continuation, Task<Void, any Error>) {
+                let (held, release) = AsyncStream<Void>.makeStream()
+                let (started, begun) = AsyncStream<Void>.makeStream()
+                let task = Task {
+                    try await server.services.graphWork.quota.run(for: key, limit: limit) {
+                        begun.yield()
+                        for await _ in held {}
+                    }
+                }
+                for await _ in started { break }
+                return (release, task)
             }
-            for await _ in started { break }
-            for link in links {
-                #expect(
-                    try await Self.status(server.client.authenticated(link), "/v1/events/net-event/summary") == (
-                        429, "too_many_graph_requests"
-                    ))
-            }
-            release.finish()
-            try await holding
-            #expect(try await Self.status(server.client.authenticated(links[0]), "/v1/events/net-event/summary").0 == 200)
+            let reader = server.client.authenticated(link.token)
+            let (releaseAda, ada1) = await hold(ada.profile.id, limit: nil)
+            #expect(try await Self.status(reader, "/v1/events/net-event/summary").0 == 200, "the link is not its maker")
+            releaseAda.finish()
+            try await ada1.value
+            let (releaseLink, link1) = await hold(id, limit: 1)
+            #expect(try await Self.status(reader, "/v1/events/net-event/summary") == (429, "too_many_graph_requests"))
+            releaseLink.finish()
+            try await link1.value
+            #expect(try await Self.status(reader, "/v1/events/net-event/summary").0 == 200)
         }
     }
 }

@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Hummingbird
 import NIOCore
+import Store
 import Tokens
 
 /// The per-request context: Hummingbird's core storage, the client's address and the
@@ -22,8 +23,8 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// Set by `AuthenticationMiddleware` instead of `profile` when the bearer is an organizer's
     /// view token: read access to one event (see `AppServices.requireEventReader`), nothing else.
     public var viewGrant: ViewClaims?
-    /// With `viewGrant`: the organizer who made the link.
-    public var viewLinkMaker: UUID?
+    /// With `viewGrant`: its link (the organizer who made it, how many screens it may light).
+    public var viewLink: LiveViewLink?
 
     /// The connection, for `clientLeft`.
     private let channel: any Channel

@@ -124,7 +124,8 @@ struct EventController {
     }
 
     /// A view token for the event's live page (organizers only): body `{"wall": true}` for a
-    /// projector's link, which shows pseudonyms only; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
+    /// projector's link, which shows pseudonyms only, and `screens` (1 to 50, else 422), how many
+    /// screens it may light; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
     @Sendable func issueViewToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await event(context, viewer: me.id)
@@ -132,16 +133,23 @@ struct EventController {
         let input = try await JSONBody.decodeIfPresent(ViewTokenRequest.self, from: request, context: context) ?? ViewTokenRequest()
         try services.limiter.admit(.viewLink, credential: me.id, address: context.clientAddress)
         let wall = input.wall ?? false
+        let screens = input.screens ?? ViewTokenRequest.defaultScreens
+        guard ViewTokenRequest.screenRange.contains(screens) else {
+            throw Problem.validation(
+                "screens must be \(ViewTokenRequest.screenRange.lowerBound) to \(ViewTokenRequest.screenRange.upperBound)")
+        }
         let (token, claims) = try ViewTokens.issue(
             eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)
         try await services.events.createViewLink(
-            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, expiresAt: claims.expiresAt)
+            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, screens: screens, expiresAt: claims.expiresAt)
         let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
         context.logger.info(
-            "view token issued", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)"])
+            "view token issued",
+            metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)", "view.screens": "\(screens)"])
         return try Response.json(
             IssuedViewToken(
-                token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, path: path,
+                token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, screens: screens,
+                path: path,
                 url: services.configuration.publicURL.map { $0 + path }), status: .created)
     }
 

@@ -23,7 +23,9 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let series = try await work.quota.run(for: reader.quotaKey) { try await work.growth.series(of: reader.event.id) }
+        let series = try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+            try await work.growth.series(of: reader.event.id)
+        }
         let event = reader.event.startsAt...reader.event.endsAt
         guard let window = try series.window(size: query.size, from: query.from, to: query.to, within: event) else {
             return try .json(EventGrowth(buckets: []))
@@ -36,7 +38,7 @@ struct EventInsightsController {
         let event = reader.event.id
         let showsNames = reader.showsNames
         let summary = try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
-            try await work.quota.run(for: reader.quotaKey) {
+            try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
                 let (pairs, members) = try await services.eventReads.graph(of: event)
                 let faces = try EventIdentity(keyRing: services.keyRing)
                     .faces(of: members.map { ($0.profileId, showsNames && $0.named ? $0.displayName : nil) }, at: event)

@@ -35,7 +35,7 @@ struct EventNetworkController {
         let key = RenderingKey(event: event, format: format, showsNames: reader.showsNames, viewer: reader.organizer)
         // Counted against the reader's graph requests only when it starts the work: a shared answer costs nothing.
         let rendered = try await work.renderings.value(for: key) { [self] in
-            try await work.quota.run(for: reader.quotaKey) {
+            try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
                 let (graph, picture) = try await picture(of: event)
                 let identity = EventIdentity(keyRing: services.keyRing)
                 return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
@@ -55,7 +55,7 @@ struct EventNetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
-        let computed = try await work.quota.run(for: reader.quotaKey) {
+        let computed = try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends.lazy.map { ($0.a, $0.b) })

@@ -37,7 +37,8 @@ struct EventStreamController {
         let resumeAfter = try Self.lastEventId(request)
         guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
         let (position, messages) = try feeds.watch(
-            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, until: context.clientLeft)
+            event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, limit: reader.allowance,
+            until: context.clientLeft)
         let (events, keyRing, replayLimit) = (services.events, services.keyRing, replayLimit)
         return Self.eventStream(hello: "{\"seq\":\(position.seq)}", at: position.seq, messages: messages) {
             guard let resumeAfter, resumeAfter < position.seq else { return [] }

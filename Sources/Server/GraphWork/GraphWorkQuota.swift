@@ -12,12 +12,13 @@ package final class GraphWorkQuota: Sendable {
         running = CredentialAllowance(limit: limit)
     }
 
-    /// Runs `body` as one of `profile`'s graph requests, or refuses it when they are at the limit.
-    package func run<T: Sendable>(for profile: UUID, _ body: () async throws -> T) async throws -> T {
-        guard running.take(profile) else {
+    /// Runs `body` as one of `profile`'s graph requests (or a view link's: `limit`, its screens),
+    /// or refuses it when they are at the limit.
+    package func run<T: Sendable>(for profile: UUID, limit: Int? = nil, _ body: () async throws -> T) async throws -> T {
+        guard running.take(profile, limit: limit) else {
             throw Problem(
                 status: 429, code: "too_many_graph_requests", title: "Too many graph requests at once",
-                detail: "Wait for your other network or statistics requests to finish (at most \(running.limit) at a time).",
+                detail: "Wait for your other network or statistics requests to finish (at most \(limit ?? running.limit) at a time).",
                 retryAfter: 1)
         }
         defer { running.giveBack(profile) }

@@ -11,10 +11,11 @@ final class CredentialAllowance: Sendable {
         self.limit = limit
     }
 
-    /// Counts one more for `credential`, unless it holds `limit` already (then false, nothing counted).
-    func take(_ credential: UUID) -> Bool {
+    /// Counts one more for `credential`, unless it holds its limit already (`limit`, or the one
+    /// given for it: a view link's screens): then false, nothing counted.
+    func take(_ credential: UUID, limit: Int? = nil) -> Bool {
         held.withLock { held in
-            guard held[credential, default: 0] < limit else { return false }
+            guard held[credential, default: 0] < (limit ?? self.limit) else { return false }
             held[credential, default: 0] += 1
             return true
         }

@@ -62,9 +62,11 @@ package final class EventFeeds: Service {
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
     /// the position live messages follow from, and the messages. Ending the iteration, the stream's
     /// end, `ended` (its client gone) or the watch's `lifetime` stops watching and frees the
-    /// credential's slot. 429 `too_many_streams` past `streamsPerCredential`.
+    /// credential's slot. 429 `too_many_streams` past `streamsPerCredential` (or `limit`, a view
+    /// link's screens, for a link).
     package func watch(
-        _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, until ended: EventLoopFuture<Void>? = nil
+        _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, limit: Int? = nil,
+        until ended: EventLoopFuture<Void>? = nil
     ) throws -> (
         FeedPosition, AsyncStream<Message>
     ) {
@@ -72,9 +74,9 @@ package final class EventFeeds: Service {
         let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
         try slots.take()
-        guard allowance.take(credential) else {
+        guard allowance.take(credential, limit: limit) else {
             slots.giveBack()
-            throw Problem.tooManyStreams(allowance.limit)
+            throw Problem.tooManyStreams(limit ?? allowance.limit)
         }
         let (position, newReader) = state.withLock { state -> (FeedPosition, UUID?) in
             let isNew = state.feeds[key] == nil

@@ -21,8 +21,8 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// What a bearer proves.
     private enum Bearer {
         case key(Credential)
-        /// A view token's claims and the organizer who made its link.
-        case view(ViewClaims, maker: UUID)
+        /// A view token's claims and its link (who made it, how many screens it may light).
+        case view(ViewClaims, link: LiveViewLink)
     }
 
     func handle(_ request: Request, context: AppRequestContext, next: (Request, AppRequestContext) async throws -> Response) async throws
@@ -42,12 +42,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
             context.profile = credential.profile
             context.deviceId = credential.deviceId
             context.tokensValidFrom = credential.tokensValidFrom
-        case .view(let grant, let maker):
+        case .view(let grant, let link):
             // Read-only whatever the route: routes that read check the grant's event (`requireEventReader`),
             // every other route finds no profile (`requireProfile`).
             guard request.method == .get || request.method == .head else { throw Problem.viewTokenReadOnly }
             context.viewGrant = grant
-            context.viewLinkMaker = maker
+            context.viewLink = link
         }
         return try await next(request, context)
     }
@@ -57,7 +57,7 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let key = Self.bearerCredential(in: header) else { throw Problem.missingCredentials }
         if key.hasPrefix("v4.") {
             let grant = try viewGrant(key)
-            return .view(grant, maker: try await liveMaker(of: grant))
+            return .view(grant, link: try await liveLink(of: grant))
         }
         guard APIKey.isWellFormed(key) else { throw Problem.invalidCredentials }
         let hash = try APIKey.hash(key)
@@ -93,12 +93,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
     }
 
-    /// The organizer whose link `grant` is, while the link is live: 401 `view_token_revoked` once it
-    /// is revoked or its maker no longer organizes the event.
-    private func liveMaker(of grant: ViewClaims) async throws -> UUID {
-        if let maker = viewLinks.maker(of: grant.tokenId) { return maker }
-        guard let maker = try await events.viewLinkMaker(grant.tokenId) else { throw Problem.viewTokenRevoked }
-        viewLinks.remember(grant.tokenId, maker: maker)
-        return maker
+    /// The link `grant` is, while it is live: 401 `view_token_revoked` once it is revoked or its
+    /// maker no longer organizes the event.
+    private func liveLink(of grant: ViewClaims) async throws -> LiveViewLink {
+        if let link = viewLinks.link(grant.tokenId) { return link }
+        guard let link = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
+        viewLinks.remember(grant.tokenId, as: link)
+        return link
     }
 }

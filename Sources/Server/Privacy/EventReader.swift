@@ -12,9 +12,12 @@ struct EventReader: Sendable {
     /// token unless it was made for a wall. Else (a wall, for the room) only those who chose to be
     /// named on the wall are.
     let showsNames: Bool
-    /// What the reader's graph work is counted by: the organizer's profile id, or for a view token
-    /// the profile id of the organizer who made its link.
+    /// What the reader's streams and graph work are counted by: the organizer's profile id, or a
+    /// view token's link id (each link holds its own, whoever made it).
     let quotaKey: UUID
+    /// How many streams (and graph requests running) `quotaKey` may hold: a link's screens; nil
+    /// for an organizer's own key (the server's per-credential limits).
+    let allowance: Int?
     /// The organizer reading, nil for a view token (so no node is marked as "me").
     let organizer: UUID?
 }
@@ -28,7 +31,8 @@ extension AppServices {
     func requireEventReader(_ context: AppRequestContext, asWall: Bool = false) async throws -> EventReader {
         let reader = try await requireEventReader(context)
         guard asWall else { return reader }
-        return EventReader(event: reader.event, showsNames: false, quotaKey: reader.quotaKey, organizer: reader.organizer)
+        return EventReader(
+            event: reader.event, showsNames: false, quotaKey: reader.quotaKey, allowance: reader.allowance, organizer: reader.organizer)
     }
 
     private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
@@ -36,14 +40,15 @@ extension AppServices {
         if let grant = context.viewGrant {
             guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
             guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
-            // Graph work is counted against the organizer behind the link, however many links they made.
+            // Each link holds its own streams and graph work, as many as its maker gave it screens.
             return EventReader(
-                event: found.event, showsNames: grant.showsNames, quotaKey: context.viewLinkMaker ?? grant.tokenId, organizer: nil)
+                event: found.event, showsNames: grant.showsNames, quotaKey: grant.tokenId,
+                allowance: context.viewLink?.screens ?? ViewTokenRequest.defaultScreens, organizer: nil)
         }
         let me = try context.requireProfile()
         guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        return EventReader(event: found.event, showsNames: true, quotaKey: me.id, organizer: me.id)
+        return EventReader(event: found.event, showsNames: true, quotaKey: me.id, allowance: nil, organizer: me.id)
     }
 }
 

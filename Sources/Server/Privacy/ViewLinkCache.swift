@@ -1,14 +1,15 @@
 import Foundation
+import Store
 import Synchronization
 
 /// View links found live recently, so that a live page's requests do not each cost a query: a
-/// link's maker is remembered for `lifetime` (`CONSTELLATION_AUTH_CACHE_SECONDS`, as for API keys).
+/// link (its maker, its screens) is remembered for `lifetime` (`CONSTELLATION_AUTH_CACHE_SECONDS`, as for API keys).
 /// A link revoked, or whose maker stopped organizing the event, stops working on every instance
 /// within `lifetime`; one revoked through this instance at once. Links not live are never
 /// remembered. Bounded: past `capacity`, the expired go, and if that is not enough, all.
 package final class ViewLinkCache: Sendable {
     private struct Entry {
-        let maker: UUID
+        let link: LiveViewLink
         let expires: ContinuousClock.Instant
     }
 
@@ -21,13 +22,13 @@ package final class ViewLinkCache: Sendable {
         self.capacity = capacity
     }
 
-    /// The maker of link `id`, if it was found live less than `lifetime` ago.
-    func maker(of id: UUID) -> UUID? {
+    /// Link `id`, if it was found live less than `lifetime` ago.
+    func link(_ id: UUID) -> LiveViewLink? {
         let now = ContinuousClock.now
-        return entries.withLock { entries in entries[id].flatMap { $0.expires > now ? $0.maker : nil } }
+        return entries.withLock { entries in entries[id].flatMap { $0.expires > now ? $0.link : nil } }
     }
 
-    func remember(_ id: UUID, maker: UUID) {
+    func remember(_ id: UUID, as link: LiveViewLink) {
         guard lifetime > .zero else { return }
         let now = ContinuousClock.now
         entries.withLock { entries in
@@ -35,7 +36,7 @@ package final class ViewLinkCache: Sendable {
                 entries = entries.filter { $0.value.expires > now }
                 if entries.count >= capacity { entries.removeAll() }
             }
-            entries[id] = Entry(maker: maker, expires: now + lifetime)
+            entries[id] = Entry(link: link, expires: now + lifetime)
         }
     }
 

@@ -9,7 +9,9 @@ extension EventCommand {
             discussion: """
                 The link carries a view token in its fragment: whoever opens it reads the event's network, \
                 growth and summary until it expires (CONSTELLATION_VIEW_TOKEN_MINUTES on the server, 12 hours by \
-                default), and can change nothing. `--wall` makes a link for a projector, which shows pseudonyms only.
+                default), and can change nothing. `--wall` makes a link for a projector, which shows pseudonyms only. \
+                `--screens` says on how many screens at once the link may be open (4 by default, up to 50): each \
+                link holds its own, apart from your own key's.
                 """)
 
         @OptionGroup var options: GlobalOptions
@@ -19,6 +21,15 @@ extension EventCommand {
 
         @Flag(help: "A link for a projector: full screen, pseudonyms only, even for people who chose to be named.")
         var wall = false
+
+        @Option(help: ArgumentHelp("On how many screens at once the link may be open (1 to 50).", valueName: "count"))
+        var screens: Int?
+
+        func validate() throws {
+            if let screens, !ViewTokenRequest.screenRange.contains(screens) {
+                throw ValidationError("--screens must be 1 to 50.")
+            }
+        }
 
         /// What `--json` prints: the server's answer and the link to open.
         struct Opened: Encodable {
@@ -36,7 +47,7 @@ extension EventCommand {
 
         func run(in session: Session) async throws {
             let issued = try await EventCommand.asOrganizer(of: event) {
-                try await session.client.issueViewToken(for: event, wall: wall)
+                try await session.client.issueViewToken(for: event, wall: wall, screens: screens)
             }
             // Without a public URL, the link is on the address this CLI reaches the server at.
             let link = issued.url ?? session.client.baseURL + issued.path
@@ -45,7 +56,8 @@ extension EventCommand {
                 """
                 \(link)
                 Open it in a browser\(wall ? " on the projector" : ""): it shows \(event)'s live constellation \
-                until \(issued.expiresAt.formatted(date: .abbreviated, time: .shortened)), read-only.
+                until \(issued.expiresAt.formatted(date: .abbreviated, time: .shortened)), read-only, on up to \
+                \(issued.screens) screen\(issued.screens == 1 ? "" : "s") at once.
                 """)
         }
     }
