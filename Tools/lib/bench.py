@@ -41,8 +41,8 @@ def start_server(bin_dir, conninfo, work, environment=None, port=0):
     off; returns the process and its URL."""
     log = open(work / "server.log", "w")
     env = dict(os.environ, DATABASE_URL=conninfo, CONSTELLATION_MAX_REDEMPTIONS="100000", CONSTELLATION_RATE_LIMITS="off",
-               LOG_LEVEL="warning",
-               CONSTELLATION_MIGRATIONS_DIR=str(ROOT / "migrations"), **(environment or {}))
+               LOG_LEVEL="warning", CONSTELLATION_MIGRATIONS_DIR=str(ROOT / "migrations"))
+    env.update(environment or {})
     process = subprocess.Popen([bin_dir / "constellation-server", "serve", "--port", str(port), "--data-dir", work / "server"],
                                env=env, stdout=log, stderr=log)
     for _ in range(600):
