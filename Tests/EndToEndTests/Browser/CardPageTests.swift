@@ -79,6 +79,17 @@ import Testing
                 for: "Ada's address to write to",
                 until: "document.querySelector('#connections a[href=\"mailto:ada@engines.example\"]') !== null")
             #expect((try await phone.text("#connections")).contains("+442079460958"), "shared since the scan")
+            // The list offers her card too, fetched when asked for.
+            #expect(try await phone.text("#connections .save-contact") == "Save Ada to my contacts")
+            _ = try await phone.requestedURLs()
+            try await phone.click("#connections .save-contact")
+            var fetched = 0
+            let until = ContinuousClock.now + .seconds(20)
+            while fetched == 0, ContinuousClock.now < until {
+                try await Task.sleep(for: .milliseconds(200))
+                fetched += try await phone.requestedURLs().count { $0.contains("format=vcard") }
+            }
+            #expect(fetched == 1, "the list's card fetched once, when asked")
             try await phone.expectCleanPage(origin: server.url)
         }
         let seenByAda = try await ada.connections().items.first?.card

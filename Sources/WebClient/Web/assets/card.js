@@ -105,16 +105,33 @@ export function sharedEntries(card) {
  * fetches it again, so that what they shared after the scan is in it too.
  */
 export async function offerContact(link, peer) {
-  const path = `/me/connections?format=vcard&peer=${encodeURIComponent(peer.id)}`;
-  const keep = (blob) => {
-    if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
-    link.href = URL.createObjectURL(blob);
-  };
-  keep(await (await call(path)).blob());
+  keep(link, await (await call(vcardPath(peer))).blob());
+  saveOnClick(link, peer);
+  link.hidden = false;
+}
+
+/** A "Save NAME to my contacts" link for a connection in a list: its vCard is fetched when clicked. */
+export function contactLink(peer) {
+  const link = Object.assign(document.createElement('a'), { href: '#', className: 'save-contact' });
+  saveOnClick(link, peer);
+  return link;
+}
+
+const vcardPath = (peer) => `/me/connections?format=vcard&peer=${encodeURIComponent(peer.id)}`;
+
+/** `blob` as what `link` downloads. */
+function keep(link, blob) {
+  if (link.href.startsWith('blob:')) URL.revokeObjectURL(link.href);
+  link.href = URL.createObjectURL(blob);
+}
+
+/**
+ * `link` saves the vCard as it is when clicked (they may have shared more since); without network,
+ * the one fetched before, if any.
+ */
+function saveOnClick(link, peer) {
   link.download = `${peer.displayName.replace(/[\\/:*?"<>|]+/g, ' ').trim() || 'contact'}.vcf`;
   link.textContent = t('card.saveContact', { name: peer.displayName });
-  link.hidden = false;
-  // Saved as it is when asked for (they may have shared more since the scan); without network, as it was then.
   link.onclick = async (event) => {
     if (link.dataset.fresh) {
       delete link.dataset.fresh;
@@ -122,9 +139,9 @@ export async function offerContact(link, peer) {
     }
     event.preventDefault();
     try {
-      keep(await (await call(path)).blob());
+      keep(link, await (await call(vcardPath(peer))).blob());
     } catch {
-      // No network: the card fetched at the scan.
+      if (!link.href.startsWith('blob:')) return; // no network and nothing fetched before
     }
     link.dataset.fresh = 'yes';
     link.click();

@@ -7,7 +7,7 @@ import { call, json, session, explain, say, sayWaits, registerFrom } from './api
 import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
-import { initCard, sharedEntries } from './card.js';
+import { initCard, sharedEntries, contactLink } from './card.js';
 import { badgeControls } from './badges.js';
 import { choiceBox } from './choice-box.js';
 import { describePicture } from './picture-text.js';
@@ -136,7 +136,7 @@ async function loadConnections() {
       name.textContent = connection.peer.displayName;
       item.append(name);
       if (connection.peer.headline) item.append(` — ${connection.peer.headline}`);
-      if (connection.card?.length) item.append(sharedEntries(connection.card));
+      if (connection.card?.length) item.append(sharedEntries(connection.card), contactLink(connection.peer));
       return item;
     }));
     if (!page.items.length) $('connections').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('home.nobodyYet') }));
