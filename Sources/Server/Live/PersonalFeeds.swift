@@ -38,13 +38,13 @@ package final class PersonalFeeds: Service {
             _ message: EventFeeds.Message, at now: ContinuousClock.Instant, toWatchersOf profile: UUID,
             where want: (Watcher) -> Bool
         ) -> [AsyncStream<EventFeeds.Message>.Continuation] {
-            guard var streams = watchers[profile] else { return [] }
+            guard let streams = watchers[profile] else { return [] }
             var behind: [AsyncStream<EventFeeds.Message>.Continuation] = []
             for (id, watcher) in streams where want(watcher) {
                 if case .dropped = watcher.continuation.yield(message) { behind.append(watcher.continuation) }
-                streams[id]?.lastSent = now
+                // In place, and only for those sent to: a keep-alive round leaves the quiet untouched.
+                watchers[profile]?[id]?.lastSent = now
             }
-            watchers[profile] = streams
             return behind
         }
     }

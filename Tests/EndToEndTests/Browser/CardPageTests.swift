@@ -64,15 +64,20 @@ import Testing
                     ContactEntry(kind: .email, label: "work", value: "ada@engines.example", audience: .connections),
                     ContactEntry(kind: .phone, value: "+442079460958", audience: .connections),
                 ]))
-            _ = try await phone.requestedURLs()  // the log is read once: what was asked for so far
-            try await phone.click("#save-contact")
-            var asked = 0
-            let deadline = ContinuousClock.now + .seconds(20)
-            while asked == 0, ContinuousClock.now < deadline {
-                try await Task.sleep(for: .milliseconds(200))
-                asked += try await phone.requestedURLs().count { $0.contains("format=vcard") }
+            /// The vCards the page fetched once `selector` was clicked (the request log is read once:
+            /// what was asked for before is read first and left out).
+            func vCardsFetched(clicking selector: String) async throws -> Int {
+                _ = try await phone.requestedURLs()
+                try await phone.click(selector)
+                var fetched = 0
+                let deadline = ContinuousClock.now + .seconds(20)
+                while fetched == 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(200))
+                    fetched += try await phone.requestedURLs().count { $0.contains("format=vcard") }
+                }
+                return fetched
             }
-            #expect(asked == 1, "one fresh vCard, fetched when asked")
+            #expect(try await vCardsFetched(clicking: "#save-contact") == 1, "one fresh vCard, fetched when asked")
 
             try await phone.open(server.url + "/")
             try await phone.wait(
@@ -81,15 +86,7 @@ import Testing
             #expect((try await phone.text("#connections")).contains("+442079460958"), "shared since the scan")
             // The list offers her card too, fetched when asked for.
             #expect(try await phone.text("#connections .save-contact") == "Save Ada to my contacts")
-            _ = try await phone.requestedURLs()
-            try await phone.click("#connections .save-contact")
-            var fetched = 0
-            let until = ContinuousClock.now + .seconds(20)
-            while fetched == 0, ContinuousClock.now < until {
-                try await Task.sleep(for: .milliseconds(200))
-                fetched += try await phone.requestedURLs().count { $0.contains("format=vcard") }
-            }
-            #expect(fetched == 1, "the list's card fetched once, when asked")
+            #expect(try await vCardsFetched(clicking: "#connections .save-contact") == 1, "the list's card fetched once, when asked")
             try await phone.expectCleanPage(origin: server.url)
         }
         let seenByAda = try await ada.connections().items.first?.card
