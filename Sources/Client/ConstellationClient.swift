@@ -127,6 +127,11 @@ public struct ConstellationClient: Sendable {
         _ = try await send(.DELETE, "/v1/me/invitations/\(Self.escaped(event))")
     }
 
+    /// `event`'s join code now and its join link (I must organize it, or hold its view token).
+    public func joinCode(of event: String) async throws(ClientError) -> EventJoinCode {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/join-code"))
+    }
+
     /// Replaces `event`'s join code (I must organize it); the old code stops working.
     public func rotateJoinCode(of event: String) async throws(ClientError) -> EventJoinCode {
         try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/join-code"))

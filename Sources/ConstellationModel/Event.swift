@@ -57,14 +57,18 @@ public struct CreatedEvent: Codable, Sendable {
     }
 }
 
-/// The answer to `POST /v1/events/{event}/join-code`: the new code; the old one no longer works.
-public struct EventJoinCode: Codable, Sendable {
+/// An event's join code now (`GET /v1/events/{event}/join-code`), or the new one a rotation made
+/// (`POST`, after which the old one no longer works).
+public struct EventJoinCode: Codable, Sendable, Equatable {
     public let eventId: UUID
     public let joinCode: String
+    /// The join link a phone's camera opens: `BASE/#join=SLUG&code=CODE`.
+    public let link: String
 
-    public init(eventId: UUID, joinCode: String) {
+    public init(eventId: UUID, joinCode: String, link: String) {
         self.eventId = eventId
         self.joinCode = joinCode
+        self.link = link
     }
 }
 

@@ -21,8 +21,6 @@ public struct ContactImport: Sendable {
     public let eventId: UUID
     /// The event's fields, checked as `POST /v1/events` checks them.
     public let event: NewEvent
-    /// The join code's hash, salted with `eventId` (`JoinCode.generate(eventId:)`).
-    public let joinCodeHash: [UInt8]
     public let organizerName: String
     public let organizerKeyHash: [UInt8]
     /// Display names, one profile each.
@@ -31,7 +29,7 @@ public struct ContactImport: Sendable {
     public let pairs: [Pair]
 
     public init(
-        eventId: UUID, event: NewEvent, joinCodeHash: [UInt8], organizerName: String, organizerKeyHash: [UInt8],
+        eventId: UUID, event: NewEvent, organizerName: String, organizerKeyHash: [UInt8],
         people: [String], pairs: [Pair]
     ) {
         precondition(
@@ -39,7 +37,6 @@ public struct ContactImport: Sendable {
             "a pair is two different people")
         self.eventId = eventId
         self.event = event
-        self.joinCodeHash = joinCodeHash
         self.organizerName = organizerName
         self.organizerKeyHash = organizerKeyHash
         self.people = people

@@ -31,7 +31,7 @@ public enum EventReference: Sendable, Equatable {
     }
 }
 
-/// Events, their members and roles, and their join codes (kept as hashes).
+/// Events, their members and roles, and their join codes (the rotation each is derived from).
 public struct EventRepository: Sendable {
     let database: Database
 
@@ -39,32 +39,31 @@ public struct EventRepository: Sendable {
         self.database = database
     }
 
-    /// Creates the event and makes `organizer` its organizer, in one transaction.
-    /// - Parameter id: the new event's id (its join code's hash is salted with it).
+    /// Creates the event, its join code at rotation 0, and makes `organizer` its organizer, in one transaction.
+    /// - Parameter id: the new event's id (its join code is derived from it).
     public func create(
-        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String,
-        joinCodeHash: [UInt8], organizer: UUID
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, organizer: UUID
     ) async throws -> Event {
         try await database.withTransaction { connection in
             try Self.insert(
-                id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone,
-                joinCodeHash: joinCodeHash, organizer: organizer, on: connection)
+                id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone, organizer: organizer,
+                on: connection)
         }
     }
 
-    /// Inserts the event and its organizer's membership, in the caller's transaction;
-    /// `slugTaken` when another event has the slug.
+    /// Inserts the event (its join code at rotation 0) and its organizer's membership, in the
+    /// caller's transaction; `slugTaken` when another event has the slug.
     static func insert(
-        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String,
-        joinCodeHash: [UInt8], organizer: UUID, on connection: PostgresConnection
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, organizer: UUID,
+        on connection: PostgresConnection
     ) throws -> Event {
         let rows: [Row]
         do {
             rows = try connection.query(
                 """
                 WITH e AS (
-                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_hash)
-                    VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(ByteString(joinCodeHash)))
+                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation)
+                    VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), 0)
                     RETURNING *)
                 SELECT \(Event.columns) FROM e
                 """)
@@ -110,43 +109,61 @@ public struct EventRepository: Sendable {
         }
     }
 
-    /// Replaces the event's join code, if `caller` organizes it; the old code stops working at once.
-    public func rotateJoinCode(of event: UUID, hash: [UInt8], by caller: UUID) async throws {
+    /// Replaces the event's join code by the next rotation's, if `caller` organizes it: the old code
+    /// stops working at once (an event made before codes were derived gets its first derived one).
+    /// Two rotations at once are one after the other: each returns its own, the later one stays.
+    public func rotateJoinCode(of event: UUID, by caller: UUID) async throws -> Int {
         try await database.withTransaction { connection in
             try Self.requireOrganizer(caller, of: event, on: connection)
-            try connection.query("UPDATE events SET join_code_hash = \(ByteString(hash)) WHERE id = \(event)")
+            return Int(
+                try connection.query(
+                    """
+                    UPDATE events SET join_code_rotation = coalesce(join_code_rotation + 1, 0), join_code_hash = NULL
+                    WHERE id = \(event) RETURNING join_code_rotation
+                    """)[0].int("join_code_rotation"))
         }
     }
 
-    /// Makes `profile` an attendee of `event` if `codeHash` is the hash of its current join code;
+    /// The rotation `event`'s join code is derived from; nil for an event made before codes were
+    /// derived, whose code only its hash records (or for no such event).
+    public func joinCodeRotation(of event: UUID) async throws -> Int? {
+        try await database.withConnection { connection in
+            try connection.query("SELECT join_code_rotation FROM events WHERE id = \(event)").first.flatMap { row throws(PostgresError) in
+                try row.optionalInt("join_code_rotation")
+            }
+        }
+    }
+
+    /// Makes `profile` an attendee of `event` if `code` is its current join code;
     /// a member already keeps their role. `joined` is false when they were a member already.
-    public func join(_ event: UUID, profile: UUID, codeHash: [UInt8]) async throws -> (membership: MyEvent, joined: Bool) {
+    public func join(_ event: UUID, profile: UUID, code: JoinCodeAttempt) async throws -> (membership: MyEvent, joined: Bool) {
         try await database.withTransaction { connection in
-            let found = try Self.checkJoinCode(codeHash, of: event, on: connection)
+            let found = try Self.checkJoinCode(code, of: event, on: connection)
             return try Self.join(found, profile: profile, on: connection)
         }
     }
 
-    /// Whether `codeHash` is the hash of `event`'s join code now; nil when there is no such event.
-    public func joinCodeMatches(_ codeHash: [UInt8], of event: UUID) async throws -> Bool? {
+    /// Whether `code` is `event`'s join code now; nil when there is no such event. Reads only: nobody joins.
+    public func joinCodeMatches(_ code: JoinCodeAttempt, of event: UUID) async throws -> Bool? {
         try await database.withConnection { connection in
-            try connection.query("SELECT e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e WHERE e.id = \(event)")
-                .first?.bool("matches")
+            try connection.query(
+                "SELECT \(JoinCodeAttempt.columns(comparingWith: code)) FROM events e WHERE e.id = \(event)"
+            ).first.map { row throws(PostgresError) in try code.matches(row) }
         }
     }
 
-    /// The event, if `codeHash` is its join code: `unknownEvent` or `invalidJoinCode` else. FOR SHARE:
+    /// The event, if `code` is its join code: `unknownEvent` or `invalidJoinCode` else. FOR SHARE:
     /// a rotation running now either commits first (and this sees the new code) or waits.
-    static func checkJoinCode(_ codeHash: [UInt8], of event: UUID, on connection: PostgresConnection) throws -> Event {
+    static func checkJoinCode(_ code: JoinCodeAttempt, of event: UUID, on connection: PostgresConnection) throws -> Event {
         guard
             let row = try connection.query(
                 """
-                SELECT \(Event.columns), e.join_code_hash = \(ByteString(codeHash)) AS matches FROM events e
+                SELECT \(Event.columns), \(JoinCodeAttempt.columns(comparingWith: code)) FROM events e
                 WHERE e.id = \(event) FOR SHARE
                 """
             ).first
         else { throw StoreError.unknownEvent }
-        guard try row.bool("matches") else { throw StoreError.invalidJoinCode }
+        guard try code.matches(row) else { throw StoreError.invalidJoinCode }
         return try Event(row: row)
     }
 

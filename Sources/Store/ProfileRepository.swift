@@ -11,14 +11,14 @@ public struct ProfileRepository: Sendable {
 
     /// Creates a profile with the hash of its first API key (the device `deviceName`), in one transaction.
     /// With `joining`, the new profile also becomes an attendee of that event, in the same
-    /// transaction, if the code hashing to `codeHash` is still the event's (else nothing is created:
+    /// transaction, if `code` is still the event's join code (else nothing is created:
     /// `StoreError.invalidJoinCode`, or `unknownEvent`).
     public func create(
         displayName: String, headline: String?, apiKeyHash: [UInt8], deviceName: String? = nil,
-        joining: (event: UUID, codeHash: [UInt8])? = nil
+        joining: (event: UUID, code: JoinCodeAttempt)? = nil
     ) async throws -> (profile: Profile, device: Device, event: MyEvent?) {
         try await database.withTransaction { connection in
-            let event = try joining.map { try EventRepository.checkJoinCode($0.codeHash, of: $0.event, on: connection) }
+            let event = try joining.map { try EventRepository.checkJoinCode($0.code, of: $0.event, on: connection) }
             let (profile, device) = try Self.insert(
                 displayName: displayName, headline: headline, apiKeyHash: apiKeyHash, deviceName: deviceName, on: connection)
             return (profile, device, try event.map { try EventRepository.join($0, profile: profile.id, on: connection).membership })

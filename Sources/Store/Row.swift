@@ -25,6 +25,11 @@ package struct Row: Sendable {
         return value
     }
 
+    /// An integer, or nil for NULL.
+    package func optionalInt(_ column: String) throws(PostgresError) -> Int? {
+        try optionalString(column) == nil ? nil : Int(try int(column))
+    }
+
     package func bool(_ column: String) throws(PostgresError) -> Bool {
         switch try string(column) {
         case "t": return true

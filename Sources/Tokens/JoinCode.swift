@@ -1,21 +1,21 @@
 import Foundation
 
 /// Event join codes: short and easy to type (`K7MX-3QPA`, 8 symbols, about 39.6 bits; see
-/// `TypedCode`). The server keeps only `hash(_:eventId:)`.
+/// `TypedCode`). An event's code is `derive(key:eventId:rotation:)`: the server stores only the
+/// rotation counter and computes the code when it is needed, so every instance can show it and a
+/// dump without the key reveals nothing. Events made before codes were derived keep
+/// `hash(_:eventId:)` of a random code until their first rotation.
 public enum JoinCode {
     static let format = TypedCode(length: 8, group: 4)
     public static let length = format.length
 
-    /// A new random code, shown as `XXXX-XXXX`.
-    public static func generate() throws(TokenError) -> String {
-        try format.generate()
-    }
-
-    /// A new code for event `eventId` and the hash to store.
-    public static func generate(eventId: UUID) throws(TokenError) -> (code: String, hash: [UInt8]) {
-        let code = try generate()
-        guard let hash = try hash(code, eventId: eventId) else { preconditionFailure("a generated join code is well-formed") }
-        return (code, hash)
+    /// Event `eventId`'s code after `rotation` rotations, shown as `XXXX-XXXX`: symbols drawn from
+    /// keyed BLAKE2b of the event and the rotation under `key` (the server's pseudonym key), so
+    /// that nobody without the key can work out an event's code, nor its next one from this one.
+    public static func derive(key: PseudonymKey, eventId: UUID, rotation: Int) throws(TokenError) -> String {
+        try format.code { round throws(TokenError) in
+            try key.digest(Array("constellation:join-code:v1:\(eventId.uuidString.lowercased()):\(rotation):\(round)".utf8), length: 64)
+        }
     }
 
     /// The code's 8 symbols in upper case, without hyphens or spaces; nil if it cannot be a code.

@@ -12,13 +12,21 @@ struct TypedCode: Sendable {
 
     /// A new random code, shown in groups (`K7MX-3QPA`).
     func generate() throws(TokenError) -> String {
+        try code { _ throws(TokenError) in try Sodium.randomBytes(2 * length) }
+    }
+
+    /// The code `bytes` make, shown in groups: uniform when each block of bytes is (random, or a
+    /// keyed hash's output). `bytes` gives a block of uniform bytes for each round (0, 1, …).
+    func code(from bytes: (_ round: Int) throws(TokenError) -> [UInt8]) throws(TokenError) -> String {
         var symbols: [UInt8] = []
         // Rejection sampling: bytes of 248 and up would favour the first symbols.
         let limit = UInt8(256 / Self.alphabet.count * Self.alphabet.count)
+        var round = 0
         while symbols.count < length {
-            for byte in try Sodium.randomBytes(2 * length) where byte < limit && symbols.count < length {
+            for byte in try bytes(round) where byte < limit && symbols.count < length {
                 symbols.append(Self.alphabet[Int(byte) % Self.alphabet.count])
             }
+            round += 1
         }
         return stride(from: 0, to: length, by: group)
             .map { String(decoding: symbols[$0..<min($0 + group, length)], as: UTF8.self) }

@@ -123,7 +123,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         }
         let eventId = UUID()
         return ContactImport(
-            eventId: eventId, event: fields, joinCodeHash: try JoinCode.generate(eventId: eventId).hash, organizerName: "Organizer",
+            eventId: eventId, event: fields, organizerName: "Organizer",
             organizerKeyHash: organizerKeyHash,
             people: parsed.graph.ids.map { "Person \($0)" },
             pairs: firstContacts.map { ContactImport.Pair(a: Int($0.a), b: Int($0.b), firstAt: date($0.time)) })

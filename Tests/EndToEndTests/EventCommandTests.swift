@@ -31,7 +31,7 @@ import Testing
     }
 
     /// A newcomer joins as they register (`register --event --code`); an organizer's
-    /// `event rotate-code` shuts the old code out of both doors at once.
+    /// `event rotate-code` shuts the old code out of both doors at once, and `event code` shows the new one.
     @Test func newcomersJoinAsTheyRegisterAndARotatedCodeShutsTheDoor() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
@@ -55,6 +55,11 @@ import Testing
         #expect(newCode != created.joinCode)
         let notOrganizer = try Binaries.cli(["event", "rotate-code", "door-fest"], home: nina, server: server.url)
         #expect(notOrganizer.status == 65 && notOrganizer.stderr.contains("not_an_organizer"), "\(notOrganizer.stderr)")
+        let shown = try Binaries.cli(["event", "code", "door-fest"], home: olga, server: server.url)
+        #expect(shown.status == 0 && shown.stdout.contains("Join code: \(newCode)"), "\(shown.stdout)\(shown.stderr)")
+        #expect(shown.stdout.contains("Join link: \(server.url)/#join=door-fest&code=\(newCode)"), "\(shown.stdout)")
+        let hidden = try Binaries.cli(["event", "code", "door-fest"], home: nina, server: server.url)
+        #expect(hidden.status == 65 && hidden.stderr.contains("not_an_organizer"), "\(hidden.stderr)")
         let stale = try Binaries.cli(
             ["register", "--name", "Late", "--event", "door-fest", "--code", created.joinCode], home: late, server: server.url)
         #expect(stale.status == 65 && stale.stderr.contains("invalid_join_code"), "\(stale.stderr)")

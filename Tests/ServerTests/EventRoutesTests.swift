@@ -24,7 +24,7 @@ import Tokens
         return parts.count == 2 && parts.allSatisfy { $0.count == 4 && $0.allSatisfy(symbols.contains) }
     }
 
-    @Test func creatingMakesMeTheOrganizerAndShowsTheJoinCodeOnce() async throws {
+    @Test func creatingMakesMeTheOrganizerAndGivesTheJoinCode() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")
             let input = Self.newEvent(name: "  RustConf 2026 ")
@@ -36,12 +36,13 @@ import Tokens
             #expect(created.event.slug == input.slug && created.event.timeZone == "Europe/Paris")
             #expect(created.event.startsAt == input.startsAt && created.event.endsAt == input.endsAt)
 
-            // Only the code's salted hash is stored.
+            // Only the rotation is stored; the code is derived from it under the server's pseudonym key.
             let stored = try await server.services.database.withConnection {
-                try $0.query("SELECT encode(join_code_hash, 'hex') AS hash FROM events")[0].string("hash")
+                try $0.query("SELECT join_code_rotation, join_code_hash IS NULL AS no_hash FROM events")[0]
             }
-            let expected = try #require(try JoinCode.hash(created.joinCode, eventId: created.event.id))
-            #expect(stored == expected.map { String(format: "%02x", $0) }.joined())
+            #expect(try stored.int("join_code_rotation") == 0 && stored.bool("no_hash"))
+            let derived = try JoinCode.derive(key: server.services.keyRing.eventPseudonyms, eventId: created.event.id, rotation: 0)
+            #expect(created.joinCode == derived)
 
             let mine = try await ada.client.myEvents().items
             #expect(mine.map(\.event) == [created.event] && mine.map(\.role) == [.organizer])
@@ -202,7 +203,7 @@ import Tokens
             let created = try await ada.client.createEvent(Self.newEvent())
             _ = try await bob.client.joinEvent("rustconf-2026", code: created.joinCode)
             let anonymous = server.client
-            let hashBefore = try await Self.codeHash(server)
+            let rotationBefore = try await Self.codeRotation(server)
 
             // No key.
             await expectProblem(401, "missing_credentials") { _ = try await anonymous.createEvent(Self.newEvent("other-event")) }
@@ -221,7 +222,8 @@ import Tokens
                     _ = try await client.inviteOrganizer(bob.profile.id, to: created.event.id.uuidString)
                 }
                 await expectProblem(403, "not_an_organizer") { _ = try await client.rotateJoinCode(of: "rustconf-2026") }
-                #expect(try await Self.codeHash(server) == hashBefore, "\(who): the code is unchanged")
+                await expectProblem(403, "not_an_organizer") { _ = try await client.joinCode(of: "rustconf-2026") }
+                #expect(try await Self.codeRotation(server) == rotationBefore, "\(who): the code is unchanged")
             }
             #expect(try await eve.client.myEvents().items.isEmpty)
             #expect(try await bob.client.myEvents().items.map(\.role) == [.attendee])
@@ -232,8 +234,12 @@ import Tokens
 
             // The organizer may do all of it.
             #expect(try await ada.client.inviteOrganizer(eve.profile.id, to: "rustconf-2026")?.profileId == eve.profile.id)
-            #expect(try await ada.client.rotateJoinCode(of: created.event.id.uuidString).eventId == created.event.id)
-            #expect(try await Self.codeHash(server) != hashBefore)
+            #expect(try await ada.client.joinCode(of: "rustconf-2026").joinCode == created.joinCode, "the code is shown again")
+            let rotated = try await ada.client.rotateJoinCode(of: created.event.id.uuidString)
+            #expect(rotated.eventId == created.event.id && rotated.joinCode != created.joinCode)
+            #expect(try await ada.client.joinCode(of: "rustconf-2026") == rotated, "the new code is the one shown")
+            await expectProblem(401, "missing_credentials") { _ = try await anonymous.joinCode(of: "rustconf-2026") }
+            #expect(try await Self.codeRotation(server) != rotationBefore)
             #expect(try await ada.client.myEvents().items.map(\.role) == [.organizer])
             // Organizer routes on an event that does not exist.
             await expectProblem(404, "not_found") { _ = try await ada.client.rotateJoinCode(of: "no-such-event") }
@@ -247,9 +253,9 @@ import Tokens
         return first + code.dropFirst()
     }
 
-    static func codeHash(_ server: TestServer) async throws -> String {
+    static func codeRotation(_ server: TestServer) async throws -> Int64 {
         try await server.services.database.withConnection {
-            try $0.query("SELECT encode(join_code_hash, 'hex') AS hash FROM events WHERE slug = 'rustconf-2026'")[0].string("hash")
+            try $0.query("SELECT join_code_rotation FROM events WHERE slug = 'rustconf-2026'")[0].int("join_code_rotation")
         }
     }
 }

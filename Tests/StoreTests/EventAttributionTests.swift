@@ -19,9 +19,9 @@ import Testing
     ) async throws -> Event {
         let event = try await store.events.create(
             id: UUID(), slug: slug, name: slug, startsAt: Date().addingTimeInterval(start), endsAt: Date().addingTimeInterval(end),
-            timeZone: "UTC", joinCodeHash: EventRepositoryTests.hash, organizer: organizer.id)
+            timeZone: "UTC", organizer: organizer.id)
         for member in members {
-            _ = try await store.events.join(event.id, profile: member.id, codeHash: EventRepositoryTests.hash)
+            _ = try await store.events.join(event.id, profile: member.id, code: EventRepositoryTests.code())
         }
         return event
     }

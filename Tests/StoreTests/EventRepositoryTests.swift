@@ -6,6 +6,10 @@ import Testing
 
 @Suite(.tier(.database)) struct EventRepositoryTests {
     static let hash = [UInt8](repeating: 7, count: 32)
+    /// The code of rotation `rotation` (a store knows codes only through the server's check).
+    static func code(rotation: Int = 0) -> JoinCodeAttempt { JoinCodeAttempt(legacyHash: hash) { $0 == rotation } }
+    /// A code no event has.
+    static let wrongCode = JoinCodeAttempt(legacyHash: [UInt8](repeating: 8, count: 32)) { _ in false }
 
     static func create(
         _ store: StoreFixture, slug: String = "rustconf-2026", organizer: Profile,
@@ -13,7 +17,7 @@ import Testing
     ) async throws -> Event {
         try await store.events.create(
             id: UUID(), slug: slug, name: "RustConf", startsAt: endsAt.addingTimeInterval(-8 * 3600), endsAt: endsAt,
-            timeZone: "Europe/Paris", joinCodeHash: hash, organizer: organizer.id)
+            timeZone: "Europe/Paris", organizer: organizer.id)
     }
 
     @Test func creatingMakesTheOrganizerInOneTransaction() async throws {
@@ -48,35 +52,58 @@ import Testing
             await #expect(throws: PostgresError.self, "\(slug) \(name.count) \(endsAt)") {
                 _ = try await store.events.create(
                     id: UUID(), slug: slug, name: name, startsAt: start, endsAt: endsAt,
-                    timeZone: "UTC", joinCodeHash: Self.hash, organizer: ada.id)
+                    timeZone: "UTC", organizer: ada.id)
             }
         }
         #expect(try await store.count("events") == 0)
     }
 
-    @Test func joiningNeedsTheCodesHashAndKeepsARole() async throws {
+    @Test func joiningNeedsTheCurrentCodeAndKeepsARole() async throws {
         let store = try await StoreFixture.make()
         let ada = try await store.profile("Ada")
         let bob = try await store.profile("Bob")
         let event = try await Self.create(store, organizer: ada)
+        #expect(try await store.events.joinCodeRotation(of: event.id) == 0, "a new event's code is rotation 0's")
         await #expect(throws: StoreError.invalidJoinCode) {
-            _ = try await store.events.join(event.id, profile: bob.id, codeHash: [UInt8](repeating: 8, count: 32))
+            _ = try await store.events.join(event.id, profile: bob.id, code: Self.wrongCode)
         }
-        await #expect(throws: StoreError.unknownEvent) { _ = try await store.events.join(UUID(), profile: bob.id, codeHash: Self.hash) }
-        let joined = try await store.events.join(event.id, profile: bob.id, codeHash: Self.hash)
+        await #expect(throws: StoreError.unknownEvent) { _ = try await store.events.join(UUID(), profile: bob.id, code: Self.code()) }
+        let joined = try await store.events.join(event.id, profile: bob.id, code: Self.code())
         #expect(joined.joined && joined.membership.role == .attendee)
-        #expect(try await !store.events.join(event.id, profile: bob.id, codeHash: Self.hash).joined)
-        #expect(try await store.events.join(event.id, profile: ada.id, codeHash: Self.hash).membership.role == .organizer)
+        #expect(try await !store.events.join(event.id, profile: bob.id, code: Self.code()).joined)
+        #expect(try await store.events.join(event.id, profile: ada.id, code: Self.code()).membership.role == .organizer)
 
-        await #expect(throws: StoreError.notAnOrganizer) {
-            try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: bob.id)
-        }
-        try await store.events.rotateJoinCode(of: event.id, hash: [UInt8](repeating: 9, count: 32), by: ada.id)
+        await #expect(throws: StoreError.notAnOrganizer) { _ = try await store.events.rotateJoinCode(of: event.id, by: bob.id) }
+        #expect(try await store.events.rotateJoinCode(of: event.id, by: ada.id) == 1)
         let cleo = try await store.profile("Cleo")
-        await #expect(throws: StoreError.invalidJoinCode) {
-            _ = try await store.events.join(event.id, profile: cleo.id, codeHash: Self.hash)
-        }
+        await #expect(throws: StoreError.invalidJoinCode) { _ = try await store.events.join(event.id, profile: cleo.id, code: Self.code()) }
         #expect(try await store.events.members(of: event.id).map(\.profileId) == [ada.id, bob.id])
+        #expect(try await store.events.joinCodeMatches(Self.code(rotation: 1), of: event.id) == true)
+        #expect(try await store.events.joinCodeMatches(Self.code(rotation: 1), of: UUID()) == nil)
+    }
+
+    /// An event made before codes were derived keeps its code's hash: that code works, and nobody
+    /// can be shown it (no rotation), until a rotation gives it a derived one, after which it is gone.
+    @Test func anEventOfBeforeKeepsItsHashedCodeUntilItsFirstRotation() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        let event = try await Self.create(store, organizer: ada)
+        _ = try await store.database.withConnection { connection in
+            try connection.query(
+                "UPDATE events SET join_code_rotation = NULL, join_code_hash = \(ByteString(Self.hash)) WHERE id = \(event.id)")
+        }
+        #expect(try await store.events.joinCodeRotation(of: event.id) == nil)
+        let legacy = JoinCodeAttempt(legacyHash: Self.hash) { _ in
+            Issue.record("an event of before has no rotation")
+            return true
+        }
+        #expect(try await store.events.joinCodeMatches(Self.wrongCode, of: event.id) == false)
+        #expect(try await store.events.join(event.id, profile: bob.id, code: legacy).joined)
+        #expect(try await store.events.rotateJoinCode(of: event.id, by: ada.id) == 0)
+        #expect(try await store.events.joinCodeMatches(JoinCodeAttempt(legacyHash: Self.hash) { _ in false }, of: event.id) == false)
+        #expect(try await store.events.joinCodeMatches(Self.code(rotation: 0), of: event.id) == true)
+        #expect(try await store.count("events WHERE join_code_hash IS NULL") == 1, "the old hash is gone")
     }
 
     @Test func anOfflineScanSyncedLateMovesTheFirstMeetingEarlier() async throws {

@@ -42,6 +42,8 @@ public struct AppServices: Sendable {
     package let personalFeeds: PersonalFeeds
     /// Where this server listens, for links when there is no public URL.
     let listening: ListeningAddress
+    /// Events' join codes, as the key ring in use now derives them.
+    var joinCodes: JoinCodes { JoinCodes(keyRing: keyRing, base: configuration.publicURL ?? listening.base) }
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).

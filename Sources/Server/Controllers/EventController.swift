@@ -35,14 +35,13 @@ struct EventController {
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let input = try EventFields.check(try await request.decode(as: NewEvent.self, context: context))
-        let id = UUID()
-        let (code, hash) = try JoinCode.generate(eventId: id)
         let event = try await services.events.create(
-            id: id, slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
-            joinCodeHash: hash, organizer: me.id)
+            id: UUID(), slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
+            organizer: me.id)
         context.logger.info("event created", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
-        // The code is shown in clear this once; `ResponseHeadersMiddleware` keeps caches from keeping it.
-        return try Response.json(CreatedEvent(event: event, joinCode: code), status: .created)
+        // `ResponseHeadersMiddleware` keeps caches from keeping the code.
+        let code = try services.joinCodes.current(of: event, rotation: 0)
+        return try Response.json(CreatedEvent(event: event, joinCode: code.joinCode), status: .created)
     }
 
     /// Public: the event's name, slug, dates and time zone; no members, no join code.
@@ -97,10 +96,9 @@ struct EventController {
         let me = try context.requireProfile()
         let event = try await event(context, viewer: me.id)
         guard event.role == .organizer else { throw Problem.notAnOrganizer }
-        let (code, hash) = try JoinCode.generate(eventId: event.event.id)
-        try await services.events.rotateJoinCode(of: event.event.id, hash: hash, by: me.id)
-        context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)"])
-        return try Response.json(EventJoinCode(eventId: event.event.id, joinCode: code))
+        let rotation = try await services.events.rotateJoinCode(of: event.event.id, by: me.id)
+        context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)", "event.join_code_rotation": "\(rotation)"])
+        return try Response.json(try services.joinCodes.current(of: event.event, rotation: rotation))
     }
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
@@ -113,8 +111,8 @@ struct EventController {
         let membership: MyEvent
         let joined: Bool
         do {
-            guard let hash = try JoinCode.hash(input.code, eventId: event.id) else { throw StoreError.invalidJoinCode }
-            (membership, joined) = try await services.events.join(event.id, profile: me.id, codeHash: hash)
+            guard let code = try services.joinCodes.attempt(input.code, for: event.id) else { throw StoreError.invalidJoinCode }
+            (membership, joined) = try await services.events.join(event.id, profile: me.id, code: code)
         } catch StoreError.invalidJoinCode {
             services.limiter.chargeGuess(.joinGuess, credential: me.id, event: event.id)
             throw StoreError.invalidJoinCode

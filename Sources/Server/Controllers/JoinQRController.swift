@@ -4,30 +4,49 @@ import QR
 import Store
 import Tokens
 
-/// `GET /v1/events/{event}/join-qr?code=XXXX-XXXX`: the event's join link, `BASE/#join=SLUG&code=CODE`,
-/// drawn as an SVG QR code for the corner of the organizer's wall (`/events/{slug}/live?wall`).
-/// BASE is `CONSTELLATION_PUBLIC_URL`, else the address the server listens on: never the request's `Host`.
-/// The server keeps only the join code's hash, so the organizer gives the code; it is checked
-/// against the stored hash (400 `invalid_join_code` if it is not the current one). For the event's
-/// readers (`requireEventReader`): organizers, and a view token's wall. A read (GET), so that a
-/// read-only view token can draw it; the code in the query is no secret from the wall that shows it.
+/// The event's door, for its readers (`requireEventReader`: organizers, and a view token's wall or
+/// live page, which show the code to the room anyway): `GET /v1/events/{event}/join-code`, the
+/// current code and join link (`BASE/#join=SLUG&code=CODE`; BASE is `CONSTELLATION_PUBLIC_URL`,
+/// else the address the server listens on, never the request's `Host`), and
+/// `GET /v1/events/{event}/join-qr`, that link as an SVG QR code. Codes are derived from the
+/// event's rotation (`JoinCodes`), so a page that asks again after a rotation gets the new one.
+/// An event made before codes were derived has only its code's hash: 409 `join_code_unknown`
+/// until an organizer rotates it once, and meanwhile `join-qr?code=XXXX-XXXX` draws the code the
+/// organizer gives, checked against the hash (400 `invalid_join_code` if it is not the current one).
 struct JoinQRController {
     let services: AppServices
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events/:event/join-code", use: joinCode)
         group.get("events/:event/join-qr", use: joinQR)
+    }
+
+    @Sendable func joinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await services.requireEventReader(context).event
+        return try .json(try await current(of: event))
     }
 
     @Sendable func joinQR(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await services.requireEventReader(context).event
-        guard let code = JoinCode.normalize(request.uri.queryParameters.get("code") ?? ""),
-            let hash = try JoinCode.hash(code, eventId: event.id),
-            try await services.events.joinCodeMatches(event.id, codeHash: hash)
-        else { throw Self.invalidCode }
-        let shown = "\(code.prefix(4))-\(code.dropFirst(4))"
-        let link = "\(services.configuration.publicURL ?? services.listening.base)/#join=\(event.slug)&code=\(shown)"
+        let link: String
+        if let given = request.uri.queryParameters.get("code") {
+            guard let code = try services.joinCodes.attempt(given, for: event.id),
+                try await services.events.joinCodeMatches(code, of: event.id) == true
+            else { throw Self.invalidCode }
+            link = services.joinCodes.link(to: event, code: given)
+        } else {
+            link = try await current(of: event).link
+        }
         return .fresh(Array(try QRCode(encoding: link).svg().utf8), contentType: "image/svg+xml")
     }
 
+    private func current(of event: Event) async throws -> EventJoinCode {
+        guard let rotation = try await services.events.joinCodeRotation(of: event.id) else { throw Self.codeUnknown }
+        return try services.joinCodes.current(of: event, rotation: rotation)
+    }
+
     static let invalidCode = Problem.badRequest("invalid_join_code", "That is not this event's current join code (XXXX-XXXX).")
+    static let codeUnknown = Problem(
+        status: 409, code: "join_code_unknown", title: "This event's join code cannot be shown",
+        detail: "The event was made before join codes could be shown again: an organizer rotates the code once, and from then on it can.")
 }

@@ -41,7 +41,7 @@ struct ProfileController {
     /// those (`registerThroughCode`). A wrong event, code or token, an ended event's join code, or
     /// a code its redemption would refuse (revoked by a QR reset, its owner erased, used up),
     /// counts against the address as a registration with nothing behind it does, and is refused.
-    private func admit(_ input: NewProfile, address: String?) async throws -> (event: UUID, codeHash: [UInt8])? {
+    private func admit(_ input: NewProfile, address: String?) async throws -> (event: UUID, code: JoinCodeAttempt)? {
         let limiter = services.limiter
         switch (input.event, input.joinCode, input.token) {
         case (nil, nil, nil):
@@ -49,20 +49,20 @@ struct ProfileController {
             return nil
         case (let reference?, let code?, nil):
             let event: UUID
-            let hash: [UInt8]
+            let attempt: JoinCodeAttempt
             do {
                 guard let found = try await services.events.event(EventReference(reference)) else { throw Problem.unknownEvent }
-                guard let codeHash = try JoinCode.hash(code, eventId: found.event.id),
-                    try await services.events.joinCodeMatches(codeHash, of: found.event.id) == true
+                guard let given = try services.joinCodes.attempt(code, for: found.event.id),
+                    try await services.events.joinCodeMatches(given, of: found.event.id) == true
                 else { throw StoreError.invalidJoinCode }
                 guard Date() < found.event.endsAt else { throw Problem.eventEnded }
-                (event, hash) = (found.event.id, codeHash)
+                (event, attempt) = (found.event.id, given)
             } catch {
                 try limiter.admit(.register, address: address)
                 throw error
             }
             try limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
-            return (event, hash)
+            return (event, attempt)
         case (nil, nil, let token?):
             let claims: ConnectionClaims
             do {

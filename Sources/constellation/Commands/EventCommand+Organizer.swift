@@ -11,7 +11,7 @@ extension EventCommand {
             return try await body()
         } catch let error as ClientError where error.code == "not_an_organizer" {
             throw CLIError.data(
-                "you do not organize \(event): only its organizers see its growth, summary, network and badge sheet "
+                "you do not organize \(event): only its organizers see its join code, growth, summary, network and badge sheet "
                     + "[not_an_organizer]")
         }
     }

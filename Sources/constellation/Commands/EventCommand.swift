@@ -14,7 +14,7 @@ struct EventCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
-            Answer.self, RotateCode.self, Visibility.self, OnWall.self, Badge.self, PrintBadge.self, Badges.self,
+            Answer.self, Code.self, RotateCode.self, Visibility.self, OnWall.self, Badge.self, PrintBadge.self, Badges.self,
         ]
     )
 
@@ -129,6 +129,26 @@ struct EventCommand: AsyncParsableCommand {
             case .pseudonymous:
                 "\(event.name)'s organizers see you by a pseudonym (`constellation event visibility \(event.slug) named` shows your name)."
             }
+        }
+    }
+
+    struct Code: SessionCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show an event's join code and join link (organizers only).",
+            discussion: """
+                The link is what the join poster's and the wall's QR code open. An event made before join codes \
+                could be shown again has none to show (exit 65, join_code_unknown) until `rotate-code` gives it one.
+                """)
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        func run(in session: Session) async throws {
+            let code = try await EventCommand.asOrganizer(of: event) { try await session.client.joinCode(of: event) }
+            if options.json { return try Terminal.printJSON(code) }
+            Terminal.print("Join code: \(code.joinCode)\nJoin link: \(code.link)")
         }
     }
 
