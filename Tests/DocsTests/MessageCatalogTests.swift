@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 
-/// The web pages' words come from one catalog per language (`messages-en.js`, `messages-de.js`):
-/// each must have every key the other has, with the same plural forms and the same `{placeholders}`,
+/// The web pages' words come from one catalog per language (`messages-en.js`, `messages-de.js`),
+/// and the organizer's pages' own (`organizer-messages-en.js`, `…-de.js`): of each pair, each must
+/// have every key the other has, with the same plural forms and the same `{placeholders}`,
 /// or a page shows a key or a sentence with a hole in one language.
 @Suite struct MessageCatalogTests {
     static let assets = DocumentationLinksTests.root.appendingPathComponent("Sources/WebClient/Web/assets")
 
     /// Each key with what its message needs: its plural forms (`one`, `other`) and its placeholders.
-    static func catalog(_ language: String) throws -> [String: Set<String>] {
-        let text = try String(contentsOf: assets.appendingPathComponent("messages-\(language).js"), encoding: .utf8)
+    static func catalog(_ language: String, of pages: String = "messages") throws -> [String: Set<String>] {
+        let text = try String(contentsOf: assets.appendingPathComponent("\(pages)-\(language).js"), encoding: .utf8)
         var entries: [String: Set<String>] = [:]
         var key: String?
         for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
@@ -24,9 +25,12 @@ import Testing
         return entries
     }
 
-    @Test func bothCatalogsHaveTheSameKeysFormsAndPlaceholders() throws {
-        let (english, german) = (try Self.catalog("en"), try Self.catalog("de"))
-        #expect(english.count > 150, "the catalog was read: \(english.count) keys")
+    @Test(arguments: ["messages", "organizer-messages"])
+    func bothCatalogsHaveTheSameKeysFormsAndPlaceholders(pages: String) throws {
+        let (english, german) = (try Self.catalog("en", of: pages), try Self.catalog("de", of: pages))
+        #expect(english.count > 50, "the catalog was read: \(english.count) keys")
+        #expect(
+            Set(english.keys).isDisjoint(with: try Self.catalog("en", of: pages == "messages" ? "organizer-messages" : "messages").keys))
         #expect(Set(english.keys).subtracting(german.keys).sorted() == [], "missing in German")
         #expect(Set(german.keys).subtracting(english.keys).sorted() == [], "missing in English")
         for (key, needs) in english.sorted(by: { $0.key < $1.key }) where german[key] != nil && german[key] != needs {

@@ -4,9 +4,10 @@ import NIOCore
 
 /// The web client, served from memory with a strict Content-Security-Policy: nothing may load
 /// from, or be sent to, another origin. `/` (join, my code, my network), `/c` (what a phone's
-/// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation) and
-/// their `/assets/…`, and `/sw.js`, the service worker that keeps them for offline use. Pages and
-/// assets revalidate (`no-cache` + ETag → 304).
+/// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation), the
+/// organizer's back office (`/events/new`, `/events/{slug}/organize` and its join poster
+/// `/events/{slug}/poster`) and their `/assets/…`, and `/sw.js`, the service worker that keeps them
+/// for offline use. Pages and assets revalidate (`no-cache` + ETag → 304).
 struct WebController {
     let assets: WebAssets
 
@@ -21,6 +22,9 @@ struct WebController {
         router.get("c") { request, _ in try page("connect.html", request) }
         router.get("sw.js") { request, _ in try page("sw.js", request) }
         router.get("events/:slug/live") { request, _ in try page("live.html", request) }
+        router.get("events/new") { request, _ in try page("new-event.html", request) }
+        router.get("events/:slug/organize") { request, _ in try page("organize.html", request) }
+        router.get("events/:slug/poster") { request, _ in try page("poster.html", request) }
         router.get("assets/:name") { request, context in
             let name = try context.parameters.require("name")
             return try page("assets/\(name)", request)

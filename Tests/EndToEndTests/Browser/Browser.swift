@@ -118,6 +118,16 @@ final class Browser: @unchecked Sendable {
         _ = try await command("url", ["url": url])
     }
 
+    /// The browser's tabs, in the order WebDriver lists them (the first opened first).
+    func tabs() async throws -> [String] {
+        try await command("window/handles", method: "GET") as? [String] ?? []
+    }
+
+    /// Makes `tab` (one of `tabs()`) the one the next commands drive.
+    func switchTo(tab: String) async throws {
+        _ = try await command("window", ["handle": tab])
+    }
+
     /// Runs `script` (a function body; `arguments[i]` are `arguments`) in the page; its JSON result.
     @discardableResult
     func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
@@ -215,9 +225,10 @@ final class Browser: @unchecked Sendable {
     }
 
     /// How many pages Chromium's print-to-PDF (WebDriver's Print) makes of the page, laid out for
-    /// print as a printer would get it (A4 unless the page's CSS says otherwise).
-    func printedPageCount() async throws -> Int {
-        guard let encoded = try await command("print", ["pageWidth": 21.0, "pageHeight": 29.7, "background": true]) as? String,
+    /// print as a printer would get it, on paper of `width` × `height` cm (A4 unless told: Letter is
+    /// 21.59 × 27.94).
+    func printedPageCount(width: Double = 21.0, height: Double = 29.7) async throws -> Int {
+        guard let encoded = try await command("print", ["pageWidth": width, "pageHeight": height, "background": true]) as? String,
             let pdf = Data(base64Encoded: encoded)
         else { throw Failure(description: "no PDF") }
         return String(decoding: pdf, as: UTF8.self).matches(of: /\/Type\s*\/Page[^s]/).count

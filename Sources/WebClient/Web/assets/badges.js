@@ -4,6 +4,7 @@
 
 import { call, explain, say } from './api.js';
 import { t } from './i18n.js';
+import { download, today } from './download.js';
 import { choiceBox } from './choice-box.js';
 
 const $ = (id) => document.getElementById(id);
@@ -19,14 +20,7 @@ export function badgeControls({ event, role, printsBadge }) {
   print.dataset.event = event.slug;
   print.addEventListener('click', () => printBadge(event, print));
   controls.append(choice, print);
-  if (role === 'organizer') {
-    for (const paper of ['a4', 'letter']) {
-      const sheet = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`badge.sheet.${paper}`) });
-      sheet.dataset.paper = paper;
-      sheet.addEventListener('click', () => downloadSheet(event, paper, sheet));
-      controls.append(sheet);
-    }
-  }
+  if (role === 'organizer') controls.append(...sheetButtons(event, $('event-status')));
   return controls;
 }
 
@@ -51,23 +45,26 @@ async function printBadge(event, button) {
   }
 }
 
+/** The buttons that download `event`'s print sheet on A4 and on Letter paper, saying on `status` how many badges it holds. */
+export function sheetButtons(event, status) {
+  return ['a4', 'letter'].map((paper) => {
+    const sheet = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`badge.sheet.${paper}`) });
+    sheet.dataset.paper = paper;
+    sheet.addEventListener('click', () => downloadSheet(event, paper, sheet, status));
+    return sheet;
+  });
+}
+
 /** Downloads the organizers' print sheet of `event` on `paper`, as the HTML page to open and print. */
-async function downloadSheet(event, paper, button) {
+async function downloadSheet(event, paper, button, status) {
   button.disabled = true;
   try {
     const response = await call(`/events/${encodeURIComponent(event.slug)}/badges?paper=${paper}`);
     const count = Number(response.headers.get('Constellation-Badges') || 0);
-    const link = Object.assign(document.createElement('a'), {
-      href: URL.createObjectURL(await response.blob()), download: `badges-${event.slug}-${paper}.html`,
-    });
-    link.id = 'badge-sheet-link';
-    $('badge-sheet-link')?.remove();
-    link.hidden = true;
-    document.body.append(link);
-    link.click();
-    say($('event-status'), t('badge.sheetReady', { count, event: event.name }), 'success');
+    download(await response.blob(), `badges-${event.slug}-${paper}-${today()}.html`);
+    say(status, t('badge.sheetReady', { count, event: event.name }), 'success');
   } catch (error) {
-    say($('event-status'), explain(error), 'error');
+    say(status, explain(error), 'error');
   } finally {
     button.disabled = false;
   }

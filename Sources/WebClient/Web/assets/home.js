@@ -116,7 +116,14 @@ function myEvent({ event, role, visibility, printsBadge, onWall }) {
   const wall = choiceBox(event, onWall, t('home.nameOnTheWall'), {
     body: (checked) => ({ onWall: checked }), chosen: (privacy) => privacy.onWall, said: ['home.nowOnWall', 'home.nowOffWall'],
   });
-  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '', named, wall, badgeControls({ event, role, printsBadge }));
+  item.append(name, role === 'organizer' ? ` ${t('home.organizer')}` : '');
+  if (role === 'organizer') {
+    const organize = Object.assign(document.createElement('a'), {
+      href: `/events/${encodeURIComponent(event.slug)}/organize`, textContent: t('home.organizeEvent'), className: 'organize-link',
+    });
+    item.append(' ', organize);
+  }
+  item.append(named, wall, badgeControls({ event, role, printsBadge }));
   return item;
 }
 

@@ -1,5 +1,5 @@
 // The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
-// messages-de.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
+// messages-de.js, and the organizer's pages' own, organizer-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
 // The language of a page load: `?lang=xx`, else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
@@ -24,12 +24,22 @@ function pseudo(text) {
   return `⟦${text.replace(/\{\w+\}|[a-zA-Z]/g, (part) => ACCENTS[part] ?? part)}⟧`;
 }
 
+/** English `catalog` in the pseudo-locale, message for message. */
+function pseudoCatalog(catalog) {
+  return Object.fromEntries(Object.entries(catalog).map(([key, message]) => [key, typeof message === 'string' ? pseudo(message)
+    : Object.fromEntries(Object.entries(message).map(([form, text]) => [form, pseudo(text)]))]));
+}
+
 /** This page load's language: a catalog's ('en', 'de') or the pseudo-locale ('qps'). */
 export const language = choose();
-const messages = language === PSEUDO
-  ? Object.fromEntries(Object.entries(en).map(([key, message]) => [key, typeof message === 'string' ? pseudo(message)
-    : Object.fromEntries(Object.entries(message).map(([form, text]) => [form, pseudo(text)]))]))
-  : catalogs[language];
+const messages = language === PSEUDO ? pseudoCatalog(en) : catalogs[language];
+
+/** Adds the messages only some pages use (`{ en, de }`, a catalog of each language, as the
+ * organizer's pages have), before those pages `localize`. */
+export function addMessages(more) {
+  for (const [code, catalog] of Object.entries(catalogs)) Object.assign(catalog, more[code]);
+  if (language === PSEUDO) Object.assign(messages, pseudoCatalog(more.en));
+}
 const plurals = new Intl.PluralRules(language);
 
 /** Whether the catalogs have a message `key`. */

@@ -20,6 +20,8 @@ const NETWORK_EVERY_MS = 3000;
 /** How long the server shares an event's picture and summary among its screens (CONSTELLATION_PICTURE_INTERVAL_MS), with a margin. */
 const SHARED_MS = 2500;
 const INSIGHTS_EVERY_MS = 10_000;
+/** How often a wall asks for the join code, to follow a rotation. */
+const JOIN_CODE_MS = 3000;
 const GLIDE_MS = 900;
 
 /** The pseudonym the server would show for node `id` (`p` + base32), in this page's language: never a name. */
@@ -163,6 +165,7 @@ class LivePage {
     const slug = this.slug;
     const usingView = Boolean(sessionStorage.getItem(this.viewKey));
     if (error.code === 'view_token_expired') return t('live.viewExpired', { slug });
+    if (error.code === 'view_token_revoked') return t('live.viewRevoked');
     if (error.status === 401) return usingView ? t('live.viewInvalid', { slug }) : t('live.keyInvalid');
     if (error.code === 'view_token_wrong_event') return t('live.otherEvent', { slug });
     if (error.code === 'not_an_organizer') return t('live.notOrganizer');
@@ -372,20 +375,52 @@ class LivePage {
     });
   }
 
+  /** The wall's join code: the event's current one, asked again every few seconds so that a
+   * rotation shows by itself (the QR code is drawn again only when the code changed). An event made
+   * before codes could be shown has none to give (409): then the code the link carried, if any. */
   async showJoinCode() {
-    const code = sessionStorage.getItem(this.codeKey);
-    if (!code) return;
     const event = this.event;
-    $('join').hidden = false;
-    this.initJoinControls();
-    try {
-      const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: this.credential() });
-      $('join-qr').src = URL.createObjectURL(await response.blob());
+    const given = sessionStorage.getItem(this.codeKey);
+    let shown = null;
+    const show = async () => {
+      let code = null;
+      try {
+        code = (await json(`/events/${encodeURIComponent(event.id)}/join-code`, { auth: this.credential() })).joinCode;
+      } catch (error) {
+        // A revoked or expired link stops the page here too, within seconds on a wall.
+        if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+          this.report(error);
+          return;
+        }
+        if (!(error instanceof ApiError && error.code === 'join_code_unknown' && given)) {
+          if (shown === null) $('join-caption').textContent = explain(error);
+          return;
+        }
+        code = given.toUpperCase();
+      }
+      if (code === shown) return;
+      const query = code === given?.toUpperCase() ? `?code=${encodeURIComponent(code)}` : '';
+      const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr${query}`, { auth: this.credential() });
+      const image = $('join-qr');
+      const previous = image.src;
+      image.src = URL.createObjectURL(await response.blob());
+      if (previous.startsWith('blob:')) URL.revokeObjectURL(previous);
+      shown = code;
+      if ($('join').hidden && !this.joinShown) {
+        $('join').hidden = false;
+        this.initJoinControls();
+      }
+      this.joinShown = true;
+      $('join').dataset.code = code;
       $('join-caption').textContent = t('live.scanToJoinEvent', { event: event.name });
-      $('join-code').textContent = `${event.slug} · ${code.toUpperCase()}`;
-    } catch (error) {
-      $('join-caption').textContent = explain(error);
-    }
+      $('join-code').textContent = `${event.slug} · ${code}`;
+    };
+    const again = async () => {
+      if (this.stopped) return;
+      try { await show(); } catch { /* kept as it was: asked again in a moment */ }
+      setTimeout(again, JOIN_CODE_MS);
+    };
+    await again();
   }
 
   search() {

@@ -158,6 +158,7 @@ export default {
   'live.joinHide': 'Code ausblenden',
   'live.joinShow': 'Code zeigen',
   'live.noCredential': 'Keine Berechtigung: Öffne den Link, den `constellation event open {slug}` ausgibt, oder diese Seite in dem Browser, in dem du Constellation als Veranstalter nutzt.',
+  'live.viewRevoked': 'Ein Veranstalter hat diesen Link widerrufen: Diese Seite zeigt nichts mehr. Bitte um einen neuen.',
   'live.viewExpired': 'Dieser Ansichtslink ist abgelaufen. Mit `constellation event open {slug}` bekommst du einen neuen.',
   'live.viewInvalid': 'Dieser Ansichtslink gilt hier nicht. Mit `constellation event open {slug}` bekommst du einen neuen.',
   'live.keyInvalid': 'Der Schlüssel dieses Browsers ist nicht mehr gültig. Öffne den Link, den `constellation event open` ausgibt.',
@@ -229,4 +230,6 @@ export default {
   'card.saved': 'Deine Karte ist gespeichert.',
   'card.saveContact': '{name} in meinen Kontakten speichern',
   'card.changed': 'Deine Karte wurde auf einem anderen Gerät geändert: Hier ist sie, wie sie jetzt ist. Nimm deine Änderung noch einmal vor.',
+  'home.createEvent': 'Eine Veranstaltung anlegen',
+  'home.organizeEvent': 'Seite für Veranstalter',
 };

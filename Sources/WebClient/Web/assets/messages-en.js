@@ -167,6 +167,7 @@ export default {
   'live.joinHide': 'Hide code',
   'live.joinShow': 'Show code',
   'live.noCredential': 'No credential: open the link `constellation event open {slug}` prints, or this page in the browser where you use Constellation as the event\'s organizer.',
+  'live.viewRevoked': 'An organizer revoked this view link: this page shows nothing more. Ask them for a new one.',
   'live.viewExpired': 'This view link has expired. Run `constellation event open {slug}` for a fresh one.',
   'live.viewInvalid': 'This view link is not valid here. Run `constellation event open {slug}` for a fresh one.',
   'live.keyInvalid': 'This browser\'s key is no longer valid. Open the link `constellation event open` prints.',
@@ -241,4 +242,6 @@ export default {
   'card.saved': 'Your card is saved.',
   'card.saveContact': 'Save {name} to my contacts',
   'card.changed': 'Your card changed on another device: here it is as it is now. Make your change again.',
+  'home.createEvent': 'Create an event',
+  'home.organizeEvent': 'Organizer\'s page',
 };

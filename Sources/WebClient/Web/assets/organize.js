@@ -1,0 +1,221 @@
+// `/events/{slug}/organize`: the organizer's page of one event, with nothing but a browser. The
+// door (the join code and link, copy buttons, the join poster, replacing the code after a
+// confirmation), live pages and walls (each opened in a new tab through a view link of its own;
+// the links now live, revoked one by one or all at once), exports, the badge sheet, and the way to
+// growth and the summary. Someone who does not organize the event gets a page saying so.
+import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
+import { t, language, localize, addMessages } from './i18n.js';
+import organizerEn from './organizer-messages-en.js';
+import organizerDe from './organizer-messages-de.js';
+import { sheetButtons } from './badges.js';
+import { download, today } from './download.js';
+
+addMessages({ en: organizerEn, de: organizerDe });
+
+const $ = (id) => document.getElementById(id);
+const status = $('status');
+const slug = decodeURIComponent(location.pathname.split('/')[2] || '');
+const path = (rest = '') => `/events/${encodeURIComponent(slug)}${rest}`;
+/** The exports, as `GET /v1/events/{event}/network?format=…` gives them, and the summary; with the file each is saved as. */
+const EXPORTS = [
+  { key: 'gexf', url: '/network?format=gexf', file: 'gexf' },
+  { key: 'graphml', url: '/network?format=graphml', file: 'graphml' },
+  { key: 'csv', url: '/network?format=csv', file: 'csv' },
+  { key: 'graphology', url: '/network?format=graphology', file: 'graphology.json' },
+  { key: 'cytoscape', url: '/network?format=cytoscape', file: 'cytoscape.json' },
+  { key: 'summary', url: '/summary', file: 'summary.json' },
+];
+let event = null;
+
+function refuse(text) {
+  $('refused-text').textContent = text;
+  $('refused').hidden = false;
+  $('organizer').hidden = true;
+}
+
+/** A date and time as this page's language writes them, in the event's time zone. */
+function when(date) {
+  return new Date(date).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: event.timeZone });
+}
+
+/** Shows the join code and link now (`GET …/join-code`); an event made before codes could be shown says so. */
+async function showCode() {
+  try {
+    const code = await json(path('/join-code'));
+    $('join-code').textContent = code.joinCode;
+    $('join-link').textContent = code.link;
+    $('join-link').href = code.link;
+    $('code-unknown').hidden = true;
+    for (const id of ['copy-code', 'copy-link', 'poster-a4', 'poster-letter']) $(id).hidden = false;
+  } catch (error) {
+    if (!(error instanceof ApiError && error.code === 'join_code_unknown')) throw error;
+    $('code-unknown').hidden = false;
+    for (const id of ['copy-code', 'copy-link', 'poster-a4', 'poster-letter']) $(id).hidden = true;
+  }
+}
+
+async function copy(text, what) {
+  try {
+    await navigator.clipboard.writeText(text);
+    say(status, t('organize.copied', { what }), 'success');
+  } catch {
+    say(status, t('organize.copyFailed'), 'error');
+  }
+}
+
+function askRotate() {
+  $('rotate').hidden = true;
+  $('rotate-confirm').hidden = false;
+  $('rotate-no').focus();
+}
+
+function closeRotate() {
+  $('rotate-confirm').hidden = true;
+  $('rotate').hidden = false;
+  $('rotate').focus();
+}
+
+async function rotate() {
+  $('rotate-yes').disabled = true;
+  try {
+    await call(path('/join-code'), { method: 'POST' });
+    // Another organizer may have replaced it at the same moment: the code shown is the one that stands.
+    await showCode();
+    say(status, t('organize.rotated', { code: $('join-code').textContent }), 'success');
+    closeRotate();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  } finally {
+    $('rotate-yes').disabled = false;
+  }
+}
+
+/** How many screens a new link may light, or null (said next to the field) when it is not 1 to 50. */
+function screens() {
+  const value = Number($('screen-count').value);
+  const good = Number.isInteger(value) && value >= 1 && value <= 50;
+  $('screen-count-error').textContent = good ? '' : t('organize.error.screens');
+  $('screen-count-error').hidden = good;
+  if (good) $('screen-count').removeAttribute('aria-invalid');
+  else $('screen-count').setAttribute('aria-invalid', 'true');
+  return good ? value : null;
+}
+
+/** Opens the live page or the wall in a new tab, through a new view link. The tab opens at the
+ * click (a browser lets a page open tabs only then) and goes to the link once it is made. */
+async function openScreen(wall) {
+  const count = screens();
+  if (count === null) {
+    $('screen-count').focus();
+    return;
+  }
+  const tab = window.open('about:blank', '_blank');
+  try {
+    const issued = await json(path('/view-tokens'), { method: 'POST', body: { wall, screens: count } });
+    if (tab) tab.location.href = issued.path;
+    else say(status, t('organize.openHere', { link: location.origin + issued.path }), 'info');
+    await listLinks();
+  } catch (error) {
+    tab?.close();
+    say(status, explain(error), 'error');
+  }
+}
+
+/** The view links now live, newest first, each with who made it, until when, and how many screens it may light. */
+async function listLinks() {
+  const links = (await json(path('/view-tokens'))).items;
+  $('view-links').replaceChildren(...links.map((link) => {
+    const item = document.createElement('li');
+    const text = document.createElement('span');
+    text.textContent = t(link.showsNames ? 'organize.linkLive' : 'organize.linkWall', {
+      name: link.createdByName, until: when(link.expiresAt), screens: link.screens,
+    });
+    const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline secondary', textContent: t('organize.revoke') });
+    revoke.setAttribute('aria-label', t('organize.revokeLabel', { name: link.createdByName, until: when(link.expiresAt) }));
+    revoke.addEventListener('click', () => revokeLinks(link.id, revoke));
+    item.append(text, revoke);
+    return item;
+  }));
+  if (!links.length) {
+    const none = document.createElement('li');
+    none.textContent = t('organize.noLinks');
+    $('view-links').append(none);
+  }
+  $('revoke-all').hidden = !links.length;
+}
+
+/** Revokes one link (`id`) or all: every page open through them says so within a minute. */
+async function revokeLinks(id, button) {
+  button.disabled = true;
+  try {
+    const response = await call(path(id ? `/view-tokens/${id}` : '/view-tokens'), { method: 'DELETE' });
+    const count = id ? 1 : (await response.json()).revoked;
+    say(status, t('organize.revoked', { count }), 'success');
+    await listLinks();
+    $('open-live').focus();
+  } catch (error) {
+    say(status, explain(error), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function offerExports() {
+  $('exports').replaceChildren(...EXPORTS.map(({ key, url, file }) => {
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`organize.export.${key}`) });
+    button.dataset.format = key;
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      try {
+        const response = await call(path(url));
+        download(await response.blob(), `${event.slug}-${today()}.${file}`);
+        say(status, t('organize.exported', { format: button.textContent }), 'success');
+      } catch (error) {
+        say(status, explain(error), 'error');
+      } finally {
+        button.disabled = false;
+      }
+    });
+    return button;
+  }));
+}
+
+async function start() {
+  localize();
+  sayWaits(status);
+  if (!session.key) return refuse(t('organize.noProfile'));
+  try {
+    event = await json(path(), { auth: null });
+  } catch (error) {
+    return refuse(error instanceof ApiError && error.status === 404 ? t('organize.noSuchEvent', { slug }) : explain(error));
+  }
+  document.title = t('organize.documentTitle', { event: event.name });
+  $('event-name').textContent = event.name;
+  $('event-dates').textContent = `${when(event.startsAt)} – ${when(event.endsAt)} (${event.timeZone.replaceAll('_', ' ')})`;
+  try {
+    const mine = (await json('/me/events')).items.find((item) => item.event.id === event.id);
+    if (mine?.role !== 'organizer') return refuse(t('organize.notOrganizer', { event: event.name }));
+    $('organizer').hidden = false;
+    if (location.hash === '#created') {
+      say(status, t('organize.created', { event: event.name }), 'success');
+      history.replaceState(null, '', location.pathname);
+    }
+    for (const paper of ['a4', 'letter']) $(`poster-${paper}`).href = path(`/poster?paper=${paper}`);
+    $('live-link').href = path('/live');
+    $('copy-code').addEventListener('click', () => copy($('join-code').textContent, t('organize.joinCode')));
+    $('copy-link').addEventListener('click', () => copy($('join-link').href, t('organize.joinLink')));
+    $('rotate').addEventListener('click', askRotate);
+    $('rotate-no').addEventListener('click', closeRotate);
+    $('rotate-yes').addEventListener('click', rotate);
+    $('open-live').addEventListener('click', () => openScreen(false));
+    $('open-wall').addEventListener('click', () => openScreen(true));
+    $('revoke-all').addEventListener('click', () => revokeLinks(null, $('revoke-all')));
+    offerExports();
+    $('badges').replaceChildren(...sheetButtons(event, status));
+    await Promise.all([showCode(), listLinks()]);
+  } catch (error) {
+    say(status, explain(error), 'error');
+  }
+}
+
+start();
