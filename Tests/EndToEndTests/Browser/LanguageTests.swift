@@ -15,7 +15,8 @@ import Testing
     /// attributes, the document's title) that has letters outside the pseudo-locale's ⟦…⟧, is no
     /// word of `arguments[0]` (what the test made: names, an event, codes) and no month, weekday or
     /// AM/PM the browser writes in dates; each as "where: text". The language switch names each
-    /// language in that language, on purpose.
+    /// language in that language, on purpose; what a page marks `translate="no"` is data (time zone
+    /// names, links), as it tells a translating browser.
     static let untranslated = """
         if (document.documentElement.lang !== 'qps') return ['the page is not in the pseudo-locale'];
         const words = (text) => text.match(/\\p{L}+/gu) || [];
@@ -37,7 +38,7 @@ import Testing
         const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const element = node.parentElement;
-          if (node.textContent.trim() && shown(element) && !element.closest('#language')) check(node.textContent, name(element));
+          if (node.textContent.trim() && shown(element) && !element.closest('#language, [translate="no"]')) check(node.textContent, name(element));
         }
         for (const element of document.body.querySelectorAll('[placeholder], [aria-label], [alt], [title]')) {
           if (!shown(element)) continue;
@@ -146,6 +147,22 @@ import Testing
             try await laptop.wait(for: "the stream", until: "document.getElementById('live-state').dataset.state === 'live'")
             try await laptop.wait(for: "the picture in words", until: "document.getElementById('network-text').textContent.includes('⟦')")
             try await expectTranslated(laptop, "the wall", userData: userData)
+
+            // The organizer's pages, in Ada's browser: the new event's form with a mistake, her event's page, its poster.
+            try await laptop.run("localStorage.setItem('constellation.apiKey', arguments[0]);", [ada.apiKey ?? ""])
+            try await laptop.open(server.url + "/events/new?lang=qps")
+            try await laptop.wait(for: "the event form", until: "!document.getElementById('new-event').hidden")
+            try await laptop.click("#new-event button[type=submit]")
+            try await laptop.wait(for: "a mistake", until: "!document.getElementById('event-name-error').hidden")
+            try await expectTranslated(laptop, "the new event's form", userData: userData)
+            try await laptop.open(server.url + "/events/polyglot-night/organize?lang=qps")
+            try await laptop.wait(for: "the door", until: "document.getElementById('join-code').textContent === '\(created.joinCode)'")
+            try await laptop.wait(for: "the links", until: "document.querySelectorAll('#view-links li button').length === 2")
+            try await laptop.click("#rotate")
+            try await expectTranslated(laptop, "the organizer's page", userData: userData)
+            try await laptop.open(server.url + "/events/polyglot-night/poster?lang=qps")
+            try await laptop.wait(for: "the poster", until: "!document.getElementById('poster').hidden")
+            try await expectTranslated(laptop, "the join poster", userData: userData)
         }
     }
 
