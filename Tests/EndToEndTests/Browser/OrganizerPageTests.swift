@@ -112,6 +112,7 @@ import Testing
                 for: "the poster",
                 until: "!document.getElementById('poster').hidden && document.getElementById('poster-qr').naturalWidth > 0")
             #expect(try await laptop.text("#poster-code") == code.joinCode)
+            try await Screenshots.save(laptop, as: "poster")
             #expect(try await laptop.printedPageCount() == 1, "the poster fits its page")
             #expect(try await laptop.seriousAccessibilityProblems() == [])
             let shot = workspace.root.appendingPathComponent("poster.png")
@@ -142,6 +143,7 @@ import Testing
             try await laptop.click("#rotate-yes")
             try await laptop.wait(for: "the new code", until: "document.getElementById('join-code').textContent !== '\(code.joinCode)'")
             let rotated = try await olga.joinCode(of: Self.slug)
+            try await Screenshots.save(laptop, as: "organize")
             #expect(try await laptop.text("#join-code") == rotated.joinCode)
             try await laptop.switchTo(tab: wallTab)
             let rotatedAt = ContinuousClock.now

@@ -77,6 +77,6 @@ export default {
   'poster.back': 'Zurück zur Seite der Veranstaltung',
   'poster.call': 'Lerne die Leute hier kennen: Tritt der Konstellation der Veranstaltung bei',
   'poster.qr': 'QR-Code zum Beitritt zu {event}',
-  'poster.instructions': 'Scanne den Code mit der Kamera deines Telefons, oder öffne {host} und tippe den Beitrittscode ein.',
+  'poster.instructions': 'Scanne den Code mit der Kamera deines Telefons, oder öffne {host} und tritt der Veranstaltung {slug} mit dem Beitrittscode bei.',
   'poster.code': 'Beitrittscode',
 };

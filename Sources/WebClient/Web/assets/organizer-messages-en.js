@@ -79,6 +79,6 @@ export default {
   'poster.back': 'Back to the event\'s page',
   'poster.call': 'Meet the people here: join the event\'s constellation',
   'poster.qr': 'QR code that joins {event}',
-  'poster.instructions': 'Scan the code with your phone\'s camera, or open {host} and type the join code.',
+  'poster.instructions': 'Scan the code with your phone\'s camera, or open {host} and join the event {slug} with the join code.',
   'poster.code': 'Join code',
 };

@@ -27,7 +27,7 @@ async function start() {
     document.title = t('poster.documentTitle', { event: event.name });
     $('poster-event').textContent = event.name;
     $('poster-code').textContent = code.joinCode;
-    $('poster-instructions').textContent = t('poster.instructions', { host: new URL(code.link).host });
+    $('poster-instructions').textContent = t('poster.instructions', { host: new URL(code.link).host, slug: event.slug });
     $('poster-link').textContent = code.link;
     $('poster').classList.replace('a4', paper);
     $('poster').dataset.paper = paper;
