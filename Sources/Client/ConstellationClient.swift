@@ -154,6 +154,25 @@ public struct ConstellationClient: Sendable {
             send(.POST, "/v1/events/\(Self.escaped(event))/view-tokens", body: ViewTokenRequest(wall: wall ? true : nil, screens: screens)))
     }
 
+    /// `event`'s live view links, newest first (I must organize it).
+    public func viewLinks(of event: String) async throws(ClientError) -> ViewLinkList {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/view-tokens"))
+    }
+
+    /// Moves view link `id` of `event` to expire at `until` (at most its `longestUntil`): the link as it now is.
+    public func extendViewLink(_ id: UUID, of event: String, until: Date) async throws(ClientError) -> ViewLink {
+        try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/view-tokens/\(id)", body: ViewLinkChange(expiresAt: until)))
+    }
+
+    /// Revokes view link `id` of `event`, or every live one with nil: how many were revoked.
+    public func revokeViewLinks(of event: String, id: UUID? = nil) async throws(ClientError) -> Int {
+        guard let id else {
+            return try await (decode(send(.DELETE, "/v1/events/\(Self.escaped(event))/view-tokens")) as ViewLinksRevoked).revoked
+        }
+        _ = try await send(.DELETE, "/v1/events/\(Self.escaped(event))/view-tokens/\(id)")
+        return 1
+    }
+
     /// The event's whole network laid out, with pseudonymous ids (I must organize it).
     /// `asWall`: as the event's walls show it to the room (by name only those who chose it).
     public func eventNetwork(_ event: String, asWall: Bool = false) async throws(ClientError) -> EventNetwork {

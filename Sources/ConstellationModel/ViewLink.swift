@@ -1,7 +1,8 @@
 import Foundation
 
 /// One of an event's live view links (`GET /v1/events/{event}/view-tokens`): who made it, when, until
-/// when, whether it shows names, and how many screens it may light. The token itself is shown once, when it is made.
+/// when (`expiresAt`, which an organizer may move up to `longestUntil`, what its token allows), whether it
+/// shows names, and how many screens it may light. The token itself is shown once, when it is made.
 public struct ViewLink: Codable, Sendable, Equatable {
     /// The token's id: what `DELETE /v1/events/{event}/view-tokens/{id}` revokes.
     public let id: UUID
@@ -14,9 +15,12 @@ public struct ViewLink: Codable, Sendable, Equatable {
     public let screens: Int
     public let createdAt: Date
     public let expiresAt: Date
+    /// The latest `expiresAt` may become (`PATCH`): the event's end, or the first expiry if that is later.
+    public let longestUntil: Date
 
     public init(
-        id: UUID, eventId: UUID, createdBy: UUID, createdByName: String, showsNames: Bool, screens: Int, createdAt: Date, expiresAt: Date
+        id: UUID, eventId: UUID, createdBy: UUID, createdByName: String, showsNames: Bool, screens: Int, createdAt: Date, expiresAt: Date,
+        longestUntil: Date
     ) {
         self.id = id
         self.eventId = eventId
@@ -25,6 +29,16 @@ public struct ViewLink: Codable, Sendable, Equatable {
         self.showsNames = showsNames
         self.screens = screens
         self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.longestUntil = longestUntil
+    }
+}
+
+/// The body of `PATCH /v1/events/{event}/view-tokens/{id}`: the link's new expiry.
+public struct ViewLinkChange: Codable, Sendable, Equatable {
+    public let expiresAt: Date
+
+    public init(expiresAt: Date) {
         self.expiresAt = expiresAt
     }
 }

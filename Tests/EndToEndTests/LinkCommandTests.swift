@@ -90,6 +90,56 @@ import Tokens
         #expect(refused.status == 65 && refused.stderr.contains("not_an_organizer"), "\(refused.stderr)")
     }
 
+    /// `event links` lists an event's view links, extends one up to what its token allows, and revokes one or all.
+    @Test func eventLinksListsExtendsAndRevokes() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let (ada, bob) = try workspace.homes("ada-links", "bob-links")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let now = Date()
+        let create = try Binaries.cli(
+            [
+                "event", "create", "--name", "Links", "--slug", "links-2026",
+                "--starts", now.addingTimeInterval(-3600).formatted(.iso8601),
+                "--ends", now.addingTimeInterval(3 * 86_400).formatted(.iso8601),
+            ], home: ada, server: server.url)
+        #expect(create.status == 0, "\(create.stderr)")
+        let none = try Binaries.cli(["event", "links", "links-2026"], home: ada, server: server.url)
+        #expect(none.status == 0 && none.stdout.contains("has no live view link"), "\(none.stdout)")
+        for wall in [false, true] {
+            #expect(
+                try Binaries.cli(["event", "open", "links-2026"] + (wall ? ["--wall"] : []), home: ada, server: server.url).status == 0)
+        }
+        let listed = try Binaries.cli(["event", "links", "links-2026", "--json"], home: ada, server: server.url)
+        let links = try JSONDecoder.constellation.decode(ViewLinkList.self, from: Data(listed.stdout.utf8)).items
+        #expect(links.count == 2 && links.allSatisfy { $0.expiresAt < $0.longestUntil }, "\(listed.stdout)")
+        let text = try Binaries.cli(["event", "links", "links-2026"], home: ada, server: server.url)
+        #expect(text.stdout.contains(links[0].id.uuidString.lowercased()) && text.stdout.contains("wall"), "\(text.stdout)")
+
+        let id = links[0].id.uuidString.lowercased()
+        let extended = try Binaries.cli(["event", "links", "links-2026", "--extend", id, "--json"], home: ada, server: server.url)
+        #expect(extended.status == 0, "\(extended.stderr)")
+        #expect(try JSONDecoder.constellation.decode(ViewLink.self, from: Data(extended.stdout.utf8)).expiresAt == links[0].longestUntil)
+        let tooLate = try Binaries.cli(
+            ["event", "links", "links-2026", "--extend", id, "--until", now.addingTimeInterval(30 * 86_400).formatted(.iso8601)],
+            home: ada, server: server.url)
+        #expect(tooLate.status == 65 && tooLate.stderr.contains("at most"), "\(tooLate.stderr)")
+        let garbled = try Binaries.cli(["event", "links", "links-2026", "--extend", id, "--until", "soon"], home: ada, server: server.url)
+        #expect(garbled.status == 64, "\(garbled.stderr)")
+        let both = try Binaries.cli(["event", "links", "links-2026", "--extend", id, "--revoke-all"], home: ada, server: server.url)
+        #expect(both.status == 64, "\(both.stderr)")
+        let notMine = try Binaries.cli(["event", "links", "links-2026"], home: bob, server: server.url)
+        #expect(notMine.status == 65 && notMine.stderr.contains("not_an_organizer"), "\(notMine.stderr)")
+
+        let one = try Binaries.cli(["event", "links", "links-2026", "--revoke", id], home: ada, server: server.url)
+        #expect(one.status == 0 && one.stdout.contains("1 link revoked"), "\(one.stdout)\(one.stderr)")
+        let all = try Binaries.cli(["event", "links", "links-2026", "--revoke-all"], home: ada, server: server.url)
+        #expect(all.status == 0 && all.stdout.contains("1 link revoked"), "\(all.stdout)\(all.stderr)")
+        let empty = try Binaries.cli(["event", "links", "links-2026"], home: ada, server: server.url)
+        #expect(empty.stdout.contains("has no live view link"), "\(empty.stdout)")
+    }
+
     @Test func aBadPublicURLStopsTheServerWithItsReason() async throws {
         let output = try Binaries.server(
             ["serve", "--port", "0", "--data-dir", workspace.serverData.path],

@@ -13,7 +13,8 @@ import Testing
         "GET /health", "GET /ready", "GET /metrics", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
-        "GET /", "GET /c", "GET /events/{slug}/live", "GET /assets/{name}", "GET /sw.js",
+        "GET /", "GET /c", "GET /events/{slug}/live", "GET /events/new", "GET /events/{slug}/organize", "GET /events/{slug}/poster",
+        "GET /assets/{name}", "GET /sw.js",
         // The API's description.
         "GET /openapi.json",
     ]
@@ -30,6 +31,7 @@ import Testing
         "PATCH /v1/me/connections/{profileId}", "GET /v1/me/devices", "PATCH /v1/me/devices/{device}", "DELETE /v1/me/devices/{device}",
         "POST /v1/me/device-links", "GET /v1/me/device-links/{link}", "POST /v1/me/recovery-code",
         "GET /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens/{link}",
+        "PATCH /v1/events/{event}/view-tokens/{link}", "GET /v1/events/{event}/join-code",
         "GET /v1/me/invitations", "POST /v1/me/invitations/{event}", "DELETE /v1/me/invitations/{event}", "GET /v1/me/stream",
     ]
 

@@ -40,7 +40,9 @@ import Tokens
             #expect(issued.eventId == event.event.id && issued.showsNames)
             #expect(abs(issued.expiresAt.timeIntervalSinceNow - 600) < 5)
             let claims = try ViewTokens.verify(issued.token, keys: server.services.keyRing.verificationKeys)
-            #expect(claims.eventId == event.event.id && claims.expiresAt == issued.expiresAt)
+            #expect(
+                claims.eventId == event.event.id && claims.expiresAt == max(issued.expiresAt, event.event.endsAt),
+                "the token lives as long as the link may")
             let wall = try await ada.client.issueViewToken(for: event.event.id.uuidString, wall: true)
             #expect(wall.path == "/events/net-event/live?wall#view=\(wall.token)" && !wall.showsNames)
 
@@ -50,6 +52,53 @@ import Tokens
             await expectProblem(403, "not_an_organizer") { _ = try await stranger.client.issueViewToken(for: "net-event") }
             await expectProblem(404, "not_found") { _ = try await ada.client.issueViewToken(for: "no-such-event") }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.issueViewToken(for: "net-event") }
+        }
+    }
+
+    /// A link's row decides how long it lives, within its token's own expiry (the event's end): an
+    /// organizer extends it without a new link, and one not extended expires on time.
+    @Test func anOrganizerExtendsALinkWithinWhatItsTokenAllows() async throws {
+        try await TestServer.run(configure: { $0.viewTokenLifetime = .seconds(5) }) { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent("long-night"))
+            _ = try await bob.client.joinEvent("long-night", code: created.joinCode)
+            let kept = try await ada.client.issueViewToken(for: "long-night", wall: true)
+            let left = try await ada.client.issueViewToken(for: "long-night", wall: true)
+            let id = try ViewTokens.verify(kept.token, keys: server.services.keyRing.verificationKeys).tokenId
+            let listed = try #require(try await ada.client.viewLinks(of: "long-night").items.first { $0.id == id })
+            #expect(
+                listed.expiresAt == kept.expiresAt && listed.longestUntil == created.event.endsAt, "a link may live until the event's end")
+
+            // Bad changes are refused and change nothing.
+            await expectProblem(422, "validation_failed") {
+                _ = try await ada.client.extendViewLink(id, of: "long-night", until: created.event.endsAt.addingTimeInterval(1))
+            }
+            await expectProblem(422, "validation_failed") {
+                _ = try await ada.client.extendViewLink(id, of: "long-night", until: Date(timeIntervalSinceNow: -60))
+            }
+            await expectProblem(403, "not_an_organizer") {
+                _ = try await bob.client.extendViewLink(id, of: "long-night", until: Date(timeIntervalSinceNow: 3600))
+            }
+            await expectProblem(404, "not_found") {
+                _ = try await ada.client.extendViewLink(UUID(), of: "long-night", until: Date(timeIntervalSinceNow: 3600))
+            }
+            let wall = server.client.authenticated(kept.token)
+            await expectProblem(403, "view_token_read_only") {
+                _ = try await wall.send(
+                    .PATCH, "/v1/events/long-night/view-tokens/\(id)", body: ViewLinkChange(expiresAt: Date(timeIntervalSinceNow: 3600)))
+            }
+
+            let until = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3600).rounded(.down))
+            let extended = try await ada.client.extendViewLink(id, of: "long-night", until: until)
+            #expect(extended.id == id && extended.expiresAt == until)
+            try await Task.sleep(for: .seconds(6))
+            #expect(try await Self.status(wall, "/v1/events/long-night/network").0 == 200, "the extended link goes on")
+            let other = try await Self.status(server.client.authenticated(left.token), "/v1/events/long-night/network")
+            #expect(other == (401, "view_token_expired"), "the other expired on time: \(other)")
+            #expect(try await ada.client.viewLinks(of: "long-night").items.map(\.id) == [id], "only the extended link is live")
+
+            _ = try await ada.client.revokeViewLinks(of: "long-night", id: id)
+            await expectProblem(404, "not_found") { _ = try await ada.client.extendViewLink(id, of: "long-night", until: until) }
         }
     }
 

@@ -30,6 +30,7 @@ struct EventController {
         group.get("events/:event/view-tokens", use: listViewLinks)
         group.delete("events/:event/view-tokens", use: revokeViewLinks)
         group.delete("events/:event/view-tokens/:link", use: revokeViewLinks)
+        group.patch("events/:event/view-tokens/:link", use: extendViewLink)
     }
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -136,17 +137,24 @@ struct EventController {
             throw Problem.validation(
                 "screens must be \(ViewTokenRequest.screenRange.lowerBound) to \(ViewTokenRequest.screenRange.upperBound)")
         }
+        // The token lives until the event's end (or the link's first expiry, if later); the link's row
+        // decides within that, so that an organizer can extend it without a new link.
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        let expiresAt = now.addingTimeInterval(TimeInterval(services.configuration.viewTokenLifetime.components.seconds))
+        let longest = max(expiresAt, Date(timeIntervalSince1970: event.event.endsAt.timeIntervalSince1970.rounded(.up)))
         let (token, claims) = try ViewTokens.issue(
-            eventId: event.event.id, showsNames: !wall, lifetime: services.configuration.viewTokenLifetime, keys: services.keyRing)
+            eventId: event.event.id, showsNames: !wall, lifetime: .seconds(Int64(longest.timeIntervalSince(now))), now: now,
+            keys: services.keyRing)
         try await services.events.createViewLink(
-            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, screens: screens, expiresAt: claims.expiresAt)
+            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, screens: screens, expiresAt: expiresAt,
+            longestUntil: claims.expiresAt)
         let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
         context.logger.info(
             "view token issued",
             metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)", "view.screens": "\(screens)"])
         return try Response.json(
             IssuedViewToken(
-                token: token, expiresAt: claims.expiresAt, eventId: event.event.id, showsNames: claims.showsNames, screens: screens,
+                token: token, expiresAt: expiresAt, eventId: event.event.id, showsNames: claims.showsNames, screens: screens,
                 path: path,
                 url: services.configuration.publicURL.map { $0 + path }), status: .created)
     }
@@ -155,6 +163,29 @@ struct EventController {
     @Sendable func listViewLinks(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await organizedEvent(context)
         return try .json(ViewLinkList(items: try await services.events.viewLinks(of: event.id)))
+    }
+
+    /// Moves a view link's expiry (`{"expiresAt"}`, after now and at most its `longestUntil`, else 422):
+    /// an open page goes on without a new link; an expired one works again once reloaded. 404 when the
+    /// event has no such standing link (revoked, or its maker no longer organizes the event).
+    @Sendable func extendViewLink(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await organizedEvent(context)
+        guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchLink }
+        let change = try await request.decode(as: ViewLinkChange.self, context: context)
+        guard change.expiresAt > Date() else { throw Problem.validation("expiresAt must be in the future") }
+        let link: ViewLink?
+        do {
+            link = try await services.events.extendViewLink(id, of: event.id, until: change.expiresAt)
+        } catch let beyond as ViewLinkBeyondItsToken {
+            throw Problem.validation(
+                "expiresAt must be at most \(ISO8601Seconds.string(beyond.longestUntil)), what the link's token allows")
+        }
+        guard let link else { throw Self.noSuchLink }
+        services.viewLinks.forget([id])
+        context.logger.info(
+            "view link extended", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)", "view.expires_at": "\(link.expiresAt)"])
+        return try .json(link)
     }
 
     /// Revokes one live view link (`…/view-tokens/{link}`, 404 if it is not one of the event's) or

@@ -94,11 +94,18 @@ struct AuthenticationMiddleware: RouterMiddleware {
     }
 
     /// The link `grant` is, while it is live: 401 `view_token_revoked` once it is revoked or its
-    /// maker no longer organizes the event.
+    /// maker no longer organizes the event, `view_token_expired` once its row's expiry has passed.
     private func liveLink(of grant: ViewClaims) async throws -> LiveViewLink {
-        if let link = viewLinks.link(grant.tokenId) { return link }
-        guard let link = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
-        viewLinks.remember(grant.tokenId, as: link)
+        let link: LiveViewLink
+        if let known = viewLinks.link(grant.tokenId) {
+            link = known
+        } else {
+            guard let found = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
+            viewLinks.remember(grant.tokenId, as: found)
+            link = found
+        }
+        // The row decides, within the token's own expiry: an organizer may have extended it, or not.
+        guard link.expiresAt > Date() else { throw Problem.viewTokenExpired }
         return link
     }
 }

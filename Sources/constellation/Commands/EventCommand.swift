@@ -13,7 +13,8 @@ struct EventCommand: AsyncParsableCommand {
             anyone else gets exit 65 (not_an_organizer), like every other refusal by the server.
             """,
         subcommands: [
-            Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Invite.self, Invitations.self,
+            Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Links.self, Invite.self,
+            Invitations.self,
             Answer.self, Code.self, RotateCode.self, Visibility.self, OnWall.self, Badge.self, PrintBadge.self, Badges.self,
         ]
     )

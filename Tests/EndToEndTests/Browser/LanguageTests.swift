@@ -157,7 +157,7 @@ import Testing
             try await expectTranslated(laptop, "the new event's form", userData: userData)
             try await laptop.open(server.url + "/events/polyglot-night/organize?lang=qps")
             try await laptop.wait(for: "the door", until: "document.getElementById('join-code').textContent === '\(created.joinCode)'")
-            try await laptop.wait(for: "the links", until: "document.querySelectorAll('#view-links li button').length === 2")
+            try await laptop.wait(for: "the links", until: "document.querySelectorAll('#view-links button[data-revoke]').length === 2")
             try await laptop.click("#rotate")
             try await expectTranslated(laptop, "the organizer's page", userData: userData)
             try await laptop.open(server.url + "/events/polyglot-night/poster?lang=qps")

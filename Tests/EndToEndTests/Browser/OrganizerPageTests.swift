@@ -121,14 +121,14 @@ import Testing
 
             // A phone joins through the poster's link; it gets no organizer page.
             let nina = try await Self.joinThrough(code.link, server: server)
-            try await nina.setBadgePrinting(true, at: Self.slug)
+            _ = try await nina.setBadgePrinting(true, at: Self.slug)
 
             // The wall, opened in a new tab from the organizer page, follows a replaced code by itself.
             try await laptop.open(server.url + "/events/\(Self.slug)/organize")
             try await laptop.wait(for: "the organizer page", until: "!document.getElementById('organizer').hidden")
             let organizerTab = try #require(try await laptop.tabs().first)
             try await laptop.click("#open-wall")
-            try await laptop.wait(for: "a second tab", until: "document.querySelectorAll('#view-links li button').length === 1")
+            try await laptop.wait(for: "a second tab", until: "document.querySelectorAll('#view-links button[data-revoke]').length === 1")
             let wallTab = try #require(try await laptop.tabs().first { $0 != organizerTab })
             try await laptop.switchTo(tab: wallTab)
             try await laptop.wait(
@@ -155,8 +155,14 @@ import Testing
                 timeout: 20)
             print("organizer page: the wall showed the new code \(ContinuousClock.now - rotatedAt) after the rotation was seen")
 
-            // Revoked from the organizer page, the wall says so.
+            // Extended from the organizer page to the event's end, without a new link; then revoked, and the wall says so.
             try await laptop.switchTo(tab: organizerTab)
+            try await laptop.click("#view-links button[data-link]")
+            try await laptop.wait(for: "extended", until: "/now lives until/.test(document.getElementById('status').textContent)")
+            #expect(
+                try await olga.viewLinks(of: Self.slug).items.map(\.expiresAt) == [event.endsAt],
+                "the wall's link lives until the event's end")
+            #expect(try await laptop.run("return document.querySelectorAll('#view-links button[data-link]').length;") as? Int == 0)
             try await laptop.click("#revoke-all")
             try await laptop.wait(for: "revoked", until: "/One link revoked/.test(document.getElementById('status').textContent)")
             try await laptop.switchTo(tab: wallTab)

@@ -132,8 +132,18 @@ async function listLinks() {
     });
     const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline secondary', textContent: t('organize.revoke') });
     revoke.setAttribute('aria-label', t('organize.revokeLabel', { name: link.createdByName, until: when(link.expiresAt) }));
+    revoke.dataset.revoke = link.id;
     revoke.addEventListener('click', () => revokeLinks(link.id, revoke));
-    item.append(text, revoke);
+    item.append(text);
+    // Extending keeps the link: its open pages go on.
+    if (Date.parse(link.expiresAt) < Date.parse(link.longestUntil)) {
+      const extend = Object.assign(document.createElement('button'), { type: 'button', className: 'inline secondary', textContent: t('organize.extend') });
+      extend.dataset.link = link.id;
+      extend.setAttribute('aria-label', t('organize.extendLabel', { name: link.createdByName, until: when(link.longestUntil) }));
+      extend.addEventListener('click', () => extendLink(link, extend));
+      item.append(extend);
+    }
+    item.append(revoke);
     return item;
   }));
   if (!links.length) {
@@ -142,6 +152,19 @@ async function listLinks() {
     $('view-links').append(none);
   }
   $('revoke-all').hidden = !links.length;
+}
+
+/** Extends `link` to the latest its token allows (the event's end). */
+async function extendLink(link, button) {
+  button.disabled = true;
+  try {
+    const extended = await json(path(`/view-tokens/${link.id}`), { method: 'PATCH', body: { expiresAt: link.longestUntil } });
+    say(status, t('organize.extended', { until: when(extended.expiresAt) }), 'success');
+    await listLinks();
+  } catch (error) {
+    say(status, explain(error), 'error');
+    button.disabled = false;
+  }
 }
 
 /** Revokes one link (`id`) or all: every page open through them says so within a minute. */
