@@ -32,14 +32,15 @@ extension EventRepository {
         }
     }
 
-    /// Moves standing link `id` of `event`'s expiry to `until`: the link as it now is, nil when the
-    /// event has no such standing link (revoked, unknown, its maker gone), `beyondItsToken` when
-    /// `until` is later than the link's token allows.
+    /// Moves live link `id` of `event`'s expiry to `until`: the link as it now is, nil when the
+    /// event has no such live link (revoked, expired, unknown, its maker gone: an expired link stays
+    /// dead, as its open pages have stopped), `ViewLinkBeyondItsToken` when `until` is later than
+    /// the link's token allows.
     package func extendViewLink(_ id: UUID, of event: UUID, until: Date) async throws -> ViewLink? {
         try await database.withTransaction { connection in
             guard
                 let longest = try connection.query(
-                    "SELECT l.longest_until FROM view_links l WHERE l.id = \(id) AND l.event_id = \(event) AND \(Self.standing) FOR UPDATE"
+                    "SELECT l.longest_until FROM view_links l WHERE l.id = \(id) AND l.event_id = \(event) AND \(Self.live) FOR UPDATE"
                 ).first
             else { return nil }
             let longestUntil = try longest.date("longest_until")

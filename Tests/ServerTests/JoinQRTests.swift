@@ -64,6 +64,11 @@ import Tokens
             #expect(try await drawn(by: ada.client) == (try QRCode(encoding: link)).svg())
             #expect(try await drawn(by: wall) == (try QRCode(encoding: link)).svg())
 
+            // A live page's link (names, no code on its page) reads no code: a leaked one cannot follow rotations.
+            let livePage = server.client.authenticated(try await ada.client.issueViewToken(for: "rustconf-2026").token)
+            await expectProblem(403, "view_token_read_only") { _ = try await livePage.joinCode(of: "rustconf-2026") }
+            await expectProblem(403, "view_token_read_only") { _ = try await livePage.send(.GET, "/v1/events/rustconf-2026/join-qr") }
+
             let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
             #expect(rotated.link == "http://127.0.0.1:\(server.port)/#join=rustconf-2026&code=\(rotated.joinCode)")
             #expect(try await wall.joinCode(of: "rustconf-2026") == rotated)

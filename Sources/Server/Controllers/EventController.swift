@@ -165,9 +165,9 @@ struct EventController {
         return try .json(ViewLinkList(items: try await services.events.viewLinks(of: event.id)))
     }
 
-    /// Moves a view link's expiry (`{"expiresAt"}`, after now and at most its `longestUntil`, else 422):
-    /// an open page goes on without a new link; an expired one works again once reloaded. 404 when the
-    /// event has no such standing link (revoked, or its maker no longer organizes the event).
+    /// Moves a live view link's expiry (`{"expiresAt"}`, after now and at most its `longestUntil`, else
+    /// 422): its open pages go on without a new link. 404 when the event has no such live link
+    /// (revoked, expired, or its maker no longer organizes the event).
     @Sendable func extendViewLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await organizedEvent(context)

@@ -4,8 +4,9 @@ import QR
 import Store
 import Tokens
 
-/// The event's door, for its readers (`requireEventReader`: organizers, and a view token's wall or
-/// live page, which show the code to the room anyway): `GET /v1/events/{event}/join-code`, the
+/// The event's door, for its organizers and its walls' view links (which show the code to the room
+/// anyway; a live page's link, which does not, is refused 403 `view_token_read_only`, so that a
+/// leaked one cannot follow the code's rotations): `GET /v1/events/{event}/join-code`, the
 /// current code and join link (`BASE/#join=SLUG&code=CODE`; BASE is `CONSTELLATION_PUBLIC_URL`,
 /// else the address the server listens on, never the request's `Host`), and
 /// `GET /v1/events/{event}/join-qr`, that link as an SVG QR code. Codes are derived from the
@@ -22,12 +23,12 @@ struct JoinQRController {
     }
 
     @Sendable func joinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let event = try await services.requireEventReader(context).event
+        let event = try await door(context)
         return try .json(try await current(of: event))
     }
 
     @Sendable func joinQR(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let event = try await services.requireEventReader(context).event
+        let event = try await door(context)
         let link: String
         if let given = request.uri.queryParameters.get("code") {
             guard let code = try services.joinCodes.attempt(given, for: event.id),
@@ -40,11 +41,20 @@ struct JoinQRController {
         return .fresh(Array(try QRCode(encoding: link).svg().utf8), contentType: "image/svg+xml")
     }
 
+    /// The event, for its organizers and its walls' links.
+    private func door(_ context: AppRequestContext) async throws -> Event {
+        if context.viewGrant?.showsNames == true { throw Self.notAWall }
+        return try await services.requireEventReader(context).event
+    }
+
     private func current(of event: Event) async throws -> EventJoinCode {
         guard let rotation = try await services.events.joinCodeRotation(of: event.id) else { throw Self.codeUnknown }
         return try services.joinCodes.current(of: event, rotation: rotation)
     }
 
+    static let notAWall = Problem(
+        status: 403, code: "view_token_read_only", title: "Only a wall's view link reads the join code",
+        detail: "A live page's link reads the event's picture and figures; the join code is for its organizers and its walls.")
     static let invalidCode = Problem.badRequest("invalid_join_code", "That is not this event's current join code (XXXX-XXXX).")
     static let codeUnknown = Problem(
         status: 409, code: "join_code_unknown", title: "This event's join code cannot be shown",

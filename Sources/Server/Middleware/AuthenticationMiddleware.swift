@@ -96,16 +96,13 @@ struct AuthenticationMiddleware: RouterMiddleware {
     /// The link `grant` is, while it is live: 401 `view_token_revoked` once it is revoked or its
     /// maker no longer organizes the event, `view_token_expired` once its row's expiry has passed.
     private func liveLink(of grant: ViewClaims) async throws -> LiveViewLink {
-        let link: LiveViewLink
-        if let known = viewLinks.link(grant.tokenId) {
-            link = known
-        } else {
-            guard let found = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
-            viewLinks.remember(grant.tokenId, as: found)
-            link = found
-        }
+        // A link remembered live, and not expired by what was remembered, is taken as it is; one that
+        // looks expired is read again, for another instance may have extended it meanwhile.
+        if let known = viewLinks.link(grant.tokenId), known.expiresAt > Date() { return known }
+        guard let found = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
+        viewLinks.remember(grant.tokenId, as: found)
         // The row decides, within the token's own expiry: an organizer may have extended it, or not.
-        guard link.expiresAt > Date() else { throw Problem.viewTokenExpired }
-        return link
+        guard found.expiresAt > Date() else { throw Problem.viewTokenExpired }
+        return found
     }
 }

@@ -65,7 +65,7 @@ extension Problem {
     static let noSuchEvent = Problem(status: 404, code: "not_found", title: "No such event")
     static let viewTokenReadOnly = Problem(
         status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
-        detail: "It opens the event's network, statistics, growth, summary and live stream; nothing else.")
+        detail: "It opens the event's network, statistics, growth, summary and live stream (a wall's, its join code too); nothing else.")
     static let viewTokenWrongEvent = Problem(status: 403, code: "view_token_wrong_event", title: "This view token is for another event")
     static let viewTokenExpired = Problem(
         status: 401, code: "view_token_expired", title: "This view link has expired",

@@ -387,6 +387,8 @@ class LivePage {
       try {
         code = (await json(`/events/${encodeURIComponent(event.id)}/join-code`, { auth: this.credential() })).joinCode;
       } catch (error) {
+        // A live page's link opened as a wall reads no join code: the wall goes on without it.
+        if (error instanceof ApiError && error.code === 'view_token_read_only') return;
         // A revoked or expired link stops the page here too, within seconds on a wall.
         if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
           this.report(error);
@@ -399,8 +401,16 @@ class LivePage {
         code = given.toUpperCase();
       }
       if (code === shown) return;
-      const query = code === given?.toUpperCase() ? `?code=${encodeURIComponent(code)}` : '';
-      const response = await call(`/events/${encodeURIComponent(event.id)}/join-qr${query}`, { auth: this.credential() });
+      let response;
+      try {
+        response = await call(`/events/${encodeURIComponent(event.id)}/join-qr?code=${encodeURIComponent(code)}`, { auth: this.credential() });
+      } catch (error) {
+        // The code the link carried is not the event's (any more): said, and not asked again until it changes.
+        if (!(error instanceof ApiError && error.status === 400)) throw error;
+        shown = code;
+        $('join-caption').textContent = explain(error);
+        return;
+      }
       const image = $('join-qr');
       const previous = image.src;
       image.src = URL.createObjectURL(await response.blob());

@@ -18,11 +18,14 @@ const YEARS = [2000, 2199];
 const MAXIMUM_DAYS = 31;
 /** The fields, by the name the server's `detail` starts with when it refuses one. */
 const FIELDS = { name: 'event-name', slug: 'event-slug', timeZone: 'event-zone', startsAt: 'event-starts', endsAt: 'event-ends' };
+/** Letters that no decomposition takes apart, as they are written in a web address. */
+const LETTERS = { ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', đ: 'd', þ: 'th' };
 let slugEdited = false;
 
 /** A slug from `name`: letters without their accents, lower case, anything else a hyphen. */
 export function suggestSlug(name) {
-  const slug = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+  const spelled = name.replace(/[ßæøłđþ]/gi, (letter) => LETTERS[letter.toLowerCase()]);
+  const slug = spelled.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
   return slug.length >= 3 ? slug : slug ? `${slug}-event` : '';
 }
@@ -97,6 +100,10 @@ function check() {
 /** The field a refusal of the server's is about, and what to say there. */
 function refusal(error) {
   if (error.code === 'slug_taken') return ['event-slug', t('newEvent.error.slugTaken')];
+  if (error.code === 'invalid_date') {
+    const field = /endsAt/.test(error.detail || '') ? 'event-ends' : 'event-starts';
+    return [field, t('newEvent.error.years', { from: YEARS[0], to: YEARS[1] })];
+  }
   if (error.code === 'validation_failed') {
     const field = Object.keys(FIELDS).find((name) => (error.detail || '').startsWith(name));
     const said = { name: 'newEvent.error.name', slug: 'newEvent.error.slug', timeZone: 'newEvent.error.timeZone', startsAt: 'newEvent.error.date', endsAt: 'newEvent.error.endsBeforeStart' };

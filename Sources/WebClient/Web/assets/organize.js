@@ -25,6 +25,8 @@ const EXPORTS = [
   { key: 'cytoscape', url: '/network?format=cytoscape', file: 'cytoscape.json' },
   { key: 'summary', url: '/summary', file: 'summary.json' },
 ];
+/** How often the page asks for the join code, to follow another organizer's rotation. */
+const CODE_EVERY_MS = 5000;
 let event = null;
 
 function refuse(text) {
@@ -33,9 +35,14 @@ function refuse(text) {
   $('organizer').hidden = true;
 }
 
-/** A date and time as this page's language writes them, in the event's time zone. */
+/** A date and time as this page's language writes them, in the event's time zone (in UTC if this browser does not know the zone). */
 function when(date) {
-  return new Date(date).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short', timeZone: event.timeZone });
+  const options = { dateStyle: 'medium', timeStyle: 'short', timeZone: event.timeZone };
+  try {
+    return new Date(date).toLocaleString(language, options);
+  } catch {
+    return new Date(date).toLocaleString(language, { ...options, timeZone: 'UTC', timeZoneName: 'short' });
+  }
 }
 
 /** Shows the join code and link now (`GET …/join-code`); an event made before codes could be shown says so. */
@@ -128,7 +135,7 @@ async function listLinks() {
     const item = document.createElement('li');
     const text = document.createElement('span');
     text.textContent = t(link.showsNames ? 'organize.linkLive' : 'organize.linkWall', {
-      name: link.createdByName, until: when(link.expiresAt), screens: link.screens,
+      name: link.createdByName, until: when(link.expiresAt), count: link.screens,
     });
     const revoke = Object.assign(document.createElement('button'), { type: 'button', className: 'inline secondary', textContent: t('organize.revoke') });
     revoke.setAttribute('aria-label', t('organize.revokeLabel', { name: link.createdByName, until: when(link.expiresAt) }));
@@ -236,6 +243,8 @@ async function start() {
     offerExports();
     $('badges').replaceChildren(...sheetButtons(event, status));
     await Promise.all([showCode(), listLinks()]);
+    // Another organizer may replace the code: the page follows, as the walls do.
+    setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
   } catch (error) {
     say(status, explain(error), 'error');
   }

@@ -19,7 +19,8 @@ async function start() {
   try {
     const event = await json(`/events/${encodeURIComponent(slug)}`, { auth: null });
     const code = await json(`/events/${encodeURIComponent(slug)}/join-code`);
-    const qr = await call(`/events/${encodeURIComponent(slug)}/join-qr`);
+    // The QR code of the very code printed beside it: a rotation in between is refused (400), not printed.
+    const qr = await call(`/events/${encodeURIComponent(slug)}/join-qr?code=${encodeURIComponent(code.joinCode)}`);
     const image = $('poster-qr');
     image.src = URL.createObjectURL(await qr.blob());
     image.alt = t('poster.qr', { event: event.name });
