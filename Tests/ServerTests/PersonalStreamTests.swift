@@ -22,9 +22,10 @@ import Testing
 
             let began = ContinuousClock.now
             let redemption = try await bob.client.scan(ada.client)
-            let heard = try await adas.next(within: 10)
-            // The reader asks twice a second: 2 s is the promise; the bound is loose for a loaded machine.
-            #expect(ContinuousClock.now - began < .seconds(10))
+            let heard = try await adas.next(within: 30)
+            // The reader asks twice a second: 2 s is the promise (`Tools/bench-web` measures it); the
+            // bound is loose for a loaded machine, where the scan and its delivery once took 15 s.
+            #expect(ContinuousClock.now - began < .seconds(30))
             #expect(heard.name == "connection" && heard.id == String(redemption.connection.id))
             let connection = try JSONDecoder.constellation.decode(Connection.self, from: Data(heard.data.utf8))
             #expect(connection.peer.displayName == "Bob" && connection.id == redemption.connection.id)
