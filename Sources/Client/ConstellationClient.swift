@@ -127,6 +127,51 @@ public struct ConstellationClient: Sendable {
         _ = try await send(.DELETE, "/v1/me/invitations/\(Self.escaped(event))")
     }
 
+    /// `event`'s organizers (I must organize it).
+    public func organizers(of event: String) async throws(ClientError) -> EventOrganizerList {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/organizers"))
+    }
+
+    /// A new invitation link to organize `event`, used once by whoever holds it (I must organize it).
+    public func createInvitationLink(to event: String) async throws(ClientError) -> IssuedInvitationLink {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/invitation-links"))
+    }
+
+    /// What waits for an answer to organize `event`: links and invitations by profile id.
+    public func pendingInvitations(to event: String) async throws(ClientError) -> EventInvitations {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/invitations"))
+    }
+
+    /// Withdraws `event`'s invitation link `id` while it waits for an answer.
+    public func withdrawInvitationLink(_ id: UUID, of event: String) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/events/\(Self.escaped(event))/invitation-links/\(id)")
+    }
+
+    /// Withdraws the invitation to organize `event` made to `profile`.
+    public func withdrawInvitation(to event: String, of profile: UUID) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/events/\(Self.escaped(event))/invitations/\(profile)")
+    }
+
+    /// What an invitation code (or the link holding it) invites to, while it waits for an answer.
+    public func lookAtInvitation(_ code: String) async throws(ClientError) -> InvitationPreview {
+        try await decode(send(.POST, "/v1/invitation-links/look", body: InvitationCode(code: code)))
+    }
+
+    /// Accepts an invitation code (or link): my membership, an organizer's.
+    public func acceptInvitationLink(_ code: String) async throws(ClientError) -> EventMember {
+        try await decode(send(.POST, "/v1/invitation-links/accept", body: InvitationCode(code: code)))
+    }
+
+    /// Declines an invitation code (or link): it is used up.
+    public func declineInvitationLink(_ code: String) async throws(ClientError) {
+        _ = try await send(.POST, "/v1/invitation-links/decline", body: InvitationCode(code: code))
+    }
+
+    /// I stop organizing `event` and stay an attendee; the view links I made stop working.
+    public func stepDown(from event: String) async throws(ClientError) -> EventMember {
+        try await decode(send(.DELETE, "/v1/events/\(Self.escaped(event))/organizers/me"))
+    }
+
     /// `event`'s join code now and its join link (I must organize it, or hold its view token).
     public func joinCode(of event: String) async throws(ClientError) -> EventJoinCode {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/join-code"))

@@ -26,9 +26,13 @@ public struct Device: Codable, Sendable, Equatable {
 /// `GET /v1/me/devices`: my live devices, oldest first.
 public struct DeviceList: Codable, Sendable {
     public let devices: [Device]
+    /// When the profile's recovery code was made; nil when it has none (then its devices are the
+    /// only way back to it).
+    public let recoveryCodeAt: Date?
 
-    public init(devices: [Device]) {
+    public init(devices: [Device], recoveryCodeAt: Date? = nil) {
         self.devices = devices
+        self.recoveryCodeAt = recoveryCodeAt
     }
 }
 

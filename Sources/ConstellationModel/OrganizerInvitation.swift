@@ -6,14 +6,19 @@ public struct OrganizerInvitation: Codable, Sendable, Equatable {
     public let eventId: UUID
     public let eventName: String
     public let profileId: UUID
+    /// The invitee's name.
+    public let profileName: String
     public let invitedBy: UUID
     public let invitedByName: String
     public let createdAt: Date
 
-    public init(eventId: UUID, eventName: String, profileId: UUID, invitedBy: UUID, invitedByName: String, createdAt: Date) {
+    public init(
+        eventId: UUID, eventName: String, profileId: UUID, profileName: String, invitedBy: UUID, invitedByName: String, createdAt: Date
+    ) {
         self.eventId = eventId
         self.eventName = eventName
         self.profileId = profileId
+        self.profileName = profileName
         self.invitedBy = invitedBy
         self.invitedByName = invitedByName
         self.createdAt = createdAt

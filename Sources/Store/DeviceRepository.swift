@@ -21,6 +21,14 @@ public struct DeviceRepository: Sendable {
         }
     }
 
+    /// When `profile`'s recovery code was made; nil when it has none.
+    public func recoveryCodeMade(of profile: UUID) async throws -> Date? {
+        try await database.withConnection { connection in
+            try connection.query("SELECT created_at FROM recovery_codes WHERE profile_id = \(profile)").first
+                .map { row throws(PostgresError) in try row.date("created_at") }
+        }
+    }
+
     /// Renames `profile`'s live device `id`; nil when it has no such device.
     public func rename(_ id: UUID, of profile: UUID, to name: String, current: UUID) async throws -> Device? {
         try await database.withConnection { connection in

@@ -16,7 +16,13 @@ extension EventRepository {
         """
 
     private static let columns: SQL = """
-        i.event_id, e.name AS event_name, i.profile_id, i.invited_by, p.display_name AS inviter_name, i.created_at
+        i.event_id, e.name AS event_name, i.profile_id, q.display_name AS profile_name, i.invited_by, p.display_name AS inviter_name,
+        i.created_at
+        """
+
+    /// The tables `columns` reads, for `organizer_invitations i`.
+    private static let joins: SQL = """
+        JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by JOIN profiles q ON q.id = i.profile_id
         """
 
     /// What inviting someone to organize an event came to.
@@ -52,7 +58,7 @@ extension EventRepository {
                         ON CONFLICT (event_id, profile_id) DO UPDATE SET invited_by = EXCLUDED.invited_by
                         RETURNING event_id, profile_id, invited_by, created_at
                     )
-                    SELECT \(Self.columns) FROM i JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by
+                    SELECT \(Self.columns) FROM i \(Self.joins)
                     """
                 )[0]
                 return .invited(try OrganizerInvitation(row: row))
@@ -67,9 +73,20 @@ extension EventRepository {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT \(Self.columns) FROM organizer_invitations i
-                JOIN events e ON e.id = i.event_id JOIN profiles p ON p.id = i.invited_by
+                SELECT \(Self.columns) FROM organizer_invitations i \(Self.joins)
                 WHERE i.profile_id = \(profile) AND \(Self.standing) ORDER BY i.created_at DESC, i.event_id
+                """
+            ).map(OrganizerInvitation.init(row:))
+        }
+    }
+
+    /// The standing invitations to organize `event` made to a profile by its id, newest first.
+    public func invitations(to event: UUID) async throws -> [OrganizerInvitation] {
+        try await database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT \(Self.columns) FROM organizer_invitations i \(Self.joins)
+                WHERE i.event_id = \(event) AND \(Self.standing) ORDER BY i.created_at DESC, i.profile_id
                 """
             ).map(OrganizerInvitation.init(row:))
         }
@@ -95,7 +112,7 @@ extension EventRepository {
         }
     }
 
-    /// Declines (forgets) `profile`'s invitation to `event`: whether there was one.
+    /// Declines (forgets) `profile`'s invitation to `event`, or an organizer withdraws it: whether there was one.
     public func declineInvitation(to event: UUID, profile: UUID) async throws -> Bool {
         try await database.withConnection { connection in
             !(try connection.query(
@@ -109,6 +126,7 @@ extension OrganizerInvitation {
     init(row: Row) throws(PostgresError) {
         self.init(
             eventId: try row.uuid("event_id"), eventName: try row.string("event_name"), profileId: try row.uuid("profile_id"),
-            invitedBy: try row.uuid("invited_by"), invitedByName: try row.string("inviter_name"), createdAt: try row.date("created_at"))
+            profileName: try row.string("profile_name"), invitedBy: try row.uuid("invited_by"),
+            invitedByName: try row.string("inviter_name"), createdAt: try row.date("created_at"))
     }
 }

@@ -32,6 +32,18 @@ public enum StoreError: Error, Equatable, Sendable, CaseIterable {
     case invalidJoinCode
     /// No invitation to organize the event stands for the caller.
     case unknownInvitation
+    /// No invitation link has that code.
+    case invitationLinkUnknown
+    /// The invitation link was answered already: a link works once.
+    case invitationLinkUsed
+    /// The organizer who made the invitation link no longer organizes the event.
+    case invitationLinkLapsed
+    /// An organizer withdrew the invitation link.
+    case invitationLinkWithdrawn
+    /// The invitation link expired unanswered.
+    case invitationLinkExpired
+    /// The caller is the event's only organizer: an event keeps at least one.
+    case lastOrganizer
 
     // Devices.
     /// No device link has that code.

@@ -3,23 +3,11 @@ import Foundation
 /// Device links: a signed-in device lends its profile to a new one for a minute or two. The link
 /// is a typed code (`XXXXX-XXXXX`, 10 symbols, about 49.5 bits; see `TypedCode`) and, for a QR code,
 /// a token signed for its own purpose that carries the same code, so that a camera and a keyboard
-/// reach the same single-use link. The server keeps only `hash(_:)` of the code.
+/// reach the same single-use link. The server keeps only the code's hash (`SecretCode.deviceLink`).
 public enum DeviceLinks {
     /// The implicit assertion of link tokens: no connection or view token verifies as one.
     public static let implicitAssertion = "constellation:device-link:v1"
-    static let format = TypedCode(length: 10, group: 5)
-
-    /// A new link code and the hash to store.
-    public static func generateCode() throws(TokenError) -> (code: String, hash: [UInt8]) {
-        let code = try format.generate()
-        guard let hash = try hash(code) else { preconditionFailure("a generated link code is well-formed") }
-        return (code, hash)
-    }
-
-    /// What the server stores and compares for a typed `code`; nil when it cannot be a link code.
-    public static func hash(_ code: String) throws(TokenError) -> [UInt8]? {
-        try format.hash(code, domain: "constellation:device-link:v1")
-    }
+    static let format = SecretCode.deviceLink.format
 
     /// Signs a token carrying `code`, valid until `expiresAt` (to the second). Its payload:
     /// `{"c":"<10 symbols>","x":<int>}`.

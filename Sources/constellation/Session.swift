@@ -185,7 +185,10 @@ extension Session {
     /// Refuses to forget a profile this computer has, unless `force`.
     func refuseToReplace(force: Bool) throws(CLIError) {
         if let existing = credentials, !force {
-            throw .cannotCreate("already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it")
+            throw .cannotCreate(
+                "already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it "
+                    + "(if this computer is its only device, first run `constellation me recovery-code` or `constellation device link`, "
+                    + "or it is lost; two profiles cannot be merged)")
         }
     }
 

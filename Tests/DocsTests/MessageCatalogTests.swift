@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// The web pages' words come from one catalog per language (`messages-en.js`, `messages-de.js`),
-/// and the organizer's pages' own (`organizer-messages-en.js`, `…-de.js`): of each pair, each must
+/// and the organizer's pages' and the live page's own (`organizer-messages-en.js`, `live-messages-en.js`,
+/// `…-de.js`): of each pair, each must
 /// have every key the other has, with the same plural forms and the same `{placeholders}`,
 /// or a page shows a key or a sentence with a hole in one language.
 @Suite struct MessageCatalogTests {
@@ -25,12 +26,15 @@ import Testing
         return entries
     }
 
-    @Test(arguments: ["messages", "organizer-messages"])
+    static let pairs = ["messages", "organizer-messages", "live-messages"]
+
+    @Test(arguments: pairs)
     func bothCatalogsHaveTheSameKeysFormsAndPlaceholders(pages: String) throws {
         let (english, german) = (try Self.catalog("en", of: pages), try Self.catalog("de", of: pages))
         #expect(english.count > 50, "the catalog was read: \(english.count) keys")
-        #expect(
-            Set(english.keys).isDisjoint(with: try Self.catalog("en", of: pages == "messages" ? "organizer-messages" : "messages").keys))
+        for other in Self.pairs where other != pages {
+            #expect(Set(english.keys).isDisjoint(with: try Self.catalog("en", of: other).keys), "\(pages) and \(other) share keys")
+        }
         #expect(Set(english.keys).subtracting(german.keys).sorted() == [], "missing in German")
         #expect(Set(german.keys).subtracting(english.keys).sorted() == [], "missing in English")
         for (key, needs) in english.sorted(by: { $0.key < $1.key }) where german[key] != nil && german[key] != needs {

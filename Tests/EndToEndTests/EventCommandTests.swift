@@ -30,6 +30,48 @@ import Testing
         #expect(again.status == 65 && again.stderr.contains("unknown_invitation"), "\(again.stderr)")
     }
 
+    /// `event invite SLUG` prints a link and its code; `event accept --code` takes either, once;
+    /// `event invitations SLUG` lists and withdraws; `event organizers`; `event step-down` asks for
+    /// `--yes`, and the last organizer cannot.
+    @Test func anInvitationLinkIsGivenAcceptedOnceAndAnOrganizerStepsDown() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let (ada, bob, cleo) = try workspace.homes("ada-links", "bob-link", "cleo-late")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        _ = try workspace.register("Cleo", home: cleo, server: server.url)
+        _ = try workspace.createEvent("Link Fest", slug: "link-fest", home: ada, server: server.url)
+        let made = try Binaries.cli(["event", "invite", "link-fest", "--json"], home: ada, server: server.url)
+        #expect(made.status == 0, "\(made.stderr)")
+        let issued = try JSONDecoder.constellation.decode(IssuedInvitationLink.self, from: Data(made.stdout.utf8))
+        let listed = try Binaries.cli(["event", "invitations", "link-fest"], home: ada, server: server.url)
+        #expect(listed.status == 0 && listed.stdout.contains(issued.invitation.id.uuidString.lowercased()), "\(listed.stdout)")
+
+        let accepted = try Binaries.cli(["event", "accept", "--code", issued.link], home: bob, server: server.url)
+        #expect(accepted.status == 0 && accepted.stdout.contains("You organize Link Fest now (invited by Ada)"), "\(accepted.stderr)")
+        let twice = try Binaries.cli(["event", "accept", "--code", issued.code], home: cleo, server: server.url)
+        #expect(twice.status == 65 && twice.stderr.contains("invitation_used"), "\(twice.stderr)")
+        let organizers = try Binaries.cli(["event", "organizers", "link-fest"], home: bob, server: server.url)
+        #expect(
+            organizers.status == 0 && organizers.stdout.contains("Ada") && organizers.stdout.contains("Bob (you)"), "\(organizers.stdout)")
+
+        // Withdrawn before anyone used it.
+        let second = try Binaries.cli(["event", "invite", "link-fest", "--json"], home: ada, server: server.url)
+        let withdrawn = try JSONDecoder.constellation.decode(IssuedInvitationLink.self, from: Data(second.stdout.utf8))
+        let withdraw = try Binaries.cli(
+            ["event", "invitations", "link-fest", "--withdraw", withdrawn.invitation.id.uuidString], home: ada, server: server.url)
+        #expect(withdraw.status == 0, "\(withdraw.stderr)")
+        let late = try Binaries.cli(["event", "accept", "--code", withdrawn.code, "--decline"], home: cleo, server: server.url)
+        #expect(late.status == 65 && late.stderr.contains("invitation_withdrawn"), "\(late.stderr)")
+
+        let unasked = try Binaries.cli(["event", "step-down", "link-fest"], home: bob, server: server.url)
+        #expect(unasked.status == 64 && unasked.stderr.contains("walls and live pages go dark"), "\(unasked.stderr)")
+        let steps = try Binaries.cli(["event", "step-down", "link-fest", "--yes"], home: bob, server: server.url)
+        #expect(steps.status == 0 && steps.stdout.contains("still an attendee"), "\(steps.stderr)")
+        let last = try Binaries.cli(["event", "step-down", "link-fest", "--yes"], home: ada, server: server.url)
+        #expect(last.status == 65 && last.stderr.contains("last_organizer"), "\(last.stderr)")
+    }
+
     /// A newcomer joins as they register (`register --event --code`); an organizer's
     /// `event rotate-code` shuts the old code out of both doors at once, and `event code` shows the new one.
     @Test func newcomersJoinAsTheyRegisterAndARotatedCodeShutsTheDoor() async throws {

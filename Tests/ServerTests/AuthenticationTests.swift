@@ -11,10 +11,10 @@ import Testing
 @Suite(.tier(.database)) struct AuthenticationTests {
     static let publicRoutes: Set<String> = [
         "GET /health", "GET /ready", "GET /metrics", "GET /v1/keys", "POST /v1/profiles", "GET /v1/events/{event}",
-        "POST /v1/device-links/redeem", "POST /v1/recovery/redeem",
+        "POST /v1/device-links/redeem", "POST /v1/recovery/redeem", "POST /v1/invitation-links/look",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
         "GET /", "GET /c", "GET /events/{slug}/live", "GET /events/new", "GET /events/{slug}/organize", "GET /events/{slug}/poster",
-        "GET /assets/{name}", "GET /sw.js",
+        "GET /invitation", "GET /assets/{name}", "GET /sw.js",
         // The API's description.
         "GET /openapi.json",
     ]
@@ -33,6 +33,9 @@ import Testing
         "GET /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens", "DELETE /v1/events/{event}/view-tokens/{link}",
         "PATCH /v1/events/{event}/view-tokens/{link}", "GET /v1/events/{event}/join-code",
         "GET /v1/me/invitations", "POST /v1/me/invitations/{event}", "DELETE /v1/me/invitations/{event}", "GET /v1/me/stream",
+        "GET /v1/events/{event}/organizers", "DELETE /v1/events/{event}/organizers/me", "POST /v1/events/{event}/invitation-links",
+        "DELETE /v1/events/{event}/invitation-links/{link}", "GET /v1/events/{event}/invitations",
+        "DELETE /v1/events/{event}/invitations/{profile}", "POST /v1/invitation-links/accept", "POST /v1/invitation-links/decline",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

@@ -43,7 +43,9 @@ public struct AppServices: Sendable {
     /// Where this server listens, for links when there is no public URL.
     let listening: ListeningAddress
     /// Events' join codes, as the key ring in use now derives them.
-    var joinCodes: JoinCodes { JoinCodes(keyRing: keyRing, base: configuration.publicURL ?? listening.base) }
+    var joinCodes: JoinCodes { JoinCodes(keyRing: keyRing, base: publicBase) }
+    /// The start of the links the server hands out: `CONSTELLATION_PUBLIC_URL`, else the address it listens on.
+    var publicBase: String { configuration.publicURL ?? listening.base }
 
     /// The newest migration this server was built for: `/ready` answers 503 while the database is
     /// behind it (nil: not checked).

@@ -23,6 +23,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     TokenController(services: services).addPublicRoutes(to: v1)
     EventController(services: services).addPublicRoutes(to: v1)
     DeviceController(services: services).addPublicRoutes(to: v1)
+    OrganizerController(services: services).addPublicRoutes(to: v1)
 
     let authenticated = v1.group().add(
         middleware: AuthenticationMiddleware(
@@ -33,6 +34,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     BadgeController(services: services).addAuthenticatedRoutes(to: authenticated)
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
+    OrganizerController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     PrivacyController(services: services).addAuthenticatedRoutes(to: authenticated)

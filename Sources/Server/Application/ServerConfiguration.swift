@@ -86,6 +86,9 @@ public struct ServerConfiguration: Sendable {
     public var metricsToken: String?
     /// How long a device link works, once (`CONSTELLATION_DEVICE_LINK_SECONDS`).
     public var deviceLinkLifetime: Duration = .seconds(120)
+    /// How long an invitation link to organize an event works, once (`CONSTELLATION_INVITATION_HOURS`):
+    /// a week by default, time for a message to reach a co-organizer and for them to answer.
+    public var invitationLifetime: Duration = .seconds(7 * 24 * 3600)
 
     public init() {}
 
@@ -141,6 +144,7 @@ public struct ServerConfiguration: Sendable {
         }
         if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
         if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
+        if let hours = try integer("CONSTELLATION_INVITATION_HOURS", in: 1...720) { invitationLifetime = .seconds(hours * 3600) }
         if let token = environment["CONSTELLATION_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }

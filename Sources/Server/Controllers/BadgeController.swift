@@ -53,10 +53,7 @@ struct BadgeController {
         guard let paper = BadgeSheet.Paper(rawValue: paperText) else {
             throw Problem.badRequest("invalid_paper", "paper must be a4 or letter")
         }
-        guard let text = context.parameters.get("event"), let found = try await services.events.event(EventReference(text), viewer: me.id)
-        else { throw Problem.noSuchEvent }
-        guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        let event = found.event
+        let event = try await services.requireOrganizedEvent(context)
         guard Date() < event.endsAt else { throw Problem.eventEnded }
         let holders = try await services.events.badgeHolders(of: event.id)
         let html = try await services.graphWork.quota.run(for: me.id) {

@@ -40,7 +40,9 @@ struct DeviceController {
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        return try .json(DeviceList(devices: try await services.devices.devices(of: me.id, current: context.deviceId ?? UUID())))
+        async let devices = services.devices.devices(of: me.id, current: context.deviceId ?? UUID())
+        async let recoveryCode = services.devices.recoveryCodeMade(of: me.id)
+        return try .json(DeviceList(devices: try await devices, recoveryCodeAt: try await recoveryCode))
     }
 
     @Sendable func rename(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -72,7 +74,7 @@ struct DeviceController {
         let qr = request.uri.queryParameters.get("qr")
         guard qr == nil || qr == "svg" else { throw Problem.badRequest("unsupported_format", "qr must be svg") }
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
-        let (code, hash) = try DeviceLinks.generateCode()
+        let (code, hash) = try SecretCode.deviceLink.generate()
         let expiresAt = Date(
             timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.deviceLinkLifetime.seconds).rounded(.down))
         let id = try await services.devices.createLink(for: me.id, by: try context.requireDevice(), codeHash: hash, expiresAt: expiresAt)
@@ -103,7 +105,7 @@ struct DeviceController {
             case (nil, let typed?): code = typed
             default: throw Self.invalidLink
             }
-            guard let hash = try DeviceLinks.hash(code) else { throw Self.invalidLink }
+            guard let hash = try SecretCode.deviceLink.hash(code) else { throw Self.invalidLink }
             return try await services.devices.redeemLink(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
         }
     }
@@ -112,7 +114,7 @@ struct DeviceController {
     @Sendable func createRecoveryCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
-        let (code, hash) = try RecoveryCodes.generate()
+        let (code, hash) = try SecretCode.recovery.generate()
         let createdAt = try await services.devices.setRecoveryCode(of: me.id, by: try context.requireDevice(), codeHash: hash)
         context.logger.info("recovery code made", metadata: ["profile.id": "\(me.id)"])
         return try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
@@ -123,7 +125,7 @@ struct DeviceController {
         try await issueKey(context, "profile recovered") { keyHash in
             let input = try await request.decode(as: RecoveryRedemption.self, context: context)
             let deviceName = try input.deviceName.map(Self.deviceNameText.check)
-            guard let hash = try RecoveryCodes.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
+            guard let hash = try SecretCode.recovery.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
             return try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
         }
     }

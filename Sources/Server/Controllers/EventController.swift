@@ -5,8 +5,9 @@ import Store
 import Tokens
 
 /// Events and their members: `POST /v1/events`, `GET /v1/events/{event}` (public),
-/// `GET /v1/me/events`, `POST /v1/events/{event}/organizers`, `POST /v1/events/{event}/join-code`,
-/// `POST /v1/events/{event}/join`, `POST /v1/events/{event}/view-tokens`. `{event}` is an event's id or its slug.
+/// `GET /v1/me/events`, `POST /v1/events/{event}/join-code`, `POST /v1/events/{event}/join`, and
+/// view links, `…/view-tokens`. `{event}` is an event's id or its slug. Organizers themselves and
+/// invitations are `OrganizerController`'s.
 ///
 /// Organizer routes answer a caller who is not an organizer 403 `not_an_organizer`, stranger and
 /// attendee alike: an event's existence is public (`GET /v1/events/{event}`), so a 404 would hide nothing.
@@ -20,10 +21,6 @@ struct EventController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("events", use: create)
         group.get("me/events", use: mine)
-        group.post("events/:event/organizers", use: inviteOrganizer)
-        group.get("me/invitations", use: myInvitations)
-        group.post("me/invitations/:event", use: acceptInvitation)
-        group.delete("me/invitations/:event", use: declineInvitation)
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
         group.post("events/:event/view-tokens", use: issueViewToken)
@@ -47,66 +44,26 @@ struct EventController {
 
     /// Public: the event's name, slug, dates and time zone; no members, no join code.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await event(context).event)
+        try .json(try await services.requireEvent(context))
     }
 
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
         try .json(MyEvents(items: try await services.events.events(of: context.requireProfile().id)))
     }
 
-    /// 202 with the invitation the profile must accept to organize the event (a second request is the
-    /// same invitation), 200 with its membership when it organizes the event already; 403 `blocked`
-    /// between two people of whom one blocked the other (neither learns which).
-    @Sendable func inviteOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        let event = try await event(context, viewer: me.id)
-        guard event.role == .organizer else { throw Problem.notAnOrganizer }
-        let input = try await request.decode(as: NewOrganizer.self, context: context)
-        switch try await services.events.inviteOrganizer(input.profileId, to: event.event.id, by: me.id) {
-        case .organizer(let member):
-            return try .json(member)
-        case .invited(let invitation):
-            context.logger.info("organizer invited", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(input.profileId)"])
-            return try .json(invitation, status: .accepted)
-        }
-    }
-
-    /// The invitations to organize an event that wait for my answer.
-    @Sendable func myInvitations(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(OrganizerInvitationList(items: try await services.events.invitations(of: context.requireProfile().id)))
-    }
-
-    /// 201 with my membership, now an organizer's; 404 `unknown_invitation` when none stands.
-    @Sendable func acceptInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        let event = try await event(context, viewer: me.id)
-        let member = try await services.events.acceptInvitation(to: event.event.id, profile: me.id)
-        context.logger.info("organizer invitation accepted", metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)"])
-        return try .json(member, status: .created)
-    }
-
-    /// 204 once my invitation is gone; 404 `unknown_invitation` when there was none.
-    @Sendable func declineInvitation(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        let event = try await event(context, viewer: me.id)
-        guard try await services.events.declineInvitation(to: event.event.id, profile: me.id) else { throw StoreError.unknownInvitation }
-        return Response(status: .noContent)
-    }
-
     @Sendable func rotateJoinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await event(context, viewer: me.id)
-        guard event.role == .organizer else { throw Problem.notAnOrganizer }
-        let rotation = try await services.events.rotateJoinCode(of: event.event.id, by: me.id)
-        context.logger.info("join code rotated", metadata: ["event.id": "\(event.event.id)", "event.join_code_rotation": "\(rotation)"])
-        return try Response.json(try services.joinCodes.current(of: event.event, rotation: rotation))
+        let event = try await services.requireOrganizedEvent(context)
+        let rotation = try await services.events.rotateJoinCode(of: event.id, by: me.id)
+        context.logger.info("join code rotated", metadata: ["event.id": "\(event.id)", "event.join_code_rotation": "\(rotation)"])
+        return try Response.json(try services.joinCodes.current(of: event, rotation: rotation))
     }
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
     /// Wrong codes are counted per person and per event (`RateLimiter.checkGuess`): 429 past them.
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await event(context).event
+        let event = try await services.requireEvent(context)
         let input = try await request.decode(as: JoinRequest.self, context: context)
         try services.limiter.checkGuess(.joinGuess, credential: me.id, event: event.id)
         let membership: MyEvent
@@ -127,8 +84,7 @@ struct EventController {
     /// screens it may light; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
     @Sendable func issueViewToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await event(context, viewer: me.id)
-        guard event.role == .organizer else { throw Problem.notAnOrganizer }
+        let event = try await services.requireOrganizedEvent(context)
         let input = try await JSONBody.decodeIfPresent(ViewTokenRequest.self, from: request, context: context) ?? ViewTokenRequest()
         try services.limiter.admit(.viewLink, credential: me.id, address: context.clientAddress)
         let wall = input.wall ?? false
@@ -141,27 +97,27 @@ struct EventController {
         // decides within that, so that an organizer can extend it without a new link.
         let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
         let expiresAt = now.addingTimeInterval(TimeInterval(services.configuration.viewTokenLifetime.components.seconds))
-        let longest = max(expiresAt, Date(timeIntervalSince1970: event.event.endsAt.timeIntervalSince1970.rounded(.up)))
+        let longest = max(expiresAt, Date(timeIntervalSince1970: event.endsAt.timeIntervalSince1970.rounded(.up)))
         let (token, claims) = try ViewTokens.issue(
-            eventId: event.event.id, showsNames: !wall, lifetime: .seconds(Int64(longest.timeIntervalSince(now))), now: now,
+            eventId: event.id, showsNames: !wall, lifetime: .seconds(Int64(longest.timeIntervalSince(now))), now: now,
             keys: services.keyRing)
         try await services.events.createViewLink(
-            claims.tokenId, of: event.event.id, by: me.id, showsNames: claims.showsNames, screens: screens, expiresAt: expiresAt,
+            claims.tokenId, of: event.id, by: me.id, showsNames: claims.showsNames, screens: screens, expiresAt: expiresAt,
             longestUntil: claims.expiresAt)
-        let path = "/events/\(event.event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
+        let path = "/events/\(event.slug)/live\(wall ? "?wall" : "")#view=\(token)"
         context.logger.info(
             "view token issued",
-            metadata: ["event.id": "\(event.event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)", "view.screens": "\(screens)"])
+            metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)", "view.wall": "\(wall)", "view.screens": "\(screens)"])
         return try Response.json(
             IssuedViewToken(
-                token: token, expiresAt: expiresAt, eventId: event.event.id, showsNames: claims.showsNames, screens: screens,
+                token: token, expiresAt: expiresAt, eventId: event.id, showsNames: claims.showsNames, screens: screens,
                 path: path,
                 url: services.configuration.publicURL.map { $0 + path }), status: .created)
     }
 
     /// The event's live view links, newest first (organizers only).
     @Sendable func listViewLinks(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let event = try await organizedEvent(context)
+        let event = try await services.requireOrganizedEvent(context)
         return try .json(ViewLinkList(items: try await services.events.viewLinks(of: event.id)))
     }
 
@@ -170,7 +126,7 @@ struct EventController {
     /// (revoked, expired, or its maker no longer organizes the event).
     @Sendable func extendViewLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await organizedEvent(context)
+        let event = try await services.requireOrganizedEvent(context)
         guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchLink }
         let change = try await request.decode(as: ViewLinkChange.self, context: context)
         guard change.expiresAt > Date() else { throw Problem.validation("expiresAt must be in the future") }
@@ -192,7 +148,7 @@ struct EventController {
     /// every one (organizers only); every instance refuses them within the credential cache's lifetime.
     @Sendable func revokeViewLinks(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await organizedEvent(context)
+        let event = try await services.requireOrganizedEvent(context)
         let link = context.parameters.get("link")
         if let link, UUID(uuidString: link) == nil { throw Self.noSuchLink }
         let revoked = try await services.events.revokeViewLinks(of: event.id, id: link.flatMap(UUID.init(uuidString:)))
@@ -207,20 +163,4 @@ struct EventController {
     }
 
     static let noSuchLink = Problem(status: 404, code: "not_found", title: "This event has no such live view link")
-
-    /// The event the path names, which the caller organizes: 404 or 403 `not_an_organizer`.
-    private func organizedEvent(_ context: AppRequestContext) async throws -> Event {
-        let me = try context.requireProfile()
-        let found = try await event(context, viewer: me.id)
-        guard found.role == .organizer else { throw Problem.notAnOrganizer }
-        return found.event
-    }
-
-    /// The event the path names (`{event}`: id or slug) and `viewer`'s role there; 404 if none.
-    private func event(_ context: AppRequestContext, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?) {
-        guard let text = context.parameters.get("event"),
-            let found = try await services.events.event(EventReference(text), viewer: viewer)
-        else { throw Problem.noSuchEvent }
-        return found
-    }
 }

@@ -6,7 +6,7 @@ import NIOCore
 /// from, or be sent to, another origin. `/` (join, my code, my network), `/c` (what a phone's
 /// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation), the
 /// organizer's back office (`/events/new`, `/events/{slug}/organize` and its join poster
-/// `/events/{slug}/poster`) and their `/assets/…`, and `/sw.js`, the service worker that keeps them
+/// `/events/{slug}/poster`), an invitation to organize (`/invitation#code=…`) and their `/assets/…`, and `/sw.js`, the service worker that keeps them
 /// for offline use. Pages and assets revalidate (`no-cache` + ETag → 304).
 struct WebController {
     let assets: WebAssets
@@ -25,6 +25,7 @@ struct WebController {
         router.get("events/new") { request, _ in try page("new-event.html", request) }
         router.get("events/:slug/organize") { request, _ in try page("organize.html", request) }
         router.get("events/:slug/poster") { request, _ in try page("poster.html", request) }
+        router.get("invitation") { request, _ in try page("invitation.html", request) }
         router.get("assets/:name") { request, context in
             let name = try context.parameters.require("name")
             return try page("assets/\(name)", request)

@@ -36,6 +36,30 @@ extension StoreError: ProblemConvertible {
             Problem(
                 status: 404, code: "unknown_invitation", title: "No invitation to organize this event is waiting for you",
                 detail: "It was declined, or its organizer no longer organizes the event.")
+        case .invitationLinkUnknown:
+            Problem(
+                status: 404, code: "invitation_unknown", title: "No invitation has this code",
+                detail: "Check the code (XXXXX-XXXXX), or ask the organizer for a new invitation.")
+        case .invitationLinkUsed:
+            Problem(
+                status: 410, code: "invitation_used", title: "This invitation was answered already",
+                detail: "An invitation works once: ask an organizer for a new one.")
+        case .invitationLinkLapsed:
+            Problem(
+                status: 410, code: "invitation_lapsed", title: "The organizer who made this invitation no longer organizes the event",
+                detail: "Ask another organizer for a new one.")
+        case .invitationLinkWithdrawn:
+            Problem(
+                status: 410, code: "invitation_withdrawn", title: "An organizer withdrew this invitation",
+                detail: "Ask an organizer for a new one if it was meant for you.")
+        case .invitationLinkExpired:
+            Problem(
+                status: 410, code: "invitation_expired", title: "This invitation has expired",
+                detail: "Ask an organizer for a new one.")
+        case .lastOrganizer:
+            Problem(
+                status: 409, code: "last_organizer", title: "You are the event's only organizer",
+                detail: "An event keeps at least one organizer: invite someone to organize it, and step down once they have accepted.")
         case .unknownDeviceLink:
             Problem(
                 status: 404, code: "device_link_unknown", title: "No device link has this code",

@@ -35,6 +35,25 @@ extension AppServices {
             event: reader.event, showsNames: false, quotaKey: reader.quotaKey, allowance: reader.allowance, organizer: reader.organizer)
     }
 
+    /// The event the path's `{event}` names (its id or slug): 404 `not_found` if there is none.
+    func requireEvent(_ context: AppRequestContext) async throws -> Event {
+        guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text)) else {
+            throw Problem.noSuchEvent
+        }
+        return found.event
+    }
+
+    /// The event the path's `{event}` names, which the caller's profile organizes: 404 `not_found`
+    /// if there is no such event, 403 `not_an_organizer` for anyone else, attendee or stranger.
+    func requireOrganizedEvent(_ context: AppRequestContext) async throws -> Event {
+        let me = try context.requireProfile()
+        guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text), viewer: me.id) else {
+            throw Problem.noSuchEvent
+        }
+        guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        return found.event
+    }
+
     private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
         guard let text = context.parameters.get("event") else { throw Problem.noSuchEvent }
         if let grant = context.viewGrant {

@@ -11,7 +11,10 @@ struct DeviceCommand: AsyncParsableCommand {
         discussion: """
             On a device that is signed in, `constellation device link` shows a QR code and a code to type; \
             on the new one, `constellation device join CODE` (or the link, or `--image` with a photo of the QR code). \
-            A link works once, for two minutes.
+            A link works once, for two minutes. It goes both ways with the web client: a browser takes the code on \
+            its home page ("Already have a profile on another device?"), and shows one under "My devices" → \
+            "Link another device" for `device join` here. A computer that holds a profile already replaces it only \
+            with `device join --force`; two profiles cannot be merged.
             """,
         subcommands: [Link.self, Join.self, List.self, Rename.self, Revoke.self]
     )

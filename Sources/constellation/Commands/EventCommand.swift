@@ -14,8 +14,8 @@ struct EventCommand: AsyncParsableCommand {
             """,
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Links.self, Invite.self,
-            Invitations.self,
-            Answer.self, Code.self, RotateCode.self, Visibility.self, OnWall.self, Badge.self, PrintBadge.self, Badges.self,
+            Invitations.self, Answer.self, Organizers.self, StepDown.self, Code.self, RotateCode.self, Visibility.self, OnWall.self,
+            Badge.self, PrintBadge.self, Badges.self,
         ]
     )
 

@@ -75,4 +75,54 @@ import Testing
             try await phone.expectCleanPage(origin: server.url)
         }
     }
+
+    /// A browser that holds a profile (Cleo's, on it alone) opens another device's link (Dan's,
+    /// from the CLI's `device link`): it asks which to keep; keeping forgets the link; replacing a
+    /// profile nothing else could bring back is warned of first, with a recovery code offered,
+    /// whose code then gets Cleo back; the old key is revoked and the page reloads as Dan.
+    @Test func aBrowserWithAProfileKeepsOrReplacesIt() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let anonymous = server.client
+        let dan = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Dan", deviceName: "Terminal")).apiKey)
+        try await Browser.with { browser in
+            try await browser.open(server.url + "/")
+            try await browser.type("#name", "Cleo\n")
+            try await browser.wait(for: "home", until: "!document.getElementById('home').hidden")
+            let cleoKey = try #require(try await browser.run("return localStorage.getItem('constellation.apiKey');") as? String)
+
+            // Kept: nothing changes, the link is not used.
+            let first = try await dan.createDeviceLink()
+            try await browser.open(server.url + "/#link=" + first.token)
+            try await browser.wait(for: "the question", until: "!document.getElementById('replace-profile').hidden")
+            #expect(try await browser.text("#replace-keep") == "Keep Cleo")
+            try await browser.wait(for: "the warning", until: "!document.getElementById('replace-warning').hidden")
+            #expect(try await browser.text("#replace-warning").contains("no other device and no recovery code"))
+            #expect(try await browser.seriousAccessibilityProblems() == [])
+            try await browser.click("#replace-keep")
+            try await browser.wait(for: "kept", until: "/keeps Cleo/.test(document.getElementById('status').textContent)")
+            #expect(try await dan.deviceLink(first.id).state == .pending, "the link was not used")
+
+            // Replaced, after a recovery code was made for Cleo.
+            let second = try await dan.createDeviceLink()
+            try await browser.open(server.url + "/#link=" + second.token)
+            try await browser.wait(for: "the warning", until: "!document.getElementById('replace-recovery').hidden")
+            try await browser.click("#replace-recovery")
+            try await browser.wait(for: "the recovery code", until: "!document.getElementById('replace-recovery-code').hidden")
+            let recovery = try await browser.text("#replace-recovery-code")
+            try await browser.click("#replace-yes")
+            try await browser.wait(
+                for: "Dan here",
+                until: "/Welcome back, Dan/.test(document.getElementById('status').textContent) && !document.getElementById('home').hidden")
+            #expect(
+                try await browser.run("return JSON.parse(localStorage.getItem('constellation.profile')).displayName;") as? String == "Dan")
+            #expect(try await dan.devices().count == 2)
+            await #expect(throws: ClientError.self, "the browser's old key is revoked") {
+                _ = try await anonymous.authenticated(cleoKey).me()
+            }
+            let back = try await anonymous.redeemRecoveryCode(RecoveryRedemption(recoveryCode: recovery))
+            #expect(back.profile.displayName == "Cleo", "the recovery code brings Cleo back")
+            try await browser.expectCleanPage(origin: server.url)
+        }
+    }
 }

@@ -123,6 +123,19 @@ import Testing
             let nina = try await Self.joinThrough(code.link, server: server)
             _ = try await nina.setBadgePrinting(true, at: Self.slug)
 
+            // A co-organizer, through an invitation link that a third, blank browser opens and accepts.
+            try await laptop.open(server.url + "/events/\(Self.slug)/organize")
+            try await laptop.wait(for: "the organizer page", until: "document.querySelectorAll('#organizers li').length === 1")
+            try await laptop.click("#invite")
+            try await laptop.wait(for: "the invitation", until: "document.getElementById('invitation-link').textContent !== ''")
+            let invitationLink = try await laptop.text("#invitation-link")
+            #expect(invitationLink.hasPrefix(server.url + "/invitation#code="))
+            #expect(try await laptop.run("return document.querySelectorAll('#pending-invitations button').length;") as? Int == 1)
+            #expect(try await laptop.seriousAccessibilityProblems() == [])
+            let paul = try await Self.acceptThrough(invitationLink, server: server)
+            #expect(try await paul.myEvents().items.map(\.role) == [.attendee], "Paul accepted, then stepped down")
+            #expect(try await olga.organizers(of: Self.slug).items.map(\.displayName) == ["Olga"])
+
             // The wall, opened in a new tab from the organizer page, follows a replaced code by itself.
             try await laptop.open(server.url + "/events/\(Self.slug)/organize")
             try await laptop.wait(for: "the organizer page", until: "!document.getElementById('organizer').hidden")
@@ -218,6 +231,46 @@ import Testing
         return nina
     }
 
+    /// A third browser opens the invitation `link`: it says who invites to what before anything
+    /// else, makes a profile with a name, accepts, and opens the organizer page, where Paul is
+    /// one of two; the link then works no more. Paul steps down after the confirmation.
+    private static func acceptThrough(_ link: String, server: ServerProcess) async throws -> ConstellationClient {
+        var key = ""
+        try await Browser.with(width: 1024, height: 1200) { browser in
+            try await browser.open(link)
+            try await browser.wait(
+                for: "the invitation",
+                until: "/Olga invites you to organize Swift Meetup Berlin/.test(document.getElementById('invitation-text').textContent)")
+            #expect(try await browser.run("return location.hash;") as? String == "", "the code leaves the address bar")
+            #expect(try await browser.seriousAccessibilityProblems() == [])
+            try await browser.type("#name", "Paul\n")
+            try await browser.wait(for: "the answer", until: "!document.getElementById('answer').hidden")
+            try await browser.click("#accept")
+            try await browser.wait(
+                for: "accepted", until: "/You organize Swift Meetup Berlin now/.test(document.getElementById('status').textContent)")
+            key = try #require(try await browser.run("return localStorage.getItem('constellation.apiKey');") as? String)
+            try await browser.click("#next-link")
+            try await browser.wait(
+                for: "the organizer page", until: "/Paul \\(you\\)/.test(document.getElementById('organizers').textContent)")
+            #expect(try await browser.text("#organizers").contains("Olga"))
+            #expect(try await browser.seriousAccessibilityProblems() == [])
+
+            try await browser.click("#step-down")
+            #expect(
+                try await browser.run("return document.activeElement.id;") as? String == "step-down-no", "the safe answer has the focus")
+            #expect(try await browser.text("#step-down-question").contains("go dark"))
+            try await browser.click("#step-down-yes")
+            try await browser.wait(
+                for: "stepped down",
+                until: "/You no longer organize Swift Meetup Berlin/.test(document.getElementById('refused-text').textContent)")
+
+            // The link worked once.
+            try await browser.open(link)
+            try await browser.wait(for: "used", until: "/answered already/.test(document.getElementById('code-error').textContent)")
+        }
+        return server.client.authenticated(key)
+    }
+
     /// In German from a blank browser: the form's words and its mistakes, and the organizer page.
     @Test func theOrganizerPagesSpeakThePagesLanguage() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
@@ -243,6 +296,12 @@ import Testing
             try await laptop.wait(for: "the organizer page", until: "!document.getElementById('organizer').hidden")
             #expect(try await laptop.text("#door-title") == "Der Eingang")
             #expect(try await laptop.text("#open-wall") == "Projektorwand öffnen")
+            #expect(try await laptop.text("#organizers-title") == "Mitveranstalter")
+            try await laptop.click("#step-down")
+            try await laptop.click("#step-down-yes")
+            try await laptop.wait(
+                for: "refused in German",
+                until: "/einzige Veranstalter von Treffen in München/.test(document.getElementById('status').textContent)")
             #expect(try await laptop.seriousAccessibilityProblems() == [])
             try await laptop.open(server.url + "/events/treffen-in-munchen/poster?paper=letter")
             try await laptop.wait(for: "the poster", until: "!document.getElementById('poster').hidden")

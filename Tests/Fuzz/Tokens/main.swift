@@ -52,7 +52,7 @@ private func readClaims(_ bytes: [UInt8]) {
     }
     _ = try? ViewTokens.verify(sign(bytes, for: ViewTokens.implicitAssertion), keys: ring.verificationKeys, now: now)
     if let code = try? DeviceLinks.verify(sign(bytes, for: DeviceLinks.implicitAssertion), keys: ring.verificationKeys, now: now) {
-        precondition((try? DeviceLinks.hash(code)) != nil, "a link token carries a code that cannot be hashed")
+        precondition((try? SecretCode.deviceLink.hash(code)) != nil, "a link token carries a code that cannot be hashed")
     }
 }
 
@@ -75,8 +75,9 @@ private func readKeysAndCodes(_ text: String) {
         precondition(code.utf8.count == JoinCode.length && JoinCode.normalize(code) == code, "join code normalization is not idempotent")
     }
     _ = try? JoinCode.hash(text, eventId: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1)))
-    _ = try? DeviceLinks.hash(text)
-    _ = try? RecoveryCodes.hash(text)
+    _ = try? SecretCode.deviceLink.hash(text)
+    _ = try? SecretCode.recovery.hash(text)
+    _ = try? SecretCode.organizerInvitation.hash(text)
 }
 
 private func sign(_ claims: [UInt8], for purpose: String) throws(TokenError) -> String {

@@ -1,11 +1,15 @@
 // One profile on several devices, from the browser: this page lists my devices (and revokes
 // them), shows a one-time link for another device (a QR code its camera opens, and a code to
-// type), and takes a profile from another device (`/#link=TOKEN`, or the typed code).
+// type), and takes a profile from another device (`/#link=TOKEN`, or the typed code). A browser
+// that holds a profile already asks first: keep it, or replace it; and before it replaces a
+// profile that nothing else could bring back (no other device, no recovery code), it offers to
+// make a recovery code or link another device first. (Merging two profiles is not offered.)
 import { call, json, session, explain, say } from './api.js';
 import { t, language } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const LINK = 'constellation.deviceLink';
+const REPLACED = 'constellation.replacedBy';
 
 /** What this browser is called in a device list. */
 function deviceName() {
@@ -99,6 +103,71 @@ async function showLink(status) {
   } catch (error) {
     say(status, explain(error), 'error');
   }
+}
+
+/**
+ * Asks what to do with a `#link=` (kept by `takeDeviceLink`) in a browser that holds a profile:
+ * keep it (the link is forgotten) or replace it. Replacing uses the link first, then revokes this
+ * browser's old key (so no forgotten key still opens the old profile) and reloads as the new one.
+ */
+export async function offerToReplace(status) {
+  const name = session.profile?.displayName ?? '';
+  $('replace-question').textContent = t('devices.replaceQuestion', { name });
+  $('replace-keep').textContent = t('devices.keep', { name });
+  $('replace-profile').hidden = false;
+  $('replace-keep').focus();
+  let current = null;
+  try {
+    const list = await json('/me/devices');
+    current = list.devices.find((device) => device.current)?.id ?? null;
+    const alone = list.devices.length <= 1 && !list.recoveryCodeAt;
+    $('replace-warning').textContent = alone ? t('devices.replaceAlone', { name }) : '';
+    for (const id of ['replace-warning', 'replace-recovery', 'replace-link']) $(id).hidden = !alone;
+  } catch { /* asked again when it is replaced */ }
+  const close = () => { $('replace-profile').hidden = true; };
+  $('replace-keep').onclick = () => {
+    sessionStorage.removeItem(LINK);
+    close();
+    say(status, t('devices.kept', { name }), 'success');
+  };
+  $('replace-recovery').onclick = async () => {
+    try {
+      const made = await json('/me/recovery-code', { method: 'POST' });
+      const shown = $('replace-recovery-code');
+      shown.querySelector('code').textContent = made.recoveryCode;
+      shown.hidden = false;
+      $('replace-warning').textContent = t('devices.recoveryMade', { name });
+      $('replace-recovery').hidden = true;
+    } catch (error) {
+      say(status, explain(error), 'error');
+    }
+  };
+  $('replace-link').onclick = () => {
+    $('replace-link').hidden = true;
+    showLink(status);
+  };
+  $('replace-yes').onclick = async () => {
+    const token = sessionStorage.getItem(LINK);
+    $('replace-yes').disabled = true;
+    try {
+      const registered = await json('/device-links/redeem', { method: 'POST', auth: null, body: { token, deviceName: deviceName() } });
+      sessionStorage.removeItem(LINK);
+      if (current) await call(`/me/devices/${current}?confirm=last-device`, { method: 'DELETE' }).catch(() => {});
+      session.save(registered);
+      sessionStorage.setItem(REPLACED, registered.profile.displayName);
+      location.replace('/');
+    } catch (error) {
+      say(status, explain(error), 'error');
+      $('replace-yes').disabled = false;
+    }
+  };
+}
+
+/** Says, once, that this browser now uses the profile a replacement brought (the page reloaded for it). */
+export function sayReplaced(status) {
+  const name = sessionStorage.getItem(REPLACED);
+  sessionStorage.removeItem(REPLACED);
+  if (name) say(status, t('devices.welcomeBack', { name }), 'success');
 }
 
 /** The home page's "My devices" section. */

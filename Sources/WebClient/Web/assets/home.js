@@ -4,7 +4,7 @@
 // person has a profile; `/#link=TOKEN` (the QR code another device of theirs shows) brings that
 // device's profile here.
 import { call, json, session, explain, say, sayWaits, registerFrom } from './api.js';
-import { takeDeviceLink, joinByLink, initDevices } from './devices.js';
+import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
 import { initCard, sharedEntries, contactLink } from './card.js';
@@ -87,6 +87,7 @@ async function loadEvents() {
     select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
     select.value = codePicked ? shown : await defaultCode(events.items);
     $('my-events').replaceChildren(...events.items.map(myEvent));
+    loadInvitations();
     return select.value !== shown;
   } catch { return false; /* the personal code still works */ }
 }
@@ -125,6 +126,37 @@ function myEvent({ event, role, visibility, printsBadge, onWall }) {
   }
   item.append(named, wall, badgeControls({ event, role, printsBadge }));
   return item;
+}
+
+/** The invitations to organize an event made to my profile, each answered here with a click. */
+async function loadInvitations() {
+  let items;
+  try { items = (await json('/me/invitations')).items; } catch { return; }
+  $('invitations-box').hidden = !items.length;
+  $('invitations').replaceChildren(...items.map((invitation) => {
+    const item = document.createElement('li');
+    const text = Object.assign(document.createElement('span'), {
+      textContent: t('home.invitation', { name: invitation.invitedByName, event: invitation.eventName }),
+    });
+    const buttons = [['POST', 'home.acceptInvitation', ''], ['DELETE', 'home.declineInvitation', 'secondary']].map(([method, key, className]) => {
+      const button = Object.assign(document.createElement('button'), { type: 'button', className: `inline ${className}`, textContent: t(key) });
+      button.setAttribute('aria-label', t(`${key}Label`, { event: invitation.eventName }));
+      button.addEventListener('click', async () => {
+        for (const each of buttons) each.disabled = true;
+        try {
+          await call(`/me/invitations/${invitation.eventId}`, { method });
+          say($('event-status'), t(method === 'POST' ? 'home.invitationAccepted' : 'home.invitationDeclined', { event: invitation.eventName }), 'success');
+          await loadEvents();
+        } catch (error) {
+          say($('event-status'), explain(error), 'error');
+          for (const each of buttons) each.disabled = false;
+        }
+      });
+      return button;
+    });
+    item.append(text, ...buttons);
+    return item;
+  }));
 }
 
 // Each load's number: an answer that arrives after a later load's began is not shown (a list read
@@ -276,7 +308,6 @@ function hearNewConnections() {
 }
 
 localize();
-const ALREADY = t('home.alreadyHasProfile');
 const joinLink = takeJoinLink();
 const deviceLink = takeDeviceLink();
 // A link opened in this tab while the page is open changes only the fragment.
@@ -285,7 +316,7 @@ window.addEventListener('hashchange', () => {
   if (link && session.key) joinFromLink();
   else if (link) say(status, t('home.typeNameToJoin', { event: link.slug }));
   if (takeDeviceLink()) {
-    if (session.key) say(status, ALREADY, 'error');
+    if (session.key) offerToReplace(status);
     else offerDeviceLink();
   }
 });
@@ -293,7 +324,8 @@ keepPagesForOffline();
 if (!session.key && keptProfile()) await registerKeptProfile().catch(() => null);
 if (session.key) {
   showHome();
-  if (deviceLink) say(status, ALREADY, 'error');
+  sayReplaced(status);
+  if (deviceLink) offerToReplace(status);
 } else {
   showForms();
   if (deviceLink) offerDeviceLink();

@@ -13,7 +13,11 @@ import { EventStream } from './sse.js';
 import { drawGrowth } from './growth-chart.js';
 import { StableCommunities } from './stable-communities.js';
 import { describePicture } from './picture-text.js';
-import { t, number, language, localize } from './i18n.js';
+import { t, number, language, localize, addMessages } from './i18n.js';
+import liveEn from './live-messages-en.js';
+import liveDe from './live-messages-de.js';
+
+addMessages({ en: liveEn, de: liveDe });
 
 const $ = (id) => document.getElementById(id);
 const NETWORK_EVERY_MS = 3000;

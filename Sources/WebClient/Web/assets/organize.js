@@ -1,14 +1,15 @@
 // `/events/{slug}/organize`: the organizer's page of one event, with nothing but a browser. The
 // door (the join code and link, copy buttons, the join poster, replacing the code after a
 // confirmation), live pages and walls (each opened in a new tab through a view link of its own;
-// the links now live, revoked one by one or all at once), exports, the badge sheet, and the way to
-// growth and the summary. Someone who does not organize the event gets a page saying so.
+// the links now live, extended or revoked one by one or all at once), co-organizers (invitations,
+// stepping down: co-organizers.js), exports, the badge sheet, and the way to growth and the summary. Someone who does not organize the event gets a page saying so.
 import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
 import { t, language, localize, addMessages } from './i18n.js';
 import organizerEn from './organizer-messages-en.js';
 import organizerDe from './organizer-messages-de.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
+import { initCoOrganizers } from './co-organizers.js';
 
 addMessages({ en: organizerEn, de: organizerDe });
 
@@ -242,7 +243,10 @@ async function start() {
     $('revoke-all').addEventListener('click', () => revokeLinks(null, $('revoke-all')));
     offerExports();
     $('badges').replaceChildren(...sheetButtons(event, status));
-    await Promise.all([showCode(), listLinks()]);
+    const coOrganizers = initCoOrganizers({
+      event, path, when, status, steppedDown: () => refuse(t('organize.steppedDown', { event: event.name })),
+    });
+    await Promise.all([showCode(), listLinks(), coOrganizers()]);
     // Another organizer may replace the code: the page follows, as the walls do.
     setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
   } catch (error) {
