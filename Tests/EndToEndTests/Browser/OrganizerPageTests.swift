@@ -297,17 +297,22 @@ import Testing
             #expect(try await laptop.text("#door-title") == "Der Eingang")
             #expect(try await laptop.text("#open-wall") == "Projektorwand öffnen")
             #expect(try await laptop.text("#organizers-title") == "Mitveranstalter")
-            try await laptop.click("#step-down")
-            try await laptop.click("#step-down-yes")
-            try await laptop.wait(
-                for: "refused in German",
-                until: "/einzige Veranstalter von Treffen in München/.test(document.getElementById('status').textContent)")
             #expect(try await laptop.seriousAccessibilityProblems() == [])
             try await laptop.open(server.url + "/events/treffen-in-munchen/poster?paper=letter")
             try await laptop.wait(for: "the poster", until: "!document.getElementById('poster').hidden")
             #expect(try await laptop.text(".poster-code span") == "Beitrittscode")
             #expect(try await laptop.printedPageCount(width: 21.59, height: 27.94) == 1, "the Letter poster fits its page")
             try await laptop.expectCleanPage(origin: server.url)
+
+            // The only organizer cannot step down, and is told so in German.
+            try await laptop.open(server.url + "/events/treffen-in-munchen/organize")
+            try await laptop.wait(for: "the organizer page", until: "!document.getElementById('organizer').hidden")
+            try await laptop.click("#step-down")
+            try await laptop.click("#step-down-yes")
+            try await laptop.wait(
+                for: "refused in German",
+                until: "/einzige Veranstalter von Treffen in München/.test(document.getElementById('status').textContent)")
+            #expect(try await laptop.consoleProblems().allSatisfy { $0.contains("409") }, "the refusal, and nothing else")
         }
     }
 }

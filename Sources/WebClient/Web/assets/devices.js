@@ -107,8 +107,9 @@ async function showLink(status) {
 
 /**
  * Asks what to do with a `#link=` (kept by `takeDeviceLink`) in a browser that holds a profile:
- * keep it (the link is forgotten) or replace it. Replacing uses the link first, then revokes this
- * browser's old key (so no forgotten key still opens the old profile) and reloads as the new one.
+ * keep it (the link is forgotten) or replace it: the link is used, and the page reloads as the new
+ * profile. The old key is forgotten, not revoked: revoking it would void the recovery code this
+ * browser just made; it stays in the old profile's device list until revoked from there.
  */
 export async function offerToReplace(status) {
   const name = session.profile?.displayName ?? '';
@@ -116,10 +117,8 @@ export async function offerToReplace(status) {
   $('replace-keep').textContent = t('devices.keep', { name });
   $('replace-profile').hidden = false;
   $('replace-keep').focus();
-  let current = null;
   try {
     const list = await json('/me/devices');
-    current = list.devices.find((device) => device.current)?.id ?? null;
     const alone = list.devices.length <= 1 && !list.recoveryCodeAt;
     $('replace-warning').textContent = alone ? t('devices.replaceAlone', { name }) : '';
     for (const id of ['replace-warning', 'replace-recovery', 'replace-link']) $(id).hidden = !alone;
@@ -152,7 +151,6 @@ export async function offerToReplace(status) {
     try {
       const registered = await json('/device-links/redeem', { method: 'POST', auth: null, body: { token, deviceName: deviceName() } });
       sessionStorage.removeItem(LINK);
-      if (current) await call(`/me/devices/${current}?confirm=last-device`, { method: 'DELETE' }).catch(() => {});
       session.save(registered);
       sessionStorage.setItem(REPLACED, registered.profile.displayName);
       location.replace('/');
