@@ -22,10 +22,17 @@ extension ConstellationClient {
         try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))/me", body: EventVisibilityChange(onWall: named)))
     }
 
-    /// The print sheet of `event`'s badges as an HTML page, for `paper` `a4` or `letter`, and how
-    /// many badges it holds (I must organize it).
-    public func badgeSheet(event: String, paper: String) async throws(ClientError) -> (html: [UInt8], badges: Int) {
-        let response = try await send(.GET, "/v1/events/\(Self.escaped(event))/badges?paper=\(Self.escaped(paper))")
+    /// The print sheet of `event`'s badges as an HTML page, for `paper` `a4` or `letter`, its words
+    /// in `language` (`en`, `de`), and how many badges it holds (I must organize it).
+    public func badgeSheet(event: String, paper: String, language: String = "en") async throws(ClientError) -> (html: [UInt8], badges: Int)
+    {
+        let response = try await send(
+            .GET, "/v1/events/\(Self.escaped(event))/badges?paper=\(Self.escaped(paper))&lang=\(Self.escaped(language))")
         return (response.body, response.header("Constellation-Badges").flatMap { Int($0) } ?? 0)
+    }
+
+    /// How many of `event`'s attendees asked for a printed badge (I must organize it).
+    public func badgeRequests(of event: String) async throws(ClientError) -> BadgeRequests {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/badge-requests"))
     }
 }

@@ -93,6 +93,15 @@ public struct EventMember: Codable, Sendable, Equatable {
     }
 }
 
+/// `GET /v1/events/{event}/badge-requests`: how many attendees asked for a printed badge.
+public struct BadgeRequests: Codable, Sendable, Equatable {
+    public let count: Int
+
+    public init(count: Int) {
+        self.count = count
+    }
+}
+
 /// An event I belong to and my role there (`GET /v1/me/events`, `POST /v1/events/{event}/join`).
 public struct MyEvent: Codable, Sendable, Equatable {
     public let event: Event

@@ -9,8 +9,14 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     public let retryAfter: Int?
     /// For a 5xx: the request's id (also its `X-Request-ID` header), to find it in the server's log.
     public let requestId: String?
+    /// For 422 `validation_failed` and `invalid_date`: each field's mistake, structured, so that a
+    /// client says it in its own words and language (`detail` says it in English).
+    public let errors: [FieldError]?
 
-    public init(status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil, requestId: String? = nil) {
+    public init(
+        status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil, requestId: String? = nil,
+        errors: [FieldError]? = nil
+    ) {
         self.type = "/problems/\(code)"
         self.title = title
         self.status = status
@@ -18,6 +24,7 @@ public struct Problem: Codable, Sendable, Equatable, Error {
         self.detail = detail
         self.retryAfter = retryAfter
         self.requestId = requestId
+        self.errors = errors
     }
 
     public static let mediaType = "application/problem+json"

@@ -85,9 +85,12 @@ public struct InvalidDate: Error, Sendable, Equatable {
     public let field: String
     /// What the field accepts.
     public let expected: String
+    /// The dates it accepts, when it is the date and not its form that is wrong.
+    public let within: Range<Date>?
 
-    public init(field: String, expected: String = RFC3339.expected) {
+    public init(field: String, expected: String = RFC3339.expected, within: Range<Date>? = nil) {
         self.field = field
         self.expected = expected
+        self.within = within
     }
 }

@@ -9,6 +9,13 @@ extension EventRepository {
         public let tokensValidFrom: Date?
     }
 
+    /// How many members of `event` asked for their badge to be printed: what its sheet holds.
+    public func badgeRequestCount(of event: UUID) async throws -> Int {
+        try await database.withConnection { connection in
+            Int(try connection.query("SELECT count(*) AS n FROM event_members WHERE event_id = \(event) AND print_badge")[0].int("n"))
+        }
+    }
+
     /// The members of `event` who asked for their badge to be printed (`print_badge`), by name;
     /// nobody else.
     public func badgeHolders(of event: UUID) async throws -> [BadgeHolder] {

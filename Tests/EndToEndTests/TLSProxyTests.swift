@@ -45,7 +45,7 @@ import Testing
         let stream = Process()
         stream.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         stream.arguments = [
-            "-sN", "--http2", "--max-time", "20", "--cacert", ca, "-H", "Authorization: Bearer \(keys[0])", "\(https)/v1/me/stream",
+            "-sN", "--http2", "--max-time", "90", "--cacert", ca, "-H", "Authorization: Bearer \(keys[0])", "\(https)/v1/me/stream",
         ]
         let heard = Pipe()
         stream.standardOutput = heard
@@ -56,9 +56,10 @@ import Testing
             .trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try Binaries.cli(["scan", second], home: cleo, server: https, environment: trusted).status == 0)
         var received = Data()
-        let deadline = ContinuousClock.now + .seconds(15)  // generous for two loaded cores; the stream itself stays open 20 s
+        // Generous for two loaded cores (15 s was once not enough on CI); the stream itself stays open 90 s.
+        let deadline = ContinuousClock.now + .seconds(60)
         while !String(decoding: received, as: UTF8.self).contains("Cleo"), ContinuousClock.now < deadline {
-            let chunk = heard.fileHandleForReading.availableData  // waits for bytes; empty once curl ends (20 s at most)
+            let chunk = heard.fileHandleForReading.availableData  // waits for bytes; empty once curl ends (90 s at most)
             if chunk.isEmpty { break }
             received += chunk
         }

@@ -110,9 +110,22 @@ import Tokens
             _ = try await bob.client.replaceCard(
                 ContactCard(entries: [ContactEntry(kind: .email, value: "bobolink@example.org", audience: .connections)]))
 
+            #expect(try await ada.client.badgeRequests(of: "print-fest").count == 1, "counted before the sheet is made")
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.badgeRequests(of: "print-fest") }
             let (html, count) = try await ada.client.badgeSheet(event: "print-fest", paper: "letter")
             let page = String(decoding: html, as: UTF8.self)
             #expect(count == 1 && page.contains("Bobolink") && page.contains("size: letter"))
+            #expect(page.contains("<html lang=\"en\">") && page.contains("Scan to connect") && page.contains("1 badge, 8 to a page"))
+            // In the language of the page that asked.
+            let german = String(
+                decoding: try await ada.client.badgeSheet(event: "print-fest", paper: "a4", language: "de").html, as: UTF8.self)
+            #expect(
+                german.contains("<html lang=\"de\">") && german.contains("Scannen zum Vernetzen")
+                    && german.contains("Ein Namensschild, 8 pro Seite"))
+            #expect(!german.contains("Scan to connect"))
+            await expectProblem(400, "unsupported_language") {
+                _ = try await ada.client.badgeSheet(event: "print-fest", paper: "a4", language: "fr")
+            }
             for hidden in ["Cleopatra", "Dandelion", "bobolink@example.org", cleo.profile.id.uuidString.lowercased()] {
                 #expect(!page.contains(hidden), "\(hidden) is not on the sheet")
             }

@@ -6,8 +6,9 @@ import Store
 import Tokens
 
 /// Printed badges: `GET /v1/me/badge?event=` (my badge code for an event, as JSON or as the badge
-/// to print in SVG) and `GET /v1/events/{event}/badges?paper=a4|letter` (the
-/// organizers' print sheet, holding only the attendees who asked for their badge to be printed).
+/// to print in SVG), `GET /v1/events/{event}/badges?paper=a4|letter` (the organizers' print sheet,
+/// holding only the attendees who asked for their badge to be printed) and how many asked,
+/// `GET /v1/events/{event}/badge-requests`. The drawings' words follow `?lang=en|de`.
 /// A badge code (`BadgeTokens`) is valid until the event ends; a QR reset revokes it with the others.
 struct BadgeController {
     let services: AppServices
@@ -15,6 +16,22 @@ struct BadgeController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("me/badge", use: mine)
         group.get("events/:event/badges", use: sheet)
+        group.get("events/:event/badge-requests", use: requests)
+    }
+
+    /// How many of the event's attendees asked for a printed badge: what the sheet would hold (organizers only).
+    @Sendable func requests(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let event = try await services.requireOrganizedEvent(context)
+        return try .json(BadgeRequests(count: try await services.events.badgeRequestCount(of: event.id)))
+    }
+
+    /// The words `?lang=` asks for (English without it); 400 `unsupported_language` for another.
+    private func words(_ request: Request) throws -> BadgeWords {
+        guard let code = request.uri.queryParameters.get("lang") else { return .english }
+        guard let words = BadgeWords.languages[String(code)] else {
+            throw Problem.badRequest("unsupported_language", "lang must be en or de")
+        }
+        return words
     }
 
     /// `?event=` (id or slug, required) and `?format=json` (default, the `IssuedToken`: what a badge
@@ -25,6 +42,7 @@ struct BadgeController {
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "json"
         guard ["json", "svg"].contains(format) else { throw Problem.badRequest("unsupported_format", "format must be json or svg") }
+        let words = try words(request)
         guard let reference = query.get("event") else {
             throw Problem.badRequest("missing_event", "a badge is for an event: give ?event= its id or slug")
         }
@@ -35,7 +53,8 @@ struct BadgeController {
         var response: Response
         if format == "svg" {
             let drawing = BadgeDrawing(
-                displayName: me.displayName, headline: me.headline, eventName: found.event.name, code: try QRCode(encoding: badge.qrText))
+                displayName: me.displayName, headline: me.headline, eventName: found.event.name, code: try QRCode(encoding: badge.qrText),
+                words: words)
             response = .fresh(Array(drawing.svg().utf8), contentType: "image/svg+xml")
         } else {
             response = .json(bytes: badge.jsonBytes(), status: .ok)
@@ -53,6 +72,7 @@ struct BadgeController {
         guard let paper = BadgeSheet.Paper(rawValue: paperText) else {
             throw Problem.badRequest("invalid_paper", "paper must be a4 or letter")
         }
+        let words = try words(request)
         let event = try await services.requireOrganizedEvent(context)
         guard Date() < event.endsAt else { throw Problem.eventEnded }
         let holders = try await services.events.badgeHolders(of: event.id)
@@ -63,10 +83,10 @@ struct BadgeController {
                         let badge = try issue(for: holder.profile.id, validFrom: holder.tokensValidFrom, at: event)
                         return BadgeDrawing(
                             displayName: holder.profile.displayName, headline: holder.profile.headline, eventName: event.name,
-                            code: try QRCode(encoding: badge.qrText)
+                            code: try QRCode(encoding: badge.qrText), words: words
                         ).svg()
                     }
-                    return BadgeSheet(eventName: event.name, paper: paper, badges: badges).html()
+                    return BadgeSheet(eventName: event.name, paper: paper, badges: badges, words: words).html()
                 }
             }.get()
         }

@@ -98,7 +98,9 @@ struct ConnectionController {
     @Sendable func annotate(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let changes = try await request.decode(as: ConnectionNoteChanges.self, context: context)
-        guard changes.note != nil || changes.tags != nil else { throw Problem.validation("give note and/or tags") }
+        guard changes.note != nil || changes.tags != nil else {
+            throw Problem.validation("give note and/or tags", FieldError("", .required, fields: ["note", "tags"]))
+        }
         let note: String?? = try changes.note.map(NoteFields.note)
         let tags = try changes.tags.map(NoteFields.tags)
         guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),

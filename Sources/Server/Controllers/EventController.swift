@@ -90,8 +90,9 @@ struct EventController {
         let wall = input.wall ?? false
         let screens = input.screens ?? ViewTokenRequest.defaultScreens
         guard ViewTokenRequest.screenRange.contains(screens) else {
+            let (lowest, highest) = (ViewTokenRequest.screenRange.lowerBound, ViewTokenRequest.screenRange.upperBound)
             throw Problem.validation(
-                "screens must be \(ViewTokenRequest.screenRange.lowerBound) to \(ViewTokenRequest.screenRange.upperBound)")
+                "screens must be \(lowest) to \(highest)", FieldError("/screens", .range, minimum: lowest, maximum: highest))
         }
         // The token lives until the event's end (or the link's first expiry, if later); the link's row
         // decides within that, so that an organizer can extend it without a new link.
@@ -129,13 +130,17 @@ struct EventController {
         let event = try await services.requireOrganizedEvent(context)
         guard let id = context.parameters.get("link").flatMap(UUID.init(uuidString:)) else { throw Self.noSuchLink }
         let change = try await request.decode(as: ViewLinkChange.self, context: context)
-        guard change.expiresAt > Date() else { throw Problem.validation("expiresAt must be in the future") }
+        let now = Date()
+        guard change.expiresAt > now else {
+            throw Problem.validation("expiresAt must be in the future", FieldError("/expiresAt", .dateRange, earliest: now))
+        }
         let link: ViewLink?
         do {
             link = try await services.events.extendViewLink(id, of: event.id, until: change.expiresAt)
         } catch let beyond as ViewLinkBeyondItsToken {
             throw Problem.validation(
-                "expiresAt must be at most \(ISO8601Seconds.string(beyond.longestUntil)), what the link's token allows")
+                "expiresAt must be at most \(ISO8601Seconds.string(beyond.longestUntil)), what the link's token allows",
+                FieldError("/expiresAt", .dateRange, earliest: now, latest: beyond.longestUntil))
         }
         guard let link else { throw Self.noSuchLink }
         services.viewLinks.forget([id])

@@ -84,11 +84,13 @@ struct EventNetworkController {
         guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
         guard input.visibility != nil || input.printBadge != nil || input.onWall != nil else {
-            throw Problem.validation("give visibility, printBadge and/or onWall")
+            throw Problem.validation(
+                "give visibility, printBadge and/or onWall", FieldError("", .required, fields: ["visibility", "printBadge", "onWall"]))
         }
         let visibility = try input.visibility.map { text in
             guard let visibility = EventVisibility(rawValue: text) else {
-                throw Problem.validation("visibility must be named or pseudonymous")
+                throw Problem.validation(
+                    "visibility must be named or pseudonymous", FieldError("/visibility", .oneOf, allowed: ["named", "pseudonymous"]))
             }
             return visibility
         }

@@ -92,7 +92,8 @@ struct ProfileController {
             }
             return nil
         default:
-            throw Problem.validation("give event and joinCode together, or token, or none of them")
+            throw Problem.validation(
+                "give event and joinCode together, or token, or none of them", FieldError("", .required, fields: ["event", "joinCode"]))
         }
     }
 
@@ -151,7 +152,7 @@ struct ProfileController {
         let me = try context.requireProfile()
         let changes = try await request.decode(as: ProfileChanges.self, context: context)
         guard changes.displayName != nil || changes.headline != nil else {
-            throw Problem.validation("give displayName and/or headline")
+            throw Problem.validation("give displayName and/or headline", FieldError("", .required, fields: ["displayName", "headline"]))
         }
         let name = try changes.displayName.map(ProfileFields.displayName)
         let headline: String?? = try changes.headline.map(ProfileFields.headline)

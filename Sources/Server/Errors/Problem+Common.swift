@@ -7,8 +7,15 @@ extension Problem {
         detail: "Send it as: Authorization: Bearer <key>")
     static let invalidCredentials = Problem(status: 401, code: "invalid_credentials", title: "The API key is not valid")
 
-    static func validation(_ detail: String) -> Problem {
-        Problem(status: 422, code: "validation_failed", title: "A field is not valid", detail: detail)
+    /// A field is not valid: `detail` in English, `error` structured for clients.
+    static func validation(_ detail: String, _ error: FieldError) -> Problem {
+        Problem(status: 422, code: "validation_failed", title: "A field is not valid", detail: detail, errors: [error])
+    }
+
+    /// The same problem about a field of an item of a list: its detail prefixed by the item's
+    /// `path` (`entries[0]`), its errors' pointers moved by `errors` (inside `/entries/0`, say).
+    func about(_ path: String, errors move: (FieldError) -> FieldError) -> Problem {
+        Problem(status: status, code: code, title: title, detail: "\(path): \(detail ?? title)", errors: errors?.map(move))
     }
 
     static let notAnOrganizer = Problem(status: 403, code: "not_an_organizer", title: "Only the event's organizers may do this")

@@ -18,12 +18,14 @@ struct BadgeSheet {
     let paper: Paper
     /// Each badge's SVG (`BadgeDrawing.svg()`).
     let badges: [String]
+    var words = BadgeWords.english
 
     func html() -> String {
-        let title = "Badges: \(eventName)".xmlEscaped
+        let title = words.sheetTitle(eventName).xmlEscaped
+        let note = words.sheetNote(badges.count, Self.badgesPerPage, paper == .letter).xmlEscaped
         var out = """
             <!doctype html>
-            <html lang="en"><head><meta charset="utf-8"><title>\(title)</title>
+            <html lang="\(words.code)"><head><meta charset="utf-8"><title>\(title)</title>
             <style>
             @page { size: \(paper.cssSize); margin: 12mm 10mm; }
             body { margin: 0; font-family: sans-serif; }
@@ -35,9 +37,7 @@ struct BadgeSheet {
             @media screen { body { padding: 8mm; } }
             @media print { .note { display: none; } }
             </style></head><body>
-            <p class="note">\(title). \(badges.count) badge\(badges.count == 1 ? "" : "s"), \(Self.badgesPerPage) to a page: \
-            print on \(paper == .a4 ? "A4" : "US Letter") at 100 % (no “fit to page”), then cut along the dashed lines. \
-            Only the attendees who asked for a printed badge are here.</p>
+            <p class="note">\(title). \(note)</p>
 
             """
         for start in stride(from: 0, to: badges.count, by: Self.badgesPerPage) {

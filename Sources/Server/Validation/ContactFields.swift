@@ -12,10 +12,12 @@ enum ContactFields {
     /// without an audience is for nobody.
     static func entries(_ raw: [ContactEntry]) throws -> [ContactEntry] {
         guard raw.count <= ContactEntry.entriesLimit else {
-            throw Problem.validation("a card has at most \(ContactEntry.entriesLimit) entries; this one has \(raw.count)")
+            throw Problem.validation(
+                "a card has at most \(ContactEntry.entriesLimit) entries; this one has \(raw.count)",
+                FieldError("/entries", .tooLong, maximum: ContactEntry.entriesLimit))
         }
         for kind in [ContactEntry.Kind.organization, .role] where raw.filter({ $0.kind == kind }).count > 1 {
-            throw Problem.validation("a card has one \(kind.rawValue) at most")
+            throw Problem.validation("a card has one \(kind.rawValue) at most", FieldError("/entries", .unique, allowed: [kind.rawValue]))
         }
         return try raw.enumerated().map { index, entry in
             do {
@@ -23,7 +25,7 @@ enum ContactFields {
                     kind: entry.kind, label: try entry.label.map(labelText.check), value: try value(entry.value, of: entry.kind),
                     audience: entry.audience ?? .nobody)
             } catch let problem as Problem {
-                throw Problem.validation("entries[\(index)]: \(problem.detail ?? problem.title)")
+                throw problem.about("entries[\(index)]") { $0.inside("/entries/\(index)") }
             }
         }
     }
@@ -37,7 +39,9 @@ enum ContactFields {
         case .link: return try link(text)
         case .organization, .role:
             guard text.unicodeScalars.count <= ContactEntry.textLimit else {
-                throw Problem.validation("\(kind.rawValue) must be at most \(ContactEntry.textLimit) characters")
+                throw Problem.validation(
+                    "\(kind.rawValue) must be at most \(ContactEntry.textLimit) characters",
+                    FieldError("/value", .tooLong, maximum: ContactEntry.textLimit))
             }
             return text
         }
@@ -52,7 +56,9 @@ enum ContactFields {
             /^[A-Za-z0-9.!#$%&'*+\/=?^_`{|}~-]{1,64}@(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:[A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/
         guard text.utf8.count <= ContactEntry.emailLimit, text.unicodeScalars.allSatisfy(\.isASCII), text.wholeMatch(of: pattern) != nil,
             !text.hasPrefix("."), !text.contains(".."), !text.contains(".@")
-        else { throw Problem.validation("value is not an email address (name@example.org)") }
+        else {
+            throw Problem.validation("value is not an email address (name@example.org)", FieldError("/value", .format, format: "email"))
+        }
         return text
     }
 
@@ -61,7 +67,8 @@ enum ContactFields {
     static func phone(_ text: String) throws -> String {
         let kept = String(text.unicodeScalars.filter { !" .-()".unicodeScalars.contains($0) })
         guard kept.unicodeScalars.allSatisfy(\.isASCII), kept.wholeMatch(of: /\+[1-9][0-9]{7,14}/) != nil else {
-            throw Problem.validation("value is not a phone number in international form (E.164: +4930123456)")
+            throw Problem.validation(
+                "value is not a phone number in international form (E.164: +4930123456)", FieldError("/value", .format, format: "phone"))
         }
         return kept
     }
@@ -72,7 +79,10 @@ enum ContactFields {
         guard let components = URLComponents(string: text), let scheme = components.scheme?.lowercased(),
             scheme == "https" || scheme == "http", let host = components.host, !host.isEmpty,
             components.user == nil, components.password == nil, text.unicodeScalars.allSatisfy({ $0.isASCII && $0.value > 0x20 })
-        else { throw Problem.validation("value is not an http or https link (https://example.org/me)") }
+        else {
+            throw Problem.validation(
+                "value is not an http or https link (https://example.org/me)", FieldError("/value", .format, format: "link"))
+        }
         return text
     }
 }

@@ -22,8 +22,9 @@ package enum EventFields {
         guard dates.contains(date) else {
             throw InvalidDate(
                 field: field,
-                expected: "a date-time from \(ISO8601Seconds.string(dates.lowerBound)) to before \(ISO8601Seconds.string(dates.upperBound))"
-            )
+                expected:
+                    "a date-time from \(ISO8601Seconds.string(dates.lowerBound)) to before \(ISO8601Seconds.string(dates.upperBound))",
+                within: dates)
         }
         return date
     }
@@ -36,25 +37,34 @@ package enum EventFields {
         guard Event.slugLength.contains(bytes.count), allowed, bytes.first != 0x2D, bytes.last != 0x2D else {
             throw Problem.validation(
                 "slug must be \(Event.slugLength.lowerBound) to \(Event.slugLength.upperBound) lowercase letters (a-z), digits and hyphens, "
-                    + "starting and ending with a letter or digit, e.g. rustconf-2026")
+                    + "starting and ending with a letter or digit, e.g. rustconf-2026",
+                FieldError("/slug", .format, minimum: Event.slugLength.lowerBound, maximum: Event.slugLength.upperBound, format: "slug"))
         }
-        guard UUID(uuidString: slug) == nil else { throw Problem.validation("slug must not have the shape of a UUID") }
+        guard UUID(uuidString: slug) == nil else {
+            throw Problem.validation("slug must not have the shape of a UUID", FieldError("/slug", .format, format: "slug"))
+        }
         return slug
     }
 
     /// An IANA time zone name this server knows (`Europe/Paris`, `UTC`), exactly as listed.
     static func timeZone(_ name: String) throws -> String {
         guard name.utf8.count <= 64, knownTimeZones.contains(name) else {
-            throw Problem.validation("timeZone must be an IANA time zone name such as Europe/Paris or UTC")
+            throw Problem.validation(
+                "timeZone must be an IANA time zone name such as Europe/Paris or UTC", FieldError("/timeZone", .format, format: "time_zone")
+            )
         }
         return name
     }
 
     /// After `startsAt`, and at most `Event.maximumDuration` after it.
     static func endsAt(_ endsAt: Date, after startsAt: Date) throws -> Date {
-        guard endsAt > startsAt else { throw Problem.validation("endsAt must be after startsAt") }
+        guard endsAt > startsAt else {
+            throw Problem.validation("endsAt must be after startsAt", FieldError("/endsAt", .after, other: "/startsAt"))
+        }
         guard endsAt.timeIntervalSince(startsAt) <= Event.maximumDuration else {
-            throw Problem.validation("an event lasts at most \(Int(Event.maximumDuration / 86_400)) days")
+            let days = Int(Event.maximumDuration / 86_400)
+            throw Problem.validation(
+                "an event lasts at most \(days) days", FieldError("/endsAt", .after, maximum: days, other: "/startsAt"))
         }
         return endsAt
     }

@@ -17,12 +17,19 @@ enum NoteFields {
     static func tags(_ raw: [String]) throws -> [String] {
         var tags: [String] = []
         var seen: Set<String> = []
-        for text in raw {
-            let tag = try tagText.check(text)
+        for (index, text) in raw.enumerated() {
+            let tag: String
+            do {
+                tag = try tagText.check(text)
+            } catch let problem as Problem {
+                throw problem.about("tags[\(index)]") { $0.moved(to: "/tags/\(index)") }
+            }
             if seen.insert(tag.lowercased()).inserted { tags.append(tag) }
         }
         guard tags.count <= Connection.tagsLimit else {
-            throw Problem.validation("a connection has at most \(Connection.tagsLimit) tags; these are \(tags.count)")
+            throw Problem.validation(
+                "a connection has at most \(Connection.tagsLimit) tags; these are \(tags.count)",
+                FieldError("/tags", .tooLong, maximum: Connection.tagsLimit))
         }
         return tags
     }

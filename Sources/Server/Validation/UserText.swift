@@ -21,18 +21,27 @@ struct UserText {
         var text = tidies ? raw.precomposedStringWithCanonicalMapping.trimmingCharacters(in: .whitespacesAndNewlines) : raw
         if allowsLineBreaks { text = text.replacingOccurrences(of: "\r\n", with: "\n") }
         let length = text.unicodeScalars.count
+        let pointer = "/\(field)"
         guard length >= minimum else {
-            throw Problem.validation(minimum == 1 ? "\(field) must not be empty" : "\(field) must be at least \(minimum) characters")
+            throw minimum == 1
+                ? Problem.validation("\(field) must not be empty", FieldError(pointer, .required))
+                : Problem.validation("\(field) must be at least \(minimum) characters", FieldError(pointer, .tooShort, minimum: minimum))
         }
         guard length <= maximum else {
-            throw Problem.validation("\(field) must be at most \(maximum) characters (Unicode code points); it has \(length)")
+            throw Problem.validation(
+                "\(field) must be at most \(maximum) characters (Unicode code points); it has \(length)",
+                FieldError(pointer, .tooLong, maximum: maximum))
         }
         if let scalar = Self.firstRefused(in: text.unicodeScalars, allowingLineBreaks: allowsLineBreaks) {
             let code = "U+" + String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4)
-            throw Problem.validation("\(field) must not contain control, invisible or direction-changing characters (\(code))")
+            throw Problem.validation(
+                "\(field) must not contain control, invisible or direction-changing characters (\(code))",
+                FieldError(pointer, .invisibleCharacter))
         }
         if !text.isEmpty, !text.unicodeScalars.contains(where: Self.isVisible) {
-            throw Problem.validation("\(field) must contain a visible character (a letter, digit, punctuation or symbol)")
+            throw Problem.validation(
+                "\(field) must contain a visible character (a letter, digit, punctuation or symbol)",
+                FieldError(pointer, .noVisibleCharacter))
         }
         return text
     }

@@ -83,12 +83,32 @@ extension EventCommand {
         @Option(help: "a4 or letter.")
         var paper: Paper = .a4
 
+        enum Language: String, ExpressibleByArgument, CaseIterable { case en, de }
+
+        @Option(help: "The language of the sheet's and badges' words: en or de.")
+        var language: Language = .en
+
         @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
-        var output: String
+        var output: String?
+
+        @Flag(help: "Only say how many attendees asked for a printed badge; write nothing.")
+        var count = false
+
+        func validate() throws {
+            guard count != (output != nil) else { throw ValidationError("Give --output FILE, or --count.") }
+        }
 
         func run(in session: Session) async throws {
+            let client = session.client
+            if count {
+                let requests = try await EventCommand.asOrganizer(of: event) { try await client.badgeRequests(of: event) }
+                if options.json { return try Terminal.printJSON(requests) }
+                return Terminal.print(
+                    "\(requests.count) attendee\(requests.count == 1 ? "" : "s") of \(event) asked for a printed badge.")
+            }
+            guard let output else { return }
             let (html, count) = try await EventCommand.asOrganizer(of: event) {
-                try await session.client.badgeSheet(event: event, paper: paper.rawValue)
+                try await client.badgeSheet(event: event, paper: paper.rawValue, language: language.rawValue)
             }
             try OutputFile.write(html, to: output)
             if options.json { return try Terminal.printJSON(["badges": count]) }

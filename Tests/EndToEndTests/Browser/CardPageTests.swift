@@ -34,6 +34,8 @@ import Testing
             try await phone.click("#card-add button")
             try await phone.wait(
                 for: "the bad link refused", until: "document.getElementById('card-status').dataset.kind === 'error'")
+            // Said from the catalog by the problem's field error, not the server's English detail.
+            #expect(try await phone.text("#card-status") == "Not accepted: give an http or https link, e.g. https://example.org/me.")
             _ = try await phone.consoleProblems()  // the refused PUT's 422, which Chromium logs: expected here
             let problems = try await phone.seriousAccessibilityProblems()
             #expect(problems.isEmpty, "\(problems)")
@@ -91,5 +93,21 @@ import Testing
         }
         let seenByAda = try await ada.connections().items.first?.card
         #expect(seenByAda == [ContactEntry(kind: .email, value: "bob@telescopes.example")])
+    }
+
+    /// A refused field is said in the page's language: the server's field error (`errors`), not
+    /// its English `detail` inside a German sentence.
+    @Test func aRefusedFieldIsSaidInThePagesLanguage() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        try await Browser.with(languages: "de-DE,de") { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Berta\n")
+            try await phone.wait(for: "my card", until: "!document.getElementById('home').hidden")
+            try await phone.type("#card-value", "keine-adresse")
+            try await phone.click("#card-add button")
+            try await phone.wait(for: "refused", until: "document.getElementById('card-status').dataset.kind === 'error'")
+            #expect(try await phone.text("#card-status") == "Nicht angenommen: Das ist keine E-Mail-Adresse (name@example.org).")
+        }
     }
 }

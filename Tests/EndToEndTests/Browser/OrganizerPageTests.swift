@@ -205,7 +205,8 @@ import Testing
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(name) is JSON")
             }
             #expect(files["\(Self.slug)-\(date).csv"]?.hasPrefix("source,target,first_at") == true)
-            #expect(files["badges-\(Self.slug)-a4-\(date).html"]?.contains("<html") == true)
+            #expect(files["badges-\(Self.slug)-a4-\(date).html"]?.contains("<html lang=\"en\">") == true, "in the page's language")
+            #expect(try await laptop.text("#badge-count") == "One attendee asked for a printed badge.")
             try await laptop.expectCleanPage(origin: server.url)
         }
     }

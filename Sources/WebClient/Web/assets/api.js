@@ -1,6 +1,6 @@
 // The Constellation API from the browser: the key this device keeps, JSON calls, and problems
 // (RFC 9457, with a `code`) turned into errors that say what happened in plain words.
-import { t, has } from './i18n.js';
+import { t, has, language } from './i18n.js';
 
 const KEY = 'constellation.apiKey';
 const PROFILE = 'constellation.profile';
@@ -25,6 +25,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = problem.code || `http_${status}`;
     this.detail = problem.detail;
+    /** Each field's mistake, structured (`{pointer, rule, minimum?, maximum?, format?, …}`): said from the catalogs. */
+    this.errors = Array.isArray(problem.errors) ? problem.errors : [];
     /** Seconds the server asked to wait before trying again, if it did. */
     this.retryAfter = Number.isFinite(problem.retryAfter) ? problem.retryAfter : null;
   }
@@ -138,9 +140,29 @@ export async function json(path, options) {
 /** Problem codes that say the same as another's message. */
 const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malformed_token', invalid_claims: 'malformed_token' };
 
+/** Lists whose items a `too_long` counts. */
+const LISTS = new Set(['entries', 'tags']);
+
+/**
+ * A field's mistake (an entry of a problem's `errors`) in this page's language, from its rule and
+ * bounds (the server's `detail` is English); null when the catalogs have no words for the rule.
+ */
+export function fieldMessage(error) {
+  const name = error.pointer.split('/').pop();
+  const key = error.rule === 'too_long' && LISTS.has(name) ? 'rule.too_many' : error.format ? `rule.format.${error.format}` : `rule.${error.rule}`;
+  if (!has(key)) return null;
+  const date = (text) => (text ? new Date(text).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }) : '');
+  return t(key, {
+    count: error.maximum ?? error.minimum ?? 0, minimum: error.minimum, maximum: error.maximum,
+    earliest: date(error.earliest), latest: date(error.latest), allowed: (error.allowed ?? []).join(', '),
+  });
+}
+
 /** What to tell a person about `error` (an ApiError, or anything with a problem `code`), in their language. */
 export function explain(error) {
   if (error instanceof OfflineError) return t('error.offline');
+  const field = error?.errors?.length ? fieldMessage(error.errors[0]) : null;
+  if (field) return t('error.invalid', { detail: field });
   if (error && error.code === 'validation_failed' && error.detail) return t('error.invalid', { detail: error.detail });
   const key = `problem.${SAME[error?.code] ?? error?.code}`;
   if (has(key)) return t(key);

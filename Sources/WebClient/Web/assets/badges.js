@@ -3,11 +3,13 @@
 // alone by the print style sheet), and for organizers the sheet of badges to download and print.
 
 import { call, explain, say } from './api.js';
-import { t } from './i18n.js';
+import { t, language } from './i18n.js';
 import { download, today } from './download.js';
 import { choiceBox } from './choice-box.js';
 
 const $ = (id) => document.getElementById(id);
+/** The language the server draws badges in: this page's (English for the pseudo-locale). */
+const drawn = () => (language === 'de' ? 'de' : 'en');
 
 /** The badge controls of an event I belong to, as `GET /v1/me/events` lists it. */
 export function badgeControls({ event, role, printsBadge }) {
@@ -28,7 +30,7 @@ export function badgeControls({ event, role, printsBadge }) {
 async function printBadge(event, button) {
   button.disabled = true;
   try {
-    const response = await call(`/me/badge?event=${encodeURIComponent(event.slug)}&format=svg`);
+    const response = await call(`/me/badge?event=${encodeURIComponent(event.slug)}&format=svg&lang=${drawn()}`);
     const image = $('badge-image');
     if (image.src) URL.revokeObjectURL(image.src);
     image.src = URL.createObjectURL(await response.blob());
@@ -59,7 +61,7 @@ export function sheetButtons(event, status) {
 async function downloadSheet(event, paper, button, status) {
   button.disabled = true;
   try {
-    const response = await call(`/events/${encodeURIComponent(event.slug)}/badges?paper=${paper}`);
+    const response = await call(`/events/${encodeURIComponent(event.slug)}/badges?paper=${paper}&lang=${drawn()}`);
     const count = Number(response.headers.get('Constellation-Badges') || 0);
     download(await response.blob(), `badges-${event.slug}-${paper}-${today()}.html`);
     say(status, t('badge.sheetReady', { count, event: event.name }), 'success');

@@ -132,6 +132,18 @@ export default {
 
   'error.offline': 'Kein Netz. Prüfe deine Verbindung und versuch es noch einmal.',
   'error.other': 'Etwas ist schiefgegangen: {reason}',
+  'rule.required': 'Es fehlt eine Angabe.',
+  'rule.too_short': { one: 'Gib mindestens ein Zeichen ein.', other: 'Gib mindestens {count} Zeichen ein.' },
+  'rule.too_long': { one: 'Höchstens ein Zeichen.', other: 'Höchstens {count} Zeichen.' },
+  'rule.too_many': { one: 'Höchstens eins.', other: 'Höchstens {count}.' },
+  'rule.invisible_character': 'Entferne das unsichtbare oder Steuerzeichen.',
+  'rule.no_visible_character': 'Gib mindestens einen Buchstaben, eine Ziffer oder ein Symbol ein.',
+  'rule.format.email': 'Das ist keine E-Mail-Adresse (name@example.org).',
+  'rule.format.phone': 'Gib die Nummer international an, z. B. +4930123456.',
+  'rule.format.link': 'Gib einen http- oder https-Link an, z. B. https://example.org/me.',
+  'rule.range': 'Gib eine ganze Zahl von {minimum} bis {maximum} an.',
+  'rule.one_of': 'Wähle eins von {allowed}.',
+  'rule.unique': 'Nur ein {allowed}.',
   'error.invalid': 'Nicht angenommen: {detail}',
 
   'problem.token_expired': 'Dieser Code ist abgelaufen. Bitte um einen neuen.',

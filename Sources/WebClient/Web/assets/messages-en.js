@@ -143,6 +143,18 @@ export default {
   // Errors without a problem code of their own.
   'error.offline': 'No network. Check your connection and try again.',
   'error.other': 'Something went wrong: {reason}',
+  'rule.required': 'something is missing.',
+  'rule.too_short': { one: 'give at least one character.', other: 'give at least {count} characters.' },
+  'rule.too_long': { one: 'at most one character.', other: 'at most {count} characters.' },
+  'rule.too_many': { one: 'at most one.', other: 'at most {count}.' },
+  'rule.invisible_character': 'remove the invisible or control character.',
+  'rule.no_visible_character': 'type at least one letter, digit or symbol.',
+  'rule.format.email': 'that is not an email address (name@example.org).',
+  'rule.format.phone': 'give the number in international form, e.g. +4930123456.',
+  'rule.format.link': 'give an http or https link, e.g. https://example.org/me.',
+  'rule.range': 'give a whole number from {minimum} to {maximum}.',
+  'rule.one_of': 'choose one of {allowed}.',
+  'rule.unique': 'only one {allowed}.',
   'error.invalid': 'Not accepted: {detail}',
 
   // Problems (`code` of an API problem, or of a token checked in the page).

@@ -16,8 +16,8 @@ const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
 /** The years an event may lie in, as the server allows them. */
 const YEARS = [2000, 2199];
 const MAXIMUM_DAYS = 31;
-/** The fields, by the name the server's `detail` starts with when it refuses one. */
-const FIELDS = { name: 'event-name', slug: 'event-slug', timeZone: 'event-zone', startsAt: 'event-starts', endsAt: 'event-ends' };
+/** The fields, by the JSON Pointer the server's `errors` name them with. */
+const FIELDS = { '/name': 'event-name', '/slug': 'event-slug', '/timeZone': 'event-zone', '/startsAt': 'event-starts', '/endsAt': 'event-ends' };
 /** Letters that no decomposition takes apart, as they are written in a web address. */
 const LETTERS = { ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', đ: 'd', þ: 'th' };
 let slugEdited = false;
@@ -100,17 +100,15 @@ function check() {
 /** The field a refusal of the server's is about, and what to say there. */
 function refusal(error) {
   if (error.code === 'slug_taken') return ['event-slug', t('newEvent.error.slugTaken')];
-  if (error.code === 'invalid_date') {
-    const field = /endsAt/.test(error.detail || '') ? 'event-ends' : 'event-starts';
-    return [field, t('newEvent.error.years', { from: YEARS[0], to: YEARS[1] })];
-  }
-  if (error.code === 'validation_failed') {
-    const field = Object.keys(FIELDS).find((name) => (error.detail || '').startsWith(name));
-    const said = { name: 'newEvent.error.name', slug: 'newEvent.error.slug', timeZone: 'newEvent.error.timeZone', startsAt: 'newEvent.error.date', endsAt: 'newEvent.error.endsBeforeStart' };
-    if (field) return [FIELDS[field], t(said[field])];
-    if (/lasts at most/.test(error.detail || '')) return ['event-ends', t('newEvent.error.tooLong', { days: MAXIMUM_DAYS })];
-  }
-  return null;
+  const mistake = error.errors?.[0];
+  const field = mistake && FIELDS[mistake.pointer];
+  if (!field) return null;
+  const said = {
+    date_range: () => t('newEvent.error.years', { from: new Date(mistake.earliest).getUTCFullYear(), to: new Date(mistake.latest).getUTCFullYear() - 1 }),
+    after: () => (mistake.maximum ? t('newEvent.error.tooLong', { days: mistake.maximum }) : t('newEvent.error.endsBeforeStart')),
+  }[mistake.rule];
+  const own = { 'event-name': 'newEvent.error.name', 'event-slug': 'newEvent.error.slug', 'event-zone': 'newEvent.error.timeZone' }[field];
+  return [field, said ? said() : own ? t(own) : t('newEvent.error.date')];
 }
 
 async function create(event) {

@@ -191,6 +191,12 @@ async function revokeLinks(id, button) {
   }
 }
 
+/** Says how many attendees asked for a printed badge: what the sheet will hold. */
+async function countBadges() {
+  const { count } = await json(path('/badge-requests'));
+  $('badge-count').textContent = t('organize.badgeCount', { count });
+}
+
 function offerExports() {
   $('exports').replaceChildren(...EXPORTS.map(({ key, url, file }) => {
     const button = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`organize.export.${key}`) });
@@ -246,7 +252,7 @@ async function start() {
     const coOrganizers = initCoOrganizers({
       event, path, when, status, steppedDown: () => refuse(t('organize.steppedDown', { event: event.name })),
     });
-    await Promise.all([showCode(), listLinks(), coOrganizers()]);
+    await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges()]);
     // Another organizer may replace the code: the page follows, as the walls do.
     setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
   } catch (error) {

@@ -55,6 +55,7 @@ export default {
   'organize.exported': '{format} heruntergeladen.',
   'organize.badges': 'Namensschilder',
   'organize.badgesIntro': 'Der Druckbogen enthält ein Namensschild für jede Person, die eins wollte; beim Herunterladen steht, wie viele.',
+  'organize.badgeCount': { one: 'Eine teilnehmende Person möchte ein gedrucktes Namensschild.', other: '{count} Teilnehmende möchten ein gedrucktes Namensschild.' },
   'organize.growth': 'Wachstum und Zusammenfassung',
   'organize.growthLink': 'Auf der Live-Seite sehen, wie die Veranstaltung wächst, ihre Zahlen und wer am meisten vernetzt',
   'organize.organizers': 'Mitveranstalter',

@@ -57,6 +57,7 @@ export default {
   'organize.exported': '{format} downloaded.',
   'organize.badges': 'Badges',
   'organize.badgesIntro': 'The print sheet holds a badge for each attendee who asked for one; downloading it says how many.',
+  'organize.badgeCount': { one: 'One attendee asked for a printed badge.', other: '{count} attendees asked for a printed badge.' },
   'organize.growth': 'Growth and summary',
   'organize.growthLink': 'See how the event grows, its figures and its top connectors on the live page',
   'organize.organizers': 'Co-organizers',
