@@ -22,7 +22,7 @@ public struct FieldError: Codable, Sendable, Equatable {
         case oneOf = "one_of"
         /// Not a number from `minimum` to `maximum`.
         case range
-        /// Not a date from `earliest` to before `latest` (or at most `latest`, where the detail says so).
+        /// Not a date from `earliest` to `latest`, both included (either may be left out).
         case dateRange = "date_range"
         /// Not after the field `other` (a JSON Pointer), or more than `maximum` days after it.
         case after

@@ -23,8 +23,8 @@ public struct InvitationLink: Codable, Sendable, Equatable {
     }
 }
 
-/// A new invitation link (201): its code (`XXXXX-XXXXX`) and the address that holds it
-/// (`BASE/invitation#code=XXXXX-XXXXX`), shown this once; the server keeps only the code's hash.
+/// A new invitation link (201): its code (`XXXXX-XXXXX-XXXXX-XXXXX`) and the address that holds it
+/// (`BASE/invitation#code=XXXXX-XXXXX-XXXXX-XXXXX`), shown this once; the server keeps only the code's hash.
 public struct IssuedInvitationLink: Codable, Sendable, Equatable {
     public let invitation: InvitationLink
     public let code: String
@@ -67,7 +67,7 @@ public struct InvitationPreview: Codable, Sendable, Equatable {
 }
 
 /// The body of `POST /v1/invitation-links/look`, `…/accept` and `…/decline`: the code
-/// (`XXXXX-XXXXX`, any case, with or without its hyphen) or the link that holds it.
+/// (`XXXXX-XXXXX-XXXXX-XXXXX`, any case, with or without its hyphens) or the link that holds it.
 public struct InvitationCode: Codable, Sendable, Equatable {
     public let code: String
 

@@ -106,6 +106,10 @@ extension EventRepository {
             try Self.requireWaiting(link)
             let id = try link.uuid("id")
             let event = try link.uuid("event_id")
+            // Accepted, an invitation by profile id to the same event is answered with it: first, then
+            // the membership, the order `acceptInvitation` takes them in, so that both kinds accepted
+            // at once (two tabs) wait for each other rather than deadlock.
+            if accept { try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile)") }
             let membership = try connection.query(
                 "SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR UPDATE")
             if try membership.first.map({ row throws(PostgresError) in try EventRole(row: row) }) == .organizer {
@@ -127,8 +131,6 @@ extension EventRepository {
             guard try !blocked.bool("blocked") else { throw StoreError.blocked }
             try connection.query(
                 "UPDATE organizer_invitation_links SET answered_at = now(), answered_by = \(profile), accepted = true WHERE id = \(id)")
-            // An invitation by profile id to the same event is answered with it.
-            try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile)")
             return .accepted(
                 try EventMember(
                     row: try connection.query(
@@ -171,15 +173,20 @@ extension EventRepository {
 
     /// `profile` stops organizing `event` and stays an attendee: the view links they made stop
     /// working (their ids are returned, for the caches), and so do the invitations they made.
-    /// The event's row is locked first, so that of two organizers stepping down at once, the
+    /// The organizers' rows are locked first, so that of two organizers stepping down at once, the
     /// second finds herself the last one: `StoreError.lastOrganizer`, and nothing changes.
     public func stepDown(_ profile: UUID, from event: UUID) async throws -> (member: EventMember, viewLinks: [UUID]) {
         try await database.withTransaction { connection in
-            try connection.query("SELECT id FROM events WHERE id = \(event) FOR NO KEY UPDATE")
-            try Self.requireOrganizer(profile, of: event, on: connection)
+            // The organizers' rows, in one order: of two stepping down at once, the second waits, then
+            // finds the first no longer among them (and no redemption waits: it takes no such lock).
             let organizers = try connection.query(
-                "SELECT count(*) AS n FROM event_members WHERE event_id = \(event) AND role = 'organizer'")[0].int("n")
-            guard organizers > 1 else { throw StoreError.lastOrganizer }
+                """
+                SELECT profile_id FROM event_members WHERE event_id = \(event) AND role = 'organizer'
+                ORDER BY profile_id FOR NO KEY UPDATE
+                """
+            ).map { row throws(PostgresError) in try row.uuid("profile_id") }
+            guard organizers.contains(profile) else { throw StoreError.notAnOrganizer }
+            guard organizers.count > 1 else { throw StoreError.lastOrganizer }
             let member = try EventMember(
                 row: try connection.query(
                     """
@@ -192,8 +199,12 @@ extension EventRepository {
                 WHERE event_id = \(event) AND invited_by = \(profile) AND answered_at IS NULL AND withdrawn_at IS NULL
                 """)
             try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND invited_by = \(profile)")
+            // Revoked, not only lapsed: they stay dead if they are invited again.
             let links = try connection.query(
-                "SELECT id FROM view_links WHERE event_id = \(event) AND created_by = \(profile) AND revoked_at IS NULL"
+                """
+                UPDATE view_links SET revoked_at = now() WHERE event_id = \(event) AND created_by = \(profile) AND revoked_at IS NULL
+                RETURNING id
+                """
             ).map { row throws(PostgresError) in try row.uuid("id") }
             return (member, links)
         }

@@ -10,10 +10,11 @@ public struct SecretCode: Sendable {
     public static let recovery = SecretCode(format: TypedCode(length: 32, group: 4), domain: "constellation:recovery:v1")
     /// Device link codes (`XXXXX-XXXXX`, about 49.5 bits): see `DeviceLinks`.
     public static let deviceLink = SecretCode(format: TypedCode(length: 10, group: 5), domain: "constellation:device-link:v1")
-    /// Invitations to organize an event (`XXXXX-XXXXX`, about 49.5 bits): single-use and expiring,
-    /// and every wrong guess counts against the guesser's address.
+    /// Invitations to organize an event (`XXXXX-XXXXX-XXXXX-XXXXX`, about 99 bits): they live for
+    /// days, and one right guess would make an organizer, so they are long enough that guessing is
+    /// hopeless from any number of addresses; every wrong guess counts against its address too.
     public static let organizerInvitation = SecretCode(
-        format: TypedCode(length: 10, group: 5), domain: "constellation:organizer-invitation:v1")
+        format: TypedCode(length: 20, group: 5), domain: "constellation:organizer-invitation:v1")
 
     /// A new code and the hash to store.
     public func generate() throws(TokenError) -> (code: String, hash: [UInt8]) {

@@ -49,7 +49,7 @@ import Testing
             }
             #expect(code == "invalid_date" && error?.pointer == "/startsAt" && error?.rule == .dateRange)
             #expect(
-                error?.earliest == Date(timeIntervalSince1970: 946_684_800) && error?.latest == Date(timeIntervalSince1970: 7_258_118_400))
+                error?.earliest == Date(timeIntervalSince1970: 946_684_800) && error?.latest == Date(timeIntervalSince1970: 7_258_118_399))
 
             (code, error) = await Self.refusal {
                 _ = try await ada.client.updateMe(ProfileChanges(displayName: String(repeating: "a", count: 81)))

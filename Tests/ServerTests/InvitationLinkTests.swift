@@ -92,8 +92,9 @@ import Testing
             await expectProblem(410, "invitation_withdrawn") { _ = try await dora.client.acceptInvitationLink(lapsed.code) }
 
             // Codes that are none, or nobody's.
-            await expectProblem(404, "invitation_unknown") { _ = try await dora.client.acceptInvitationLink("ABCDE-FGHJK") }
+            await expectProblem(404, "invitation_unknown") { _ = try await dora.client.acceptInvitationLink("ABCDE-FGHJK-MNPQR-STUVW") }
             await expectProblem(400, "invalid_invitation_code") { _ = try await dora.client.acceptInvitationLink("not a code ✨") }
+            await expectProblem(400, "invalid_invitation_code") { _ = try await dora.client.acceptInvitationLink("ABCDE-FGHJK") }
             await expectProblem(400, "invalid_invitation_code") {
                 _ = try await server.client.lookAtInvitation(String(repeating: "A", count: 1_000))
             }
@@ -171,6 +172,10 @@ import Testing
             // The stepped-down organizer's wall goes dark at once, though its link was cached.
             await expectProblem(401, "view_token_revoked") { _ = try await stayed.1.eventNetwork("rustconf-2026") }
             _ = try await stayed.0.eventNetwork("rustconf-2026")
+            // Invited again, the one who stepped down finds their old wall still dark.
+            let (back, stayer) = organizers[0].profileId == ada.profile.id ? (bob, ada.client) : (ada, bob.client)
+            try await server.makeOrganizer(back, of: "rustconf-2026", by: stayer)
+            await expectProblem(401, "view_token_revoked") { _ = try await stayed.1.eventNetwork("rustconf-2026") }
         }
     }
 
@@ -225,7 +230,7 @@ import Testing
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent())
             let link = try await ada.client.createInvitationLink(to: "rustconf-2026")
             for _ in 0..<5 {
-                await expectProblem(404, "invitation_unknown") { _ = try await server.client.lookAtInvitation("ABCDE-FGHJK") }
+                await expectProblem(404, "invitation_unknown") { _ = try await server.client.lookAtInvitation("ABCDE-FGHJK-MNPQR-STUVW") }
             }
             // Out of attempts, even the right code waits.
             await expectProblem(429, "rate_limited") { _ = try await server.client.lookAtInvitation(link.code) }

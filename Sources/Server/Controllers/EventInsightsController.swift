@@ -69,7 +69,8 @@ struct GrowthQuery {
 
     private static func date(_ parameters: Parameters, _ name: String) throws -> Date? {
         guard let text = parameters.get(name) else { return nil }
-        guard let date = RFC3339.date(text), RFC3339.accepted.contains(date) else { throw InvalidDate(field: name) }
+        guard let date = RFC3339.date(text) else { throw InvalidDate(field: name) }
+        guard RFC3339.accepted.contains(date) else { throw InvalidDate(field: name, within: RFC3339.accepted) }
         return date
     }
 }

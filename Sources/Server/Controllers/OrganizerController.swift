@@ -37,7 +37,7 @@ struct OrganizerController {
 
     static let invalidCode = Problem(
         status: 400, code: "invalid_invitation_code", title: "This is not an invitation code",
-        detail: "Give the code (XXXXX-XXXXX) or the invitation link that holds it.")
+        detail: "Give the code (XXXXX-XXXXX-XXXXX-XXXXX) or the invitation link that holds it.")
     static let blockedFromOrganizing = Problem(
         status: 403, code: "blocked", title: "You cannot organize this event",
         detail: "A block stands between you and one of its organizers.")
@@ -195,12 +195,16 @@ struct OrganizerController {
         return hash
     }
 
-    /// `answer`, for a client that has not run out of failed attempts; a refusal counts as one.
+    /// `answer`, for a client that has not run out of failed attempts; a guess that is no code (400
+    /// `invalid_invitation_code`, 404 `invitation_unknown`) counts as one. A code that was one but no
+    /// longer works (410, a block) is no guess, and a venue's shared address is not charged for it.
     private func counted(_ context: AppRequestContext, _ answer: () async throws -> Response) async throws -> Response {
         try services.limiter.check(.authFailure, address: context.clientAddress)
         do {
             return try await answer()
-        } catch let refusal as any ProblemConvertible where (400..<500).contains(refusal.problem.status) && refusal.problem.status != 429 {
+        } catch let refusal as any ProblemConvertible
+            where ["invalid_invitation_code", "invitation_unknown"].contains(refusal.problem.code)
+        {
             services.limiter.charge(.authFailure, address: context.clientAddress)
             throw refusal
         }

@@ -4,7 +4,8 @@ extension InvalidDate: ProblemConvertible {
     package var problem: Problem {
         let pointer = FieldError.pointer(ofPath: field)
         let error =
-            within.map { FieldError(pointer, .dateRange, earliest: $0.lowerBound, latest: $0.upperBound) }
+            // The last second inside, not the first outside: 10000-01-01 is no date a client can read.
+            within.map { FieldError(pointer, .dateRange, earliest: $0.lowerBound, latest: $0.upperBound.addingTimeInterval(-1)) }
             ?? FieldError(pointer, .format, format: "date")
         return Problem(
             status: 422, code: "invalid_date", title: "A date is not one this API accepts", detail: "\(field) must be \(expected).",

@@ -120,7 +120,7 @@ extension EventCommand {
         @Argument(help: "The event's slug or id.")
         var event: String?
 
-        @Option(help: ArgumentHelp("The invitation's code (XXXXX-XXXXX) or link.", valueName: "code"))
+        @Option(help: ArgumentHelp("The invitation's code (XXXXX-XXXXX-XXXXX-XXXXX) or link.", valueName: "code"))
         var code: String?
 
         @Flag(help: "Decline instead: nothing changes, and the invitation is gone.")

@@ -143,10 +143,7 @@ const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malfor
 /** Lists whose items a `too_long` counts. */
 const LISTS = new Set(['entries', 'tags']);
 
-/**
- * A field's mistake (an entry of a problem's `errors`) in this page's language, from its rule and
- * bounds (the server's `detail` is English); null when the catalogs have no words for the rule.
- */
+/** A problem's field error (`errors[i]`) in this page's words; null if the catalogs lack its rule. */
 export function fieldMessage(error) {
   const name = error.pointer.split('/').pop();
   const key = error.rule === 'too_long' && LISTS.has(name) ? 'rule.too_many' : error.format ? `rule.format.${error.format}` : `rule.${error.rule}`;

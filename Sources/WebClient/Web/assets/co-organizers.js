@@ -56,8 +56,10 @@ export function initCoOrganizers({ event, path, when, status, steppedDown }) {
     $('invite').disabled = true;
     try {
       const issued = await json(path('/invitation-links'), { method: 'POST' });
-      $('invitation-link').textContent = issued.link;
-      $('invitation-link').href = issued.link;
+      // This page's own address, which the organizer reached (the server's may be one it only listens on).
+      const link = `${location.origin}/invitation#code=${issued.code}`;
+      $('invitation-link').textContent = link;
+      $('invitation-link').href = link;
       $('invitation-code').textContent = issued.code;
       $('invitation').hidden = false;
       say(status, t('organize.invitationMade', { until: when(issued.invitation.expiresAt) }), 'success');

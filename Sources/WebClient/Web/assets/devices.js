@@ -1,11 +1,14 @@
 // One profile on several devices, from the browser: this page lists my devices (and revokes
 // them), shows a one-time link for another device (a QR code its camera opens, and a code to
-// type), and takes a profile from another device (`/#link=TOKEN`, or the typed code). A browser
-// that holds a profile already asks first: keep it, or replace it; and before it replaces a
-// profile that nothing else could bring back (no other device, no recovery code), it offers to
-// make a recovery code or link another device first. (Merging two profiles is not offered.)
+// type), and takes a profile from another device (`/#link=TOKEN`, or the typed code); a browser
+// holding one asks first whether to keep or replace it.
 import { call, json, session, explain, say } from './api.js';
-import { t, language } from './i18n.js';
+import { t, language, addMessages } from './i18n.js';
+import devicesEn from './device-messages-en.js';
+import devicesDe from './device-messages-de.js';
+import { pending } from './scan-queue.js';
+
+addMessages({ en: devicesEn, de: devicesDe });
 
 const $ = (id) => document.getElementById(id);
 const LINK = 'constellation.deviceLink';
@@ -105,18 +108,17 @@ async function showLink(status) {
   }
 }
 
-/**
- * Asks what to do with a `#link=` (kept by `takeDeviceLink`) in a browser that holds a profile:
- * keep it (the link is forgotten) or replace it: the link is used, and the page reloads as the new
- * profile. The old key is forgotten, not revoked: revoking it would void the recovery code this
- * browser just made; it stays in the old profile's device list until revoked from there.
- */
+/** Keep this browser's profile, or replace it with a `#link=`'s (warned when nothing else could
+ * bring it back). The old key is forgotten, not revoked, which would void a recovery code it made. */
 export async function offerToReplace(status) {
   const name = session.profile?.displayName ?? '';
   $('replace-question').textContent = t('devices.replaceQuestion', { name });
   $('replace-keep').textContent = t('devices.keep', { name });
   $('replace-profile').hidden = false;
   $('replace-keep').focus();
+  // Scans kept offline are this profile's: they go first.
+  $('replace-yes').disabled = pending().length > 0;
+  if (pending().length) say(status, t('devices.scansFirst', { name }), 'error');
   try {
     const list = await json('/me/devices');
     const alone = list.devices.length <= 1 && !list.recoveryCodeAt;
@@ -137,12 +139,14 @@ export async function offerToReplace(status) {
       shown.hidden = false;
       $('replace-warning').textContent = t('devices.recoveryMade', { name });
       $('replace-recovery').hidden = true;
+      $('replace-yes').focus();
     } catch (error) {
       say(status, explain(error), 'error');
     }
   };
   $('replace-link').onclick = () => {
     $('replace-link').hidden = true;
+    $('replace-yes').focus();
     showLink(status);
   };
   $('replace-yes').onclick = async () => {
@@ -155,7 +159,7 @@ export async function offerToReplace(status) {
       sessionStorage.setItem(REPLACED, registered.profile.displayName);
       location.replace('/');
     } catch (error) {
-      say(status, explain(error), 'error');
+      say(status, error?.code === 'device_link_expired' ? t('devices.linkRanOut') : explain(error), 'error');
       $('replace-yes').disabled = false;
     }
   };

@@ -1,5 +1,5 @@
 // The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
-// messages-de.js, and the organizer's pages' and the live page's own, organizer-messages-*.js and live-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
+// messages-de.js, and the organizer's pages' the live page's and the devices' own, organizer-, live- and device-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
 // The language of a page load: `?lang=xx`, else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs

@@ -44,9 +44,13 @@ async function look(given) {
   try {
     invitation = await json('/invitation-links/look', { method: 'POST', auth: null, body: { code: given } });
   } catch (error) {
-    sessionStorage.removeItem(KEPT);
-    if (error instanceof ApiError && (ENDED.has(error.code) || error.code === 'invalid_invitation_code')) return showCodeForm(error);
-    return say(status, explain(error), 'error');
+    const ended = error instanceof ApiError && (ENDED.has(error.code) || error.code === 'invalid_invitation_code');
+    // A code that may still work (no network, a busy server) stays, in the form, to try again.
+    if (ended) sessionStorage.removeItem(KEPT);
+    else $('code').value = given;
+    showCodeForm(ended ? error : null);
+    if (!ended) say(status, explain(error), 'error');
+    return;
   }
   code = given;
   $('code-form').hidden = true;
@@ -84,7 +88,7 @@ async function answer(accept) {
     $('next').hidden = false;
     link.focus();
   } catch (error) {
-    say(status, explain(error), 'error');
+    say(status, error instanceof ApiError && error.code === 'blocked' ? t('invitation.blocked') : explain(error), 'error');
     if (error instanceof ApiError && ENDED.has(error.code)) $('answer').hidden = true;
   } finally {
     for (const id of ['accept', 'decline']) $(id).disabled = false;

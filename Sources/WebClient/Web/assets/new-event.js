@@ -104,7 +104,7 @@ function refusal(error) {
   const field = mistake && FIELDS[mistake.pointer];
   if (!field) return null;
   const said = {
-    date_range: () => t('newEvent.error.years', { from: new Date(mistake.earliest).getUTCFullYear(), to: new Date(mistake.latest).getUTCFullYear() - 1 }),
+    date_range: () => t('newEvent.error.years', { from: new Date(mistake.earliest).getUTCFullYear(), to: new Date(mistake.latest).getUTCFullYear() }),
     after: () => (mistake.maximum ? t('newEvent.error.tooLong', { days: mistake.maximum }) : t('newEvent.error.endsBeforeStart')),
   }[mistake.rule];
   const own = { 'event-name': 'newEvent.error.name', 'event-slug': 'newEvent.error.slug', 'event-zone': 'newEvent.error.timeZone' }[field];

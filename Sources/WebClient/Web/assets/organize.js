@@ -29,6 +29,8 @@ const EXPORTS = [
 /** How often the page asks for the join code, to follow another organizer's rotation. */
 const CODE_EVERY_MS = 5000;
 let event = null;
+/** The timer that follows the join code, stopped once I no longer organize the event. */
+let following = null;
 
 function refuse(text) {
   $('refused-text').textContent = text;
@@ -250,11 +252,15 @@ async function start() {
     offerExports();
     $('badges').replaceChildren(...sheetButtons(event, status));
     const coOrganizers = initCoOrganizers({
-      event, path, when, status, steppedDown: () => refuse(t('organize.steppedDown', { event: event.name })),
+      event, path, when, status,
+      steppedDown: () => {
+        clearInterval(following);
+        refuse(t('organize.steppedDown', { event: event.name }));
+      },
     });
     await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges()]);
     // Another organizer may replace the code: the page follows, as the walls do.
-    setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
+    following = setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
   } catch (error) {
     say(status, explain(error), 'error');
   }
