@@ -8,10 +8,10 @@ const $ = (id) => document.getElementById(id);
 
 /**
  * Fills and wires the section for `event`: `path(rest)` is the event's API path, `when(date)` how
- * the page writes a date, `status` its live region, `steppedDown()` what the page does once I no
- * longer organize the event.
+ * the page writes a date, `copy(text, what)` how it copies, `status` its live region,
+ * `steppedDown()` what the page does once I no longer organize the event.
  */
-export function initCoOrganizers({ event, path, when, status, steppedDown }) {
+export function initCoOrganizers({ event, path, when, copy, status, steppedDown }) {
   /** Who organizes, me marked; the pending invitations, each with its Withdraw button. */
   async function refresh() {
     const [organizers, pending] = await Promise.all([json(path('/organizers')), json(path('/invitations'))]);
@@ -71,15 +71,6 @@ export function initCoOrganizers({ event, path, when, status, steppedDown }) {
     }
   }
 
-  async function copyInvitation() {
-    try {
-      await navigator.clipboard.writeText($('invitation-link').href);
-      say(status, t('organize.copied', { what: t('organize.invitationLink') }), 'success');
-    } catch {
-      say(status, t('organize.copyFailed'), 'error');
-    }
-  }
-
   function askStepDown() {
     $('step-down-question').textContent = t('organize.stepDownQuestion', { event: event.name });
     $('step-down').hidden = true;
@@ -107,7 +98,7 @@ export function initCoOrganizers({ event, path, when, status, steppedDown }) {
   }
 
   $('invite').addEventListener('click', invite);
-  $('copy-invitation').addEventListener('click', copyInvitation);
+  $('copy-invitation').addEventListener('click', () => copy($('invitation-link').href, t('organize.invitationLink')));
   $('step-down').addEventListener('click', askStepDown);
   $('step-down-no').addEventListener('click', closeStepDown);
   $('step-down-yes').addEventListener('click', stepDown);

@@ -252,7 +252,7 @@ async function start() {
     offerExports();
     $('badges').replaceChildren(...sheetButtons(event, status));
     const coOrganizers = initCoOrganizers({
-      event, path, when, status,
+      event, path, when, copy, status,
       steppedDown: () => {
         clearInterval(following);
         refuse(t('organize.steppedDown', { event: event.name }));
