@@ -172,6 +172,32 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.DELETE, "/v1/events/\(Self.escaped(event))/organizers/me"))
     }
 
+    /// I leave `event` (an attendee): my membership, my choices and its pairs I am in go; my connections stay.
+    public func leave(_ event: String) async throws(ClientError) {
+        _ = try await send(.DELETE, "/v1/events/\(Self.escaped(event))/me")
+    }
+
+    /// When `event`'s personal data goes, and the dates it may move between (I must organize it).
+    public func purgeDate(of event: String) async throws(ClientError) -> PurgeDate {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/purge-date"))
+    }
+
+    /// Moves `event`'s purge date (I must organize it).
+    public func movePurgeDate(of event: String, to date: Date) async throws(ClientError) -> PurgeDate {
+        try await decode(send(.PUT, "/v1/events/\(Self.escaped(event))/purge-date", body: NewPurgeDate(purgeOn: date)))
+    }
+
+    /// Purges `event` now (I must organize it; its end and the offline grace must have passed):
+    /// `slug` confirms what goes. The event as it is now.
+    public func purge(_ event: String, confirming slug: String) async throws(ClientError) -> Event {
+        try await decode(send(.POST, "/v1/events/\(Self.escaped(event))/purge", body: PurgeRequest(confirm: slug)))
+    }
+
+    /// What `event` leaves behind: its figures and growth in buckets of `bucket` (I must organize it).
+    public func record(of event: String, bucket: String = "1h") async throws(ClientError) -> EventRecord {
+        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/record?bucket=\(Self.escaped(bucket))"))
+    }
+
     /// `event`'s join code now and its join link (I must organize it, or hold its view token).
     public func joinCode(of event: String) async throws(ClientError) -> EventJoinCode {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/join-code"))

@@ -10,14 +10,24 @@ public struct Event: Codable, Sendable, Equatable, Hashable {
     public let endsAt: Date
     /// An IANA zone name, e.g. `Europe/Paris`.
     public let timeZone: String
+    /// When the event's personal data goes: who attended, their choices, its pairs (the people's
+    /// connections stay). Its organizers move it (`PUT /v1/events/{event}/purge-date`).
+    public let purgeOn: Date
+    /// When the purge began, nil before: from then on the event's pictures, figures and exports
+    /// answer 410 `event_purged`, and only its record is left (`GET /v1/events/{event}/record`).
+    public let purgedAt: Date?
 
-    public init(id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String) {
+    public init(
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, purgeOn: Date, purgedAt: Date? = nil
+    ) {
         self.id = id
         self.slug = slug
         self.name = name
         self.startsAt = startsAt
         self.endsAt = endsAt
         self.timeZone = timeZone
+        self.purgeOn = purgeOn
+        self.purgedAt = purgedAt
     }
 
     /// Names are 1…120 characters (Unicode code points, as PostgreSQL counts) after trimming.
@@ -90,6 +100,45 @@ public struct EventMember: Codable, Sendable, Equatable {
         self.profileId = profileId
         self.role = role
         self.joinedAt = joinedAt
+    }
+}
+
+/// `PUT /v1/events/{event}/purge-date`: move the event's purge date, within the bounds
+/// `GET /v1/events/{event}/purge-date` gives.
+public struct NewPurgeDate: Codable, Sendable {
+    public var purgeOn: Date
+
+    public init(purgeOn: Date) {
+        self.purgeOn = purgeOn
+    }
+}
+
+/// `GET /v1/events/{event}/purge-date`: when the event is purged, and the earliest and latest
+/// dates its organizers may choose (the end and the offline grace, or now if later; and the
+/// server's longest keeping after the end, or after the event's import).
+public struct PurgeDate: Codable, Sendable, Equatable {
+    public let eventId: UUID
+    public let purgeOn: Date
+    public let purgedAt: Date?
+    public let earliest: Date
+    public let latest: Date
+
+    public init(eventId: UUID, purgeOn: Date, purgedAt: Date?, earliest: Date, latest: Date) {
+        self.eventId = eventId
+        self.purgeOn = purgeOn
+        self.purgedAt = purgedAt
+        self.earliest = earliest
+        self.latest = latest
+    }
+}
+
+/// `POST /v1/events/{event}/purge`: purge the event now, before its date (once its end and the
+/// offline grace have passed). `confirm` must be the event's slug: it names what goes.
+public struct PurgeRequest: Codable, Sendable {
+    public var confirm: String
+
+    public init(confirm: String) {
+        self.confirm = confirm
     }
 }
 

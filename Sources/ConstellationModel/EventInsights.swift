@@ -110,3 +110,70 @@ public struct EventSummary: Codable, Sendable, Equatable {
         }
     }
 }
+
+/// An event's figures with no one in them: what its summary counts, without its top connectors.
+/// What a purge keeps of the event (`EventRecord`).
+public struct EventFigures: Codable, Sendable, Equatable {
+    public let people: Int
+    public let connections: Int
+    public let attendees: Int
+    public let connectedShare: Double
+    public let peakHour: EventSummary.Peak?
+    public let communities: Int
+    public let modularity: Double
+    public let largestComponent: Int
+
+    public init(
+        people: Int, connections: Int, attendees: Int, connectedShare: Double, peakHour: EventSummary.Peak?, communities: Int,
+        modularity: Double, largestComponent: Int
+    ) {
+        self.people = people
+        self.connections = connections
+        self.attendees = attendees
+        self.connectedShare = connectedShare
+        self.peakHour = peakHour
+        self.communities = communities
+        self.modularity = modularity
+        self.largestComponent = largestComponent
+    }
+}
+
+extension EventSummary {
+    /// The summary of `figures` and its top connectors.
+    public init(_ figures: EventFigures, topByDegree: [Connector], topByBetweenness: [Connector]) {
+        self.init(
+            people: figures.people, connections: figures.connections, attendees: figures.attendees,
+            connectedShare: figures.connectedShare, peakHour: figures.peakHour, topByDegree: topByDegree,
+            topByBetweenness: topByBetweenness, communities: figures.communities, modularity: figures.modularity,
+            largestComponent: figures.largestComponent)
+    }
+
+    /// Its figures, without anyone in them.
+    public var figures: EventFigures {
+        EventFigures(
+            people: people, connections: connections, attendees: attendees, connectedShare: connectedShare, peakHour: peakHour,
+            communities: communities, modularity: modularity, largestComponent: largestComponent)
+    }
+}
+
+/// `GET /v1/events/{event}/record`: what the event leaves behind, for its organizers. Before its
+/// purge, the figures and growth as they are now; after it, as the purge kept them, anonymous:
+/// no names, no pseudonyms, no top connectors.
+public struct EventRecord: Codable, Sendable, Equatable {
+    public let eventId: UUID
+    /// Whether the event was purged (the record is then all that is left of it).
+    public let purged: Bool
+    /// When the figures were computed: now, or when the purge kept them.
+    public let computedAt: Date
+    public let figures: EventFigures
+    /// The growth over the event in buckets of the size asked for (`?bucket=`, 1 h by default).
+    public let growth: [GrowthBucket]
+
+    public init(eventId: UUID, purged: Bool, computedAt: Date, figures: EventFigures, growth: [GrowthBucket]) {
+        self.eventId = eventId
+        self.purged = purged
+        self.computedAt = computedAt
+        self.figures = figures
+        self.growth = growth
+    }
+}

@@ -21,10 +21,14 @@ public struct PersonalData: Codable, Sendable, Equatable {
     public let blocks: [Block]
     /// My contact card, every entry with its audience (nil in an export from a server before cards).
     public let card: [ContactEntry]?
+    /// The events I belong to, my role and choices at each, and when each forgets my attendance
+    /// (`event.purgeOn`; nil in an export from a server before purge dates).
+    public let events: [MyEvent]?
 
     public init(
         exportedAt: Date, profile: Profile, profileUpdatedAt: Date, tokensValidFrom: Date?, apiKeys: [APIKey],
-        connections: [Connection], redemptions: [Redemption], tokens: [Token], blocks: [Block], card: [ContactEntry] = []
+        connections: [Connection], redemptions: [Redemption], tokens: [Token], blocks: [Block], card: [ContactEntry] = [],
+        events: [MyEvent] = []
     ) {
         version = 1
         self.exportedAt = exportedAt
@@ -37,6 +41,7 @@ public struct PersonalData: Codable, Sendable, Equatable {
         self.tokens = tokens
         self.blocks = blocks
         self.card = card
+        self.events = events
     }
 
     /// An API key's metadata; the key itself was shown once and only its hash is kept.

@@ -167,13 +167,14 @@ public struct ConnectionRepository: Sendable {
         case "unknown_owner": .unknownOwner
         case "unknown_event": .unknownEvent
         case "event_ended": .eventEnded
+        case "event_purged": .eventPurged
         case "token_used_up": .tokenUsedUp
         default: throw PostgresError(.decoding, message: "redeem_token answered '\(outcome)'")
         }
     }
 
     /// Why a redemption of this code by a newcomer would be refused, read without writing anything:
-    /// its owner is gone or reset their codes since it was issued, its event is gone or ended past
+    /// its owner is gone or reset their codes since it was issued, its event is gone, purged or ended past
     /// the grace, or it is used up. Nil when it would connect (as of now).
     public func refusal(
         ofCode tokenId: String, ownedBy owner: UUID, issuedAt: Date, event: UUID?, maximumUses: Int, eventGrace: TimeInterval
@@ -184,6 +185,7 @@ public struct ConnectionRepository: Sendable {
                 WHEN p.id IS NULL THEN 'unknown_owner'
                 WHEN p.tokens_valid_from IS NOT NULL AND \(issuedAt) < p.tokens_valid_from THEN 'token_revoked'
                 WHEN \(event)::uuid IS NOT NULL AND e.id IS NULL THEN 'unknown_event'
+                WHEN e.purged_at IS NOT NULL THEN 'event_purged'
                 WHEN e.id IS NOT NULL AND now() > e.ends_at + make_interval(secs => \(Int(eventGrace))) THEN 'event_ended'
                 WHEN coalesce(u.uses, 0) >= \(maximumUses) THEN 'token_used_up'
                 ELSE 'ok' END AS outcome

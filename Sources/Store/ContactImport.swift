@@ -21,6 +21,8 @@ public struct ContactImport: Sendable {
     public let eventId: UUID
     /// The event's fields, checked as `POST /v1/events` checks them.
     public let event: NewEvent
+    /// When the event's personal data goes.
+    public let purgeOn: Date
     public let organizerName: String
     public let organizerKeyHash: [UInt8]
     /// Display names, one profile each.
@@ -29,7 +31,7 @@ public struct ContactImport: Sendable {
     public let pairs: [Pair]
 
     public init(
-        eventId: UUID, event: NewEvent, organizerName: String, organizerKeyHash: [UInt8],
+        eventId: UUID, event: NewEvent, purgeOn: Date, organizerName: String, organizerKeyHash: [UInt8],
         people: [String], pairs: [Pair]
     ) {
         precondition(
@@ -37,6 +39,7 @@ public struct ContactImport: Sendable {
             "a pair is two different people")
         self.eventId = eventId
         self.event = event
+        self.purgeOn = purgeOn
         self.organizerName = organizerName
         self.organizerKeyHash = organizerKeyHash
         self.people = people

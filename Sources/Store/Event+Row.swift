@@ -3,7 +3,8 @@ import Foundation
 
 extension Event {
     /// The columns `Event(row:)` reads, for an `events` table aliased `e`.
-    static let columns = SQL(unsafe: "e.id AS event_id, e.slug, e.name AS event_name, e.starts_at, e.ends_at, e.time_zone")
+    static let columns = SQL(
+        unsafe: "e.id AS event_id, e.slug, e.name AS event_name, e.starts_at, e.ends_at, e.time_zone, e.purge_on, e.purged_at")
 
     init(row: Row) throws(PostgresError) {
         self.init(
@@ -12,7 +13,9 @@ extension Event {
             name: try row.string("event_name"),
             startsAt: try row.date("starts_at"),
             endsAt: try row.date("ends_at"),
-            timeZone: try row.string("time_zone")
+            timeZone: try row.string("time_zone"),
+            purgeOn: try row.date("purge_on"),
+            purgedAt: try row.optionalDate("purged_at")
         )
     }
 }

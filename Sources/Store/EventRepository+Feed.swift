@@ -27,25 +27,26 @@ public struct FeedPosition: Sendable, Equatable {
 }
 
 extension EventRepository {
-    /// The event's newest pair number and its pairs' revision; nil when there is no such event.
-    /// Two index lookups, whatever the event's size.
+    /// The event's newest pair number and its pairs' revision; nil when there is no such event,
+    /// `StoreError.eventPurged` once its purge began. Two index lookups, whatever the event's size.
     public func feedPosition(of event: UUID) async throws -> FeedPosition? {
         try await database.withConnection { connection in
             let row = try connection.query(
                 """
-                SELECT e.pairs_revision AS revision,
+                SELECT e.pairs_revision AS revision, e.purged_at IS NOT NULL AS purged,
                        (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = e.id) AS last
                 FROM events e WHERE e.id = \(event)
                 """
             ).first
             guard let row else { return nil }
+            if try row.bool("purged") { throw StoreError.eventPurged }
             return FeedPosition(seq: try row.int("last"), revision: try row.int("revision"))
         }
     }
 
     /// The event's pairs numbered after `seq` (up to `through`, if given) or among `awaited` (numbers
     /// skipped earlier, whose pairs may have committed since), in order of number, at most `limit`:
-    /// ranges of the (event, seq) index.
+    /// ranges of the (event, seq) index. None once the event's purge began.
     public func pairs(of event: UUID, after seq: Int64, through last: Int64? = nil, orAmong awaited: [Int64] = [], limit: Int) async throws
         -> [FedPair]
     {
@@ -63,7 +64,7 @@ extension EventRepository {
                 LEFT JOIN event_members mb ON mb.event_id = c.event_id AND mb.profile_id = c.profile_b
                 LEFT JOIN profiles pa ON pa.id = c.profile_a
                 LEFT JOIN profiles pb ON pb.id = c.profile_b
-                WHERE c.event_id = \(event)
+                WHERE c.event_id = \(event) AND (SELECT e.purged_at FROM events e WHERE e.id = \(event)) IS NULL
                   AND ((c.seq > \(seq) AND c.seq <= \(last ?? Int64.max)) OR c.seq = ANY(\(awaitedArray)::bigint[]))
                 ORDER BY c.seq LIMIT \(Int64(limit))
                 """

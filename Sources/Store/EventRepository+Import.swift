@@ -23,7 +23,7 @@ extension EventRepository {
             let fields = contacts.event
             let event = try Self.insert(
                 id: contacts.eventId, slug: fields.slug, name: fields.name, startsAt: fields.startsAt, endsAt: fields.endsAt,
-                timeZone: fields.timeZone, organizer: organizer.id, on: connection)
+                timeZone: fields.timeZone, purgeOn: contacts.purgeOn, organizer: organizer.id, on: connection)
             let eventId = event.id.uuidString
             try connection.copy(
                 into: "profiles", columns: ["id", "display_name"],

@@ -58,18 +58,20 @@ extension EventRepository {
     /// such event), and the pairs added since `known`, in order of first connection: those of a
     /// transaction from `known.xmin` on that `known` did not see, late commits included. Nil when
     /// pairs did not only come (some went or were re-dated), or nothing is known: then only a whole
-    /// read will do.
+    /// read will do. `StoreError.eventPurged` once the event's purge began.
     ///
     /// Only the snapshot's `xmin` is used, not its list of running transactions, which a hot
     /// standby's `pg_current_snapshot()` leaves empty (it keeps them where that function does not look).
     static func pairsVersion(
         of event: UUID, since known: EventPairsVersion?, on connection: PostgresConnection
-    ) throws(PostgresError) -> (version: EventPairsVersion, added: [EventPair]?) {
+    ) throws -> (version: EventPairsVersion, added: [EventPair]?) {
         let head = try connection.query(
             """
             SELECT coalesce((SELECT pairs_revision FROM events WHERE id = \(event)), -1) AS revision,
+                   coalesce((SELECT purged_at IS NOT NULL FROM events WHERE id = \(event)), false) AS purged,
                    pg_snapshot_xmin(pg_current_snapshot())::text AS xmin
             """)[0]
+        if try head.bool("purged") { throw StoreError.eventPurged }
         let revision = try head.int("revision")
         let xmin = try Self.transaction(head, "xmin")
         let known = known?.revision == revision ? known : nil
@@ -97,23 +99,40 @@ extension EventRepository {
         return id
     }
 
-    /// The event's pairs and its members, from one snapshot.
+    /// The event's pairs and its members, from one snapshot; `StoreError.eventPurged` once its purge began.
     package func graph(of event: UUID) async throws -> (pairs: [EventPair], members: [EventMemberView]) {
         try await database.withTransaction(readOnly: true) { connection in
-            let pairs = try Self.pairs(of: event, on: connection)
-            let members = try connection.query(
-                """
-                SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named
-                FROM event_members m JOIN profiles p ON p.id = m.profile_id
-                WHERE m.event_id = \(event)
-                """
-            ).map { row throws(PostgresError) in
-                EventMemberView(
-                    profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"),
-                    named: try row.bool("named"))
-            }
-            return (pairs, members)
+            try Self.requireUnpurged(event, on: connection)
+            return try Self.graph(of: event, on: connection)
         }
+    }
+
+    /// The event's pairs and its members, in the caller's transaction, whatever its purge.
+    package static func graph(
+        of event: UUID, on connection: PostgresConnection
+    ) throws(PostgresError) -> (pairs: [EventPair], members: [EventMemberView]) {
+        let pairs = try Self.pairs(of: event, on: connection)
+        let members = try connection.query(
+            """
+            SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named
+            FROM event_members m JOIN profiles p ON p.id = m.profile_id
+            WHERE m.event_id = \(event)
+            """
+        ).map { row throws(PostgresError) in
+            EventMemberView(
+                profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"), named: try row.bool("named"))
+        }
+        return (pairs, members)
+    }
+
+    /// Throws `StoreError.eventPurged` if, in this transaction's snapshot, the event's purge began:
+    /// a read that passes it saw none of what the purge removes go (the mark commits first).
+    /// `locking` (a write): the event's row stays locked FOR SHARE until the transaction ends, so a
+    /// purge's mark waits for the write, or the write for the mark, and sees it.
+    static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, locking: Bool = false) throws {
+        let purged = try connection.query(
+            "SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: locking ? "FOR SHARE" : "")")
+        if try purged.first?.bool("purged") == true { throw StoreError.eventPurged }
     }
 
     private static func pairs(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventPair] {

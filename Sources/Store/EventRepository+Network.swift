@@ -122,7 +122,7 @@ extension EventRepository {
 
     /// Sets `profile`'s choices at `event` (each left as it is when nil): how organizers see them,
     /// whether the organizers' badge sheet holds their badge, and whether the event's walls label
-    /// them by name. Nil when not a member.
+    /// them by name. Nil when not a member, or once the event's purge began.
     public func setChoices(
         visibility: EventVisibility?, printsBadge: Bool?, onWall: Bool? = nil, of profile: UUID, at event: UUID
     ) async throws -> EventPrivacy? {
@@ -133,7 +133,9 @@ extension EventRepository {
                     UPDATE event_members
                     SET visibility = coalesce(\(visibility?.rawValue), visibility), print_badge = coalesce(\(printsBadge), print_badge),
                         wall_name = coalesce(\(onWall), wall_name)
-                    WHERE event_id = \(event) AND profile_id = \(profile) RETURNING role, visibility, print_badge, wall_name
+                    WHERE event_id = \(event) AND profile_id = \(profile)
+                      AND (SELECT purged_at FROM events WHERE id = \(event)) IS NULL
+                    RETURNING role, visibility, print_badge, wall_name
                     """
                 ).first
             else { return nil }

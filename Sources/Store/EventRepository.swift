@@ -41,20 +41,21 @@ public struct EventRepository: Sendable {
 
     /// Creates the event, its join code at rotation 0, and makes `organizer` its organizer, in one transaction.
     /// - Parameter id: the new event's id (its join code is derived from it).
+    /// - Parameter purgeOn: when its personal data goes.
     public func create(
-        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, organizer: UUID
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, purgeOn: Date, organizer: UUID
     ) async throws -> Event {
         try await database.withTransaction { connection in
             try Self.insert(
-                id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone, organizer: organizer,
-                on: connection)
+                id: id, slug: slug, name: name, startsAt: startsAt, endsAt: endsAt, timeZone: timeZone, purgeOn: purgeOn,
+                organizer: organizer, on: connection)
         }
     }
 
     /// Inserts the event (its join code at rotation 0) and its organizer's membership, in the
     /// caller's transaction; `slugTaken` when another event has the slug.
     static func insert(
-        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, organizer: UUID,
+        id: UUID, slug: String, name: String, startsAt: Date, endsAt: Date, timeZone: String, purgeOn: Date, organizer: UUID,
         on connection: PostgresConnection
     ) throws -> Event {
         let rows: [Row]
@@ -62,8 +63,8 @@ public struct EventRepository: Sendable {
             rows = try connection.query(
                 """
                 WITH e AS (
-                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation)
-                    VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), 0)
+                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, purge_on, join_code_rotation)
+                    VALUES (\(id), \(slug), \(name), \(startsAt), \(endsAt), \(timeZone), \(purgeOn), 0)
                     RETURNING *)
                 SELECT \(Event.columns) FROM e
                 """)
@@ -163,8 +164,10 @@ public struct EventRepository: Sendable {
                 """
             ).first
         else { throw StoreError.unknownEvent }
+        let found = try Event(row: row)
+        guard found.purgedAt == nil else { throw StoreError.eventPurged }
         guard try code.matches(row) else { throw StoreError.invalidJoinCode }
-        return try Event(row: row)
+        return found
     }
 
     /// Makes `profile` an attendee of `event` unless it is a member already (its role stays).
@@ -189,18 +192,21 @@ public struct EventRepository: Sendable {
 
     /// The events `profile` belongs to and their role in each, the latest start first.
     public func events(of profile: UUID) async throws -> [MyEvent] {
-        try await database.withConnection { connection in
-            try connection.query(
-                """
-                SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge, m.wall_name
-                FROM event_members m JOIN events e ON e.id = m.event_id
-                WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
-                """
-            ).map { row throws(PostgresError) in
-                MyEvent(
-                    event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"),
-                    visibility: try EventVisibility(row: row), printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name"))
-            }
+        try await database.withConnection { connection in try Self.events(of: profile, on: connection) }
+    }
+
+    /// The events `profile` belongs to, in the caller's transaction.
+    static func events(of profile: UUID, on connection: PostgresConnection) throws(PostgresError) -> [MyEvent] {
+        try connection.query(
+            """
+            SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge, m.wall_name
+            FROM event_members m JOIN events e ON e.id = m.event_id
+            WHERE m.profile_id = \(profile) ORDER BY e.starts_at DESC, e.id
+            """
+        ).map { row throws(PostgresError) in
+            MyEvent(
+                event: try Event(row: row), role: try EventRole(row: row), joinedAt: try row.date("joined_at"),
+                visibility: try EventVisibility(row: row), printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name"))
         }
     }
 

@@ -61,7 +61,8 @@ public struct PersonalDataRepository: Sendable {
                 tokensValidFrom: try row.optionalDate("tokens_valid_from"), apiKeys: apiKeys,
                 connections: connections, redemptions: redemptions, tokens: tokens,
                 blocks: try BlockRepository.blocks(by: profile, on: connection),
-                card: try ProfileRepository.card(of: profile, on: connection))
+                card: try ProfileRepository.card(of: profile, on: connection),
+                events: try EventRepository.events(of: profile, on: connection))
         }
     }
 }

@@ -29,6 +29,12 @@ extension Bool: PostgresBindable {
     package var postgresText: String { self ? "t" : "f" }
 }
 
+extension Double: PostgresBindable {
+    package static var postgresType: String { "double precision" }
+    /// The shortest text that reads back as the same value, as PostgreSQL prints it too.
+    package var postgresText: String { "\(self)" }
+}
+
 extension UUID: PostgresBindable {
     package static var postgresType: String { "uuid" }
     package var postgresText: String { uuidString.lowercased() }

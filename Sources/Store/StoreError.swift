@@ -44,6 +44,15 @@ public enum StoreError: Error, Equatable, Sendable, CaseIterable {
     case invitationLinkExpired
     /// The caller is the event's only organizer: an event keeps at least one.
     case lastOrganizer
+    /// The event was purged: only its record is left.
+    case eventPurged
+    /// The purge date is outside what the event allows (before its end and the offline grace, or
+    /// past the server's longest keeping).
+    case purgeDateOutOfBounds
+    /// The event's end and the offline grace have not passed: it cannot be purged yet.
+    case eventNotOver
+    /// An organizer leaves an event by stepping down first.
+    case organizerCannotLeave
 
     // Devices.
     /// No device link has that code.

@@ -39,6 +39,12 @@ struct ImportSocioPatterns: AsyncParsableCommand {
     @Option(help: "The event's IANA time zone.")
     var timeZone = "UTC"
 
+    @Option(
+        help: ArgumentHelp(
+            "When the event's personal data goes (RFC 3339); default: CONSTELLATION_PURGE_AFTER_DAYS after the import.",
+            discussion: "From now to CONSTELLATION_PURGE_LONGEST_DAYS after the import, never before the event's end."))
+    var purgeOn: Timestamp?
+
     @Flag(help: "Print {\"eventId\", \"organizerKey\"} as JSON.")
     var json = false
 
@@ -46,8 +52,9 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         try await CommandFailure.reporting {
             let logger = try common.logger(defaultLevel: "warning")
             let key = try APIKey.generate()
-            let contacts = try contactImport(from: try read(), start: start?.date, organizerKeyHash: key.hash)
             let environment = ProcessInfo.processInfo.environment
+            let settings = try ServerConfiguration(environment: environment)
+            let contacts = try contactImport(from: try read(), start: start?.date, organizerKeyHash: key.hash, settings: settings)
             let setup = try DatabaseSetup(environment: environment, dataDirectory: common.dataDirectory(environment), logger: logger)
             let migrations = try setup.migrationsDirectory()
             let progress = ImportProgress()
@@ -96,7 +103,9 @@ struct ImportSocioPatterns: AsyncParsableCommand {
 
     /// The event, its people and pairs, with times moved to `start` if given; the event's fields
     /// checked as `POST /v1/events` checks them (65 when they fail).
-    private func contactImport(from parsed: ParsedGraph, start: Date?, organizerKeyHash: [UInt8]) throws -> ContactImport {
+    private func contactImport(
+        from parsed: ParsedGraph, start: Date?, organizerKeyHash: [UInt8], settings: ServerConfiguration
+    ) throws -> ContactImport {
         guard let firstContacts = parsed.firstContacts, !firstContacts.isEmpty, let times = parsed.times else {
             throw CommandFailure.data("\(file): no contact between two people")
         }
@@ -123,10 +132,26 @@ struct ImportSocioPatterns: AsyncParsableCommand {
         }
         let eventId = UUID()
         return ContactImport(
-            eventId: eventId, event: fields, organizerName: "Organizer",
+            eventId: eventId, event: fields, purgeOn: try purgeDate(endingAt: fields.endsAt, settings: settings),
+            organizerName: "Organizer",
             organizerKeyHash: organizerKeyHash,
             people: parsed.graph.ids.map { "Person \($0)" },
             pairs: firstContacts.map { ContactImport.Pair(a: Int($0.a), b: Int($0.b), firstAt: date($0.time)) })
+    }
+
+    /// `--purge-on`, checked (64 outside its bounds), or the default: counted from the import.
+    private func purgeDate(endingAt end: Date, settings: ServerConfiguration) throws -> Date {
+        let now = Date()
+        guard let chosen = purgeOn?.date else { return settings.defaultPurgeDate(endingAt: end, now: now) }
+        let latest = max(end, now).addingTimeInterval(
+            Double(settings.offlineGrace.components.seconds + settings.purgeLongest.components.seconds))
+        let earliest = max(end.addingTimeInterval(Double(settings.offlineGrace.components.seconds)), now)
+        guard chosen >= earliest, chosen <= latest else {
+            throw ValidationError(
+                "--purge-on must be between now (and the event's end and the offline grace) and \(ISO8601DateFormatter().string(from: latest)) "
+                    + "(CONSTELLATION_PURGE_LONGEST_DAYS)")
+        }
+        return chosen
     }
 
     private func output(_ event: Event, organizerKey: String) throws {

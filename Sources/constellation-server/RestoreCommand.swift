@@ -2,7 +2,9 @@ import ArgumentParser
 import Backup
 import Foundation
 import Keys
+import Logging
 import NIOPosix
+import Server
 import Store
 
 /// `constellation-server restore FILE`: a backup into an empty database and data directory.
@@ -20,7 +22,8 @@ struct RestoreCommand: AsyncParsableCommand {
             does not write (exit 65); a database that holds tables or a data directory that holds keys (73); a server \
             running on the data directory (75); a backup whose schema is newer than this binary's migrations, or a \
             connection as a superuser without --allow-superuser (78). Migrations this binary has beyond the backup's run \
-            when the server starts.
+            when the server starts. Events in the archive past their purge date are said, and purged by the server \
+            soon after its start, or at once with --purge-overdue.
             """
     )
 
@@ -28,6 +31,9 @@ struct RestoreCommand: AsyncParsableCommand {
 
     @Flag(help: "Restore even when the database role is a superuser (the role the server connects as should not be one).")
     var allowSuperuser = false
+
+    @Flag(help: "Purge the events past their purge date now, instead of at the server's next start.")
+    var purgeOverdue = false
 
     @Argument(help: "The archive constellation-server backup wrote.", completion: .file())
     var archive: String
@@ -61,7 +67,7 @@ struct RestoreCommand: AsyncParsableCommand {
             }
             let staged = try KeyStaging(keys, from: work.appendingPathComponent(BackupArchive.keysFolder), beside: dataDirectory)
             defer { staged.discard() }
-            let rows = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database in
+            let (rows, overdue) = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database in
                 let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser)
                 do {
                     try staged.moveIntoPlace()
@@ -78,7 +84,7 @@ struct RestoreCommand: AsyncParsableCommand {
                     try? await DatabaseRestore.removeEverything(from: database)
                     throw CommandFailure.software("the restored keys cannot be read back (\(error)); what was restored has been removed")
                 }
-                return rows
+                return (rows, try await Self.overdue(in: database, purging: purgeOverdue, logger: logger))
             }
             let total = rows.values.reduce(0, +)
             let counts = [("profiles", "people"), ("events", "events"), ("connections", "connections")].map { "\(rows[$0.0] ?? 0) \($0.1)" }
@@ -86,10 +92,41 @@ struct RestoreCommand: AsyncParsableCommand {
                 "Restored \(source.path): the database at \(manifest.migrations.last ?? "-") (\(counts.joined(separator: ", ")); "
                     + "\(total) rows in \(rows.count) tables, counted after the commit) and \(keys.count) key files, "
                     + "in \(BackupCommand.seconds(since: began)).")
+            switch overdue {
+            case .none: break
+            case .waiting(let count):
+                print(
+                    "\(count) events are past their purge date: the server purges them within CONSTELLATION_PURGE_INTERVAL_SECONDS "
+                        + "of its next start (or restore with --purge-overdue to purge them now).")
+            case .purged(let count):
+                print("\(count) events past their purge date were purged (--purge-overdue).")
+            }
             if manifest.keysFromEnvironment {
                 print("The backup's keys were in the environment: start the server with the same CONSTELLATION_SIGNING_KEY… values.")
             }
         }
+    }
+
+    /// What the restored database holds past its purge dates.
+    enum Overdue: Sendable {
+        case none
+        case waiting(Int)
+        case purged(Int)
+    }
+
+    /// The events past their purge date and not yet purged, purged now if `purging`. A backup from
+    /// before purge dates has none: its events get theirs from the migration, a grace from now.
+    private static func overdue(in database: Database, purging: Bool, logger: Logger) async throws -> Overdue {
+        let count = try await database.withConnection { connection in
+            let dated = try connection.query(
+                "SELECT 1 FROM information_schema.columns WHERE table_name = 'events' AND column_name = 'purge_on'")
+            guard !dated.isEmpty else { return 0 }
+            return Int(
+                try connection.query("SELECT count(*) AS n FROM events WHERE purge_finished_at IS NULL AND purge_on <= now()")[0].int("n"))
+        }
+        guard count > 0 else { return .none }
+        guard purging else { return .waiting(count) }
+        return .purged(try await EventPurge(metrics: ServerMetrics(), logger: logger).purgeOverdue(database))
     }
 
     /// Refuses a data directory that holds keys already (73).

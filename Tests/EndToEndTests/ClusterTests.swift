@@ -15,7 +15,13 @@ import Testing
     /// halfway; retrying what failed, every scan is acknowledged, every acknowledged scan is on the
     /// primary and soon on the replica, and networks read from the replica say how far behind it is.
     @Test func aLoadThroughNginxSurvivesAnInstanceKilledAndReachesTheReplica() async throws {
-        let cluster = try DemoScript<ClusterState>("Tools/cluster-demo", environment: ["CONSTELLATION_AUTH_CACHE_SECONDS": "2"])
+        // Purges looked for every second, and none waits for an offline grace (the event's end is the test's to move).
+        let cluster = try DemoScript<ClusterState>(
+            "Tools/cluster-demo",
+            environment: [
+                "CONSTELLATION_AUTH_CACHE_SECONDS": "2", "CONSTELLATION_PURGE_INTERVAL_SECONDS": "1",
+                "CONSTELLATION_OFFLINE_GRACE_SECONDS": "0",
+            ])
         defer { cluster.stop() }
         let first = ConstellationClient(baseURL: cluster.state.instances[0].url)
         let second = ConstellationClient(baseURL: cluster.state.instances[1].url)
@@ -141,6 +147,32 @@ import Testing
             counted = try await connections()
         }
         #expect(counted == 3, "the pair that committed late is counted on the replica too")
+
+        // The event's purge date comes: the instance's background work purges it, and from the mark on
+        // it is refused everywhere, its reads from the replica too (the flag is read from the primary).
+        let purger = Database(conninfo: cluster.state.primary, maximumConnections: 1, logger: TestDatabase.logger)
+        _ = try await purger.withConnection {
+            try $0.query("UPDATE events SET ends_at = now(), purge_on = now() WHERE id = \(event.event.id)")
+        }
+        await purger.shutdown()
+        let purging = ContinuousClock.now
+        while try await balancer.event("cluster").purgedAt == nil, ContinuousClock.now - purging < .seconds(60) {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        for client in [reader, organizer] {
+            for path in ["growth?bucket=5m", "summary", "network", "network/stats"] {
+                let answer = await Result.of { () async throws(ClientError) in
+                    try await client.send(.GET, "/v1/events/\(event.event.id)/\(path)")
+                }
+                guard case .failure(.problem(let refusal)) = answer else {
+                    Issue.record("\(path) of a purged event answered \(answer)")
+                    continue
+                }
+                #expect(refusal.status == 410 && refusal.code == "event_purged", "\(path): \(refusal)")
+            }
+        }
+        let record = try await organizer.record(of: "cluster")
+        #expect(record.purged && record.figures.connections == 3, "the record kept the event's three pairs: \(record.figures)")
         print(
             """
             cluster: \(minted) of 80 codes minted across 2 instances (limit 60); revoked key refused by the other instance \

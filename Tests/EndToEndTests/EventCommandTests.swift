@@ -1,5 +1,6 @@
 import ConstellationModel
 import Foundation
+import Store
 import TestSupport
 import Testing
 
@@ -70,6 +71,57 @@ import Testing
         #expect(steps.status == 0 && steps.stdout.contains("still an attendee"), "\(steps.stderr)")
         let last = try Binaries.cli(["event", "step-down", "link-fest", "--yes"], home: ada, server: server.url)
         #expect(last.status == 65 && last.stderr.contains("last_organizer"), "\(last.stderr)")
+    }
+
+    /// `event purge-date` shows and moves the date within its bounds; `event leave` for an
+    /// attendee, not an organizer; `event purge` asks for `--yes`, waits for the event's end, then
+    /// purges: the summary is refused, `event record` still answers.
+    @Test func anOrganizerMovesThePurgeDateAndPurgesAnAttendeeLeaves() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        let server = try ServerProcess(
+            databaseURL: databaseURL, dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_OFFLINE_GRACE_SECONDS": "0", "CONSTELLATION_PURGE_INTERVAL_SECONDS": "1"])
+        defer { _ = server.stop() }
+        let (ada, bob) = try workspace.homes("ada-purges", "bob-leaves")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let created = try workspace.createEvent("Purge Fest", slug: "purge-fest", home: ada, server: server.url)
+        let join = ["event", "join", "purge-fest", "--code", created.joinCode]
+
+        let shown = try Binaries.cli(["event", "purge-date", "purge-fest"], home: ada, server: server.url)
+        #expect(shown.status == 0 && shown.stdout.contains("are purged on ") && shown.stdout.contains("--set DATE"), "\(shown.stderr)")
+        let early = try Binaries.cli(["event", "purge-date", "purge-fest", "--set", "2020-01-01T00:00"], home: ada, server: server.url)
+        #expect(early.status == 65 && early.stderr.contains("validation_failed"), "\(early.stderr)")
+        let moved = try Binaries.cli(
+            [
+                "event", "purge-date", "purge-fest", "--set", Date().addingTimeInterval(9 * 86_400).formatted(Date.ISO8601FormatStyle()),
+                "--json",
+            ], home: ada, server: server.url)
+        #expect(moved.status == 0, "\(moved.stderr)")
+
+        #expect(try Binaries.cli(join, home: bob, server: server.url).status == 0)
+        let notAsked = try Binaries.cli(["event", "purge-date", "purge-fest"], home: bob, server: server.url)
+        #expect(notAsked.status == 65 && notAsked.stderr.contains("not_an_organizer"), "\(notAsked.stderr)")
+        let leaves = try Binaries.cli(["event", "leave", "purge-fest"], home: bob, server: server.url)
+        #expect(leaves.status == 0 && leaves.stdout.contains("Your connections stay"), "\(leaves.stderr)")
+        let stays = try Binaries.cli(["event", "leave", "purge-fest"], home: ada, server: server.url)
+        #expect(stays.status == 65 && stays.stderr.contains("step down first"), "\(stays.stderr)")
+
+        let unasked = try Binaries.cli(["event", "purge", "purge-fest"], home: ada, server: server.url)
+        #expect(unasked.status == 64 && unasked.stderr.contains("--yes"), "\(unasked.stderr)")
+        let running = try Binaries.cli(["event", "purge", "purge-fest", "--yes"], home: ada, server: server.url)
+        #expect(running.status == 65 && running.stderr.contains("event_not_over"), "\(running.stderr)")
+        let database = Database(conninfo: databaseURL, maximumConnections: 1, logger: TestDatabase.logger)
+        _ = try await database.withConnection { try $0.query("UPDATE events SET ends_at = now() WHERE slug = 'purge-fest'") }
+        await database.shutdown()
+        let purged = try Binaries.cli(["event", "purge", "purge-fest", "--yes"], home: ada, server: server.url)
+        #expect(purged.status == 0 && purged.stdout.contains("Purge Fest is purged"), "\(purged.stderr)")
+        let summary = try Binaries.cli(["event", "summary", "purge-fest"], home: ada, server: server.url)
+        #expect(summary.status == 65 && summary.stderr.contains("event_purged"), "\(summary.stderr)")
+        let record = try Binaries.cli(["event", "record", "purge-fest"], home: ada, server: server.url)
+        #expect(record.status == 0 && record.stdout.contains("purged; the figures as its purge kept them"), "\(record.stderr)")
+        let rejoin = try Binaries.cli(join, home: bob, server: server.url)
+        #expect(rejoin.status != 0 && rejoin.stderr.contains("event_purged"), "\(rejoin.stderr)")
     }
 
     /// A newcomer joins as they register (`register --event --code`); an organizer's

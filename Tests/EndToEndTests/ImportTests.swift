@@ -192,6 +192,9 @@ import Testing
         let event = try await organizer.event("tiny")
         #expect(event.id == output.eventId && event.name == "Tiny")
         #expect(event.startsAt == Date(timeIntervalSince1970: 1_700_000_020) && event.endsAt == Date(timeIntervalSince1970: 1_700_000_081))
+        // Dated from the data, years ago, yet purged only 30 days (and the offline grace) after its import.
+        let kept = event.purgeOn.timeIntervalSinceNow - (30 * 86_400 + 7_200)
+        #expect(abs(kept) < 600 && event.purgedAt == nil, "purged on \(event.purgeOn)")
         let summary = try await organizer.eventSummary("tiny")
         #expect(summary.people == 3 && summary.connections == 2 && summary.attendees == 5)
         let growth = try await organizer.eventGrowth("tiny", bucket: "5m").buckets
@@ -205,8 +208,19 @@ import Testing
         #expect(taken.stderr.split(separator: "\n").count == 1, "one line: \(taken.stderr)")
         #expect(try await Self.counts(database) == before)
 
+        let past = try Binaries.server(
+            ["import", "sociopatterns", file.path, "--event", "tiny-past", "--purge-on", "2024-01-01T00:00:00Z"],
+            databaseURL: databaseURL, scratch: scratch)
+        #expect(past.status == 64 && past.stderr.contains("--purge-on must be between now"), "\(past.stderr)")
+        #expect(try await Self.counts(database) == before)
+        let chosen = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 10 * 86_400).rounded(.down))
         let text = try Binaries.server(
-            ["import", "sociopatterns", file.path, "--event", "tiny-text"], databaseURL: databaseURL, scratch: scratch)
+            ["import", "sociopatterns", file.path, "--event", "tiny-text", "--purge-on", chosen.formatted(Date.ISO8601FormatStyle())],
+            databaseURL: databaseURL, scratch: scratch)
+        let purgeOn = try await database.withConnection {
+            try $0.query("SELECT purge_on FROM events WHERE slug = 'tiny-text'").first?.date("purge_on")
+        }
+        #expect(purgeOn == chosen, "--purge-on chose \(chosen), the event has \(String(describing: purgeOn))")
         #expect(
             text.status == 0 && text.stdout.hasPrefix("Imported tiny-text (tiny-text) as event ") && text.stdout.contains(" cst_"),
             "\(text.stdout)")

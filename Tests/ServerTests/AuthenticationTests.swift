@@ -36,6 +36,8 @@ import Testing
         "GET /v1/events/{event}/organizers", "DELETE /v1/events/{event}/organizers/me", "POST /v1/events/{event}/invitation-links",
         "DELETE /v1/events/{event}/invitation-links/{link}", "GET /v1/events/{event}/invitations",
         "DELETE /v1/events/{event}/invitations/{profile}", "POST /v1/invitation-links/accept", "POST /v1/invitation-links/decline",
+        "DELETE /v1/events/{event}/me", "GET /v1/events/{event}/purge-date", "PUT /v1/events/{event}/purge-date",
+        "POST /v1/events/{event}/purge", "GET /v1/events/{event}/record",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

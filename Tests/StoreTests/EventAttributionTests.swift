@@ -19,7 +19,7 @@ import Testing
     ) async throws -> Event {
         let event = try await store.events.create(
             id: UUID(), slug: slug, name: slug, startsAt: Date().addingTimeInterval(start), endsAt: Date().addingTimeInterval(end),
-            timeZone: "UTC", organizer: organizer.id)
+            timeZone: "UTC", purgeOn: Date().addingTimeInterval(end + 86_400), organizer: organizer.id)
         for member in members {
             _ = try await store.events.join(event.id, profile: member.id, code: EventRepositoryTests.code())
         }

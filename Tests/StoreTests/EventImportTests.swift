@@ -13,7 +13,7 @@ import Testing
         ContactImport(
             eventId: UUID(),
             event: NewEvent(name: "Imported", slug: slug, startsAt: start, endsAt: start.addingTimeInterval(86_400), timeZone: "UTC"),
-            organizerName: "Organizer", organizerKeyHash: keyHash,
+            purgeOn: start.addingTimeInterval(30 * 86_400), organizerName: "Organizer", organizerKeyHash: keyHash,
             people: (0..<people).map { "Person \($0)" }, pairs: pairs)
     }
 

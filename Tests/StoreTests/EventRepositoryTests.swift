@@ -17,7 +17,7 @@ import Testing
     ) async throws -> Event {
         try await store.events.create(
             id: UUID(), slug: slug, name: "RustConf", startsAt: endsAt.addingTimeInterval(-8 * 3600), endsAt: endsAt,
-            timeZone: "Europe/Paris", organizer: organizer.id)
+            timeZone: "Europe/Paris", purgeOn: endsAt.addingTimeInterval(30 * 86_400), organizer: organizer.id)
     }
 
     @Test func creatingMakesTheOrganizerInOneTransaction() async throws {
@@ -52,7 +52,7 @@ import Testing
             await #expect(throws: PostgresError.self, "\(slug) \(name.count) \(endsAt)") {
                 _ = try await store.events.create(
                     id: UUID(), slug: slug, name: name, startsAt: start, endsAt: endsAt,
-                    timeZone: "UTC", organizer: ada.id)
+                    timeZone: "UTC", purgeOn: start.addingTimeInterval(30 * 86_400), organizer: ada.id)
             }
         }
         #expect(try await store.count("events") == 0)

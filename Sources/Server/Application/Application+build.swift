@@ -35,6 +35,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     ConnectionController(services: services).addAuthenticatedRoutes(to: authenticated)
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     OrganizerController(services: services).addAuthenticatedRoutes(to: authenticated)
+    PurgeController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     PrivacyController(services: services).addAuthenticatedRoutes(to: authenticated)
@@ -61,8 +62,11 @@ public func buildApplication(
     router.addMethodNotAllowedRoutes()
     let pools: [any Service] = [services.database] + (services.replica.map { [$0] } ?? [])
     let watcher: [any Service] = services.keys.dataDirectory == nil ? [] : [KeyRingWatcher(store: services.keys, logger: logger)]
+    let purge = EventPurge(metrics: services.metrics, logger: logger)
     let chores = BackgroundWork(
-        database: services.database, chores: [.forgetSpentCodes(offlineGrace: configuration.offlineGrace)], logger: logger)
+        database: services.database,
+        chores: [.forgetSpentCodes(offlineGrace: configuration.offlineGrace), purge.chore(every: configuration.purgeInterval)],
+        logger: logger)
     var application = Application(
         router: router,
         server: HTTPServerBuilder { responder in

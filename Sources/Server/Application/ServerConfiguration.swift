@@ -1,4 +1,5 @@
 import Foundation
+import Store
 
 /// How the server behaves; every field has a sane default and an environment variable.
 public struct ServerConfiguration: Sendable {
@@ -92,6 +93,18 @@ public struct ServerConfiguration: Sendable {
 
     public init() {}
 
+    /// How long after its end and the offline grace an event's personal data is kept by default
+    /// (`CONSTELLATION_PURGE_AFTER_DAYS`, 0 to 365; 30 by default): the weeks in which organizers
+    /// take their report and exports and attendees their last look, and no longer. Each event's
+    /// organizers move its date, up to `purgeLongest`.
+    public var purgeAfter: Duration = .seconds(30 * 86_400)
+    /// The longest an event's personal data may be kept after its end and the grace
+    /// (`CONSTELLATION_PURGE_LONGEST_DAYS`, 1 to 3650; 365 by default, a yearly event's
+    /// organizers comparing with last year's), whatever its organizers choose. At least `purgeAfter`.
+    public var purgeLongest: Duration = .seconds(365 * 86_400)
+    /// How often the server looks for events to purge (`CONSTELLATION_PURGE_INTERVAL_SECONDS`, 1
+    /// to 86400; 300 by default): at most that late, and again after downtime.
+    public var purgeInterval: Duration = .seconds(300)
     /// Defaults overridden by `CONSTELLATION_*` variables; a malformed value is an error, not ignored.
     public init(environment: [String: String]) throws(ConfigurationError) {
         func integer(_ name: String, in range: ClosedRange<Int>) throws(ConfigurationError) -> Int? {
@@ -145,6 +158,14 @@ public struct ServerConfiguration: Sendable {
         if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
         if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
         if let hours = try integer("CONSTELLATION_INVITATION_HOURS", in: 1...720) { invitationLifetime = .seconds(hours * 3600) }
+        if let days = try integer("CONSTELLATION_PURGE_AFTER_DAYS", in: 0...365) { purgeAfter = .seconds(days * 86_400) }
+        if let days = try integer("CONSTELLATION_PURGE_LONGEST_DAYS", in: 1...3_650) { purgeLongest = .seconds(days * 86_400) }
+        guard purgeAfter <= purgeLongest else {
+            throw ConfigurationError(
+                variable: "CONSTELLATION_PURGE_AFTER_DAYS", value: environment["CONSTELLATION_PURGE_AFTER_DAYS"] ?? "30",
+                expected: "at most CONSTELLATION_PURGE_LONGEST_DAYS (\(purgeLongest.components.seconds / 86_400))")
+        }
+        if let seconds = try integer("CONSTELLATION_PURGE_INTERVAL_SECONDS", in: 1...86_400) { purgeInterval = .seconds(seconds) }
         if let token = environment["CONSTELLATION_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
@@ -159,6 +180,16 @@ public struct ServerConfiguration: Sendable {
 }
 
 extension ServerConfiguration {
+    /// The bounds of an event's purge date.
+    public var purgeBounds: PurgeBounds { PurgeBounds(grace: offlineGrace, longest: purgeLongest) }
+
+    /// An event's purge date by default: `purgeAfter` after its end and the offline grace, or
+    /// after now and the grace for an event that ended already (an import's).
+    public func defaultPurgeDate(endingAt end: Date, now: Date = Date()) -> Date {
+        let seconds = Double(offlineGrace.components.seconds + purgeAfter.components.seconds)
+        return max(end, now).addingTimeInterval(seconds)
+    }
+
     /// Settings that earlier releases read and this one does not, each with what to say once to
     /// whoever still sets it: the server goes on without them.
     public static let retiredSettings = [

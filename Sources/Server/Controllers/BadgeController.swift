@@ -49,6 +49,7 @@ struct BadgeController {
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         guard let found = try await services.events.event(EventReference(reference), viewer: me.id) else { throw Problem.unknownEvent }
         guard found.role != nil else { throw Problem.notAMember }
+        guard found.event.purgedAt == nil else { throw Problem.eventPurged }
         let badge = try issue(for: me.id, validFrom: context.tokensValidFrom, at: found.event)
         var response: Response
         if format == "svg" {

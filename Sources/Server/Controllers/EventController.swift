@@ -5,7 +5,8 @@ import Store
 import Tokens
 
 /// Events and their members: `POST /v1/events`, `GET /v1/events/{event}` (public),
-/// `GET /v1/me/events`, `POST /v1/events/{event}/join-code`, `POST /v1/events/{event}/join`, and
+/// `GET /v1/me/events`, `POST /v1/events/{event}/join-code`, `POST /v1/events/{event}/join`,
+/// `DELETE /v1/events/{event}/me` (leaving), and
 /// view links, `…/view-tokens`. `{event}` is an event's id or its slug. Organizers themselves and
 /// invitations are `OrganizerController`'s.
 ///
@@ -23,6 +24,7 @@ struct EventController {
         group.get("me/events", use: mine)
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
+        group.delete("events/:event/me", use: leave)
         group.post("events/:event/view-tokens", use: issueViewToken)
         group.get("events/:event/view-tokens", use: listViewLinks)
         group.delete("events/:event/view-tokens", use: revokeViewLinks)
@@ -35,7 +37,7 @@ struct EventController {
         let input = try EventFields.check(try await request.decode(as: NewEvent.self, context: context))
         let event = try await services.events.create(
             id: UUID(), slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
-            organizer: me.id)
+            purgeOn: services.configuration.defaultPurgeDate(endingAt: input.endsAt), organizer: me.id)
         context.logger.info("event created", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
         // `ResponseHeadersMiddleware` keeps caches from keeping the code.
         let code = try services.joinCodes.current(of: event, rotation: 0)
@@ -77,6 +79,18 @@ struct EventController {
         }
         if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }
         return try .json(membership, status: joined ? .created : .ok)
+    }
+
+    /// I leave the event (204): my membership and choices there go, and so do the event's pairs
+    /// I am in; my connections stay. 403 `not_a_member` if I was none; 409
+    /// `organizer_cannot_leave` for an organizer, who steps down first.
+    @Sendable func leave(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await services.requireEvent(context)
+        guard try await services.events.leave(event.id, profile: me.id) else { throw Problem.notAMember }
+        await services.graphWork.forget(event: event.id)
+        context.logger.info("event left", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
+        return Response(status: .noContent)
     }
 
     /// A view token for the event's live page (organizers only): body `{"wall": true}` for a

@@ -82,6 +82,7 @@ struct EventNetworkController {
             let found = try await services.events.event(EventReference(text), viewer: me.id)
         else { throw Problem.noSuchEvent }
         guard found.role != nil else { throw Problem.notAMember }
+        guard found.event.purgedAt == nil else { throw Problem.eventPurged }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
         guard input.visibility != nil || input.printBadge != nil || input.onWall != nil else {
             throw Problem.validation(

@@ -69,6 +69,7 @@ struct TokenController {
                 throw Problem.unknownEvent
             }
             guard found.role != nil else { throw Problem.notAMember }
+            guard found.event.purgedAt == nil else { throw Problem.eventPurged }
             let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
             guard Date() <= found.event.endsAt.addingTimeInterval(grace) else { throw Problem.eventEnded }
             eventId = found.event.id

@@ -37,6 +37,10 @@ extension Problem {
         status: 410, code: "event_ended", title: "This event has ended",
         detail: "Its tokens are no longer redeemed.")
 
+    static let eventPurged = Problem(
+        status: 410, code: "event_purged", title: "This event was purged",
+        detail: "Its attendees, their choices and its pairs are gone; its figures are kept (GET /v1/events/{event}/record).")
+
     static let deviceNotFound = Problem(status: 404, code: "device_not_found", title: "You have no such device")
 
     static func badRequest(_ code: String, _ detail: String) -> Problem {

@@ -60,6 +60,20 @@ extension StoreError: ProblemConvertible {
             Problem(
                 status: 409, code: "last_organizer", title: "You are the event's only organizer",
                 detail: "An event keeps at least one organizer: invite someone to organize it, and step down once they have accepted.")
+        case .eventPurged:
+            .eventPurged
+        case .purgeDateOutOfBounds:
+            Problem(
+                status: 422, code: "validation_failed", title: "A field is not valid",
+                detail: "purgeOn must be between the earliest and the latest that GET /v1/events/{event}/purge-date gives")
+        case .eventNotOver:
+            Problem(
+                status: 409, code: "event_not_over", title: "This event's codes still redeem",
+                detail: "An event is purged after its end and the offline grace; until then it can only be given a later date.")
+        case .organizerCannotLeave:
+            Problem(
+                status: 409, code: "organizer_cannot_leave", title: "You organize this event",
+                detail: "Step down first (DELETE /v1/events/{event}/organizers/me): then you can leave it.")
         case .unknownDeviceLink:
             Problem(
                 status: 404, code: "device_link_unknown", title: "No device link has this code",

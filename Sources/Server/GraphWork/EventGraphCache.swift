@@ -48,6 +48,9 @@ actor EventGraphCache {
         for (event, entry) in entries where entry.graph.people.contains(where: { $0.id == profile }) { drop(event) }
     }
 
+    /// Forgets `event`'s graph.
+    func forget(event: UUID) { drop(event) }
+
     private func drop(_ event: UUID) {
         guard let entry = entries.removeValue(forKey: event) else { return }
         held -= entry.graph.pairs.count

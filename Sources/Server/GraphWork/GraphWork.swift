@@ -35,6 +35,13 @@ package struct GraphWork: Sendable {
         renderings = SharedResults(interval: configuration.pictureInterval)
     }
 
+    /// Forgets everything kept of `event`: its graph, growth and what is shared of it (it was purged).
+    func forget(event: UUID) async {
+        await eventGraphs.forget(event: event)
+        await growth.forget(event: event)
+        await forgetShared(event)
+    }
+
     /// Forgets what is shared of `event` (its members' choices changed), or of every event (nil:
     /// a profile was erased).
     func forgetShared(_ event: UUID?) async {

@@ -4,20 +4,19 @@ import Graph
 import Store
 
 /// An event's summary from its pairs and members: counts, the peak hour, top connectors as
-/// organizers see them (named or pseudonymous, never by profile id), communities and components.
+/// organizers see them (named or pseudonymous, never by profile id), communities and components;
+/// or its figures alone, with no one in them.
 enum EventSummaryBuilder {
     static let topCount = 5
 
     /// `labels` names each member as organizers see them (`EventIdentity`): never a profile id.
     static func summary(pairs: [EventPair], members: [EventMemberView], labels: [UUID: String]) -> EventSummary {
         let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })
-        let n = graph.nodeCount
-        let degrees = (0..<n).map(graph.degree(of:))
+        let degrees = (0..<graph.nodeCount).map(graph.degree(of:))
         let betweenness = Betweenness.compute(graph).values
-        let communities = Communities.detect(graph)
         let byId = Dictionary(members.map { ($0.profileId, $0) }, uniquingKeysWith: { first, _ in first })
 
-        let connectors = (0..<n).map { node -> EventSummary.Connector in
+        let connectors = (0..<graph.nodeCount).map { node -> EventSummary.Connector in
             let id = graph.ids[node]
             let member = byId[id]
             let named = member?.named ?? false
@@ -29,14 +28,24 @@ enum EventSummaryBuilder {
         let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)
         let topByBetweenness = connectors.filter { $0.betweenness > 0 }
             .sorted { ($0.betweenness, $1.name) > ($1.betweenness, $0.name) }.prefix(topCount)
+        return EventSummary(
+            figures(graph, pairs: pairs, members: members), topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness))
+    }
 
+    /// The event's figures, with no one in them: what its record keeps.
+    static func figures(pairs: [EventPair], members: [EventMemberView]) -> EventFigures {
+        figures(Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) }), pairs: pairs, members: members)
+    }
+
+    private static func figures(_ graph: Graph<UUID>, pairs: [EventPair], members: [EventMemberView]) -> EventFigures {
+        let communities = Communities.detect(graph)
         let connected = Set(graph.ids)
         let membersConnected = members.filter { connected.contains($0.profileId) }.count
-        return EventSummary(
-            people: n, connections: graph.edgeCount, attendees: members.count,
+        return EventFigures(
+            people: graph.nodeCount, connections: graph.edgeCount, attendees: members.count,
             connectedShare: members.isEmpty ? 0 : Double(membersConnected) / Double(members.count),
-            peakHour: peakHour(pairs), topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness),
-            communities: communities.count, modularity: communities.modularity, largestComponent: Components(graph).largest)
+            peakHour: peakHour(pairs), communities: communities.count, modularity: communities.modularity,
+            largestComponent: Components(graph).largest)
     }
 
     /// The UTC hour with the most new connections, the earliest on a tie.

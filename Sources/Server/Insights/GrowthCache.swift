@@ -42,6 +42,9 @@ actor GrowthCache {
         return series
     }
 
+    /// Forgets `event`'s series.
+    func forget(event: UUID) { entries[event] = nil }
+
     /// Forgets every series that counted `profile` (its profile was erased: no id of it is kept).
     func forget(profile: UUID) {
         entries = entries.filter { !$0.value.series.counts(profile) }

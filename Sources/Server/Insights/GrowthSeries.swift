@@ -70,6 +70,29 @@ struct GrowthSeries: Sendable {
         return true
     }
 
+    /// The series as an event's record keeps it, with no one in it: per step from the first pair's
+    /// to the last's, `[step, new connections, new people, people, connections, largest group]`.
+    var recorded: [[Int]] {
+        steps.enumerated().map { offset, step in
+            [
+                firstStep + offset, step.newConnections, step.newPeople, step.cumulativePeople, step.cumulativeConnections,
+                step.largestComponent,
+            ]
+        }
+    }
+
+    /// The series an event's record kept (`recorded`); nil if it is not one (out of order, or not six numbers a step).
+    init?(recorded: [[Int]]) {
+        for (offset, values) in recorded.enumerated() {
+            guard values.count == 6, let first = recorded.first?[0], values[0] == first + offset else { return nil }
+            steps.append(
+                Step(
+                    newConnections: values[1], newPeople: values[2], cumulativePeople: values[3], cumulativeConnections: values[4],
+                    largestComponent: values[5]))
+        }
+        firstStep = recorded.first?[0] ?? 0
+    }
+
     /// Whether `profile` made a connection this series counts.
     func counts(_ profile: UUID) -> Bool { components.contains(profile) }
 

@@ -133,8 +133,21 @@ package final class EventFeeds: Service {
         for continuation in behind { continuation.finish() }
     }
 
+    /// Sends `message` to every watcher of `event` and ends their streams, if `reader` is still its reader.
+    private func end(_ event: FeedKey, with message: Message, from reader: UUID) {
+        let watchers = state.withLock { state -> [AsyncStream<Message>.Continuation] in
+            guard state.feeds[event]?.reader == reader else { return [] }
+            return state.feeds[event].map { Array($0.watchers.values) } ?? []
+        }
+        for watcher in watchers {
+            watcher.yield(message)
+            watcher.finish()
+        }
+    }
+
     /// The reader of one event: new pairs (and pairs that committed late, `LateCommits`), `changed`
-    /// when pairs went or moved, a keep-alive comment when quiet; until nobody watches.
+    /// when pairs went or moved, a keep-alive comment when quiet; until nobody watches, or the
+    /// event is purged (`event: purged`, and every stream of it ends).
     private func read(_ key: FeedKey, from start: FeedPosition, as reader: UUID) async {
         let event = key.event
         var revision = start.revision
@@ -169,12 +182,17 @@ package final class EventFeeds: Service {
                 }
             } catch is CancellationError {
                 return
+            } catch StoreError.eventPurged {
+                end(key, with: Self.purged, from: reader)
+                return
             } catch {
                 logger.warning("event feed: reading new pairs failed; retrying", metadata: ["event.id": "\(event)", "error": "\(error)"])
             }
         }
     }
 
+    /// The event was purged: its streams end, and coming back is answered 410 `event_purged`.
+    static let purged = Message(bytes: ByteBuffer(string: "event: purged\ndata: {}\n\n"))
     static let changed = Message(bytes: ByteBuffer(string: "event: changed\ndata: {}\n\n"))
     static let keepAliveComment = Message(bytes: ByteBuffer(string: ": keep-alive\n\n"))
 

@@ -26,6 +26,8 @@ public final class ServerMetrics: Sendable {
     /// The redemption queue's batches and the redemptions in them, as counted when last exposed:
     /// the queue counts, and each exposition adds what it counted since.
     private let exposedBatches = Mutex<(batches: Int, redemptions: Int)>((0, 0))
+    /// The purges this server finished, as `constellation_events_purged_total` counts them.
+    private let purges = Atomic<Int>(0)
 
     public init() {
         redemptions = (
@@ -59,6 +61,9 @@ public final class ServerMetrics: Sendable {
     private static var tokensMinted: MetricNameDescriptor { descriptor("tokens_minted", unit: "total", "Connection tokens issued.") }
     private static var tokensRedeemed: MetricNameDescriptor {
         descriptor("tokens_redeemed", unit: "total", "Tokens redeemed, by whether the redemption made a new connection.")
+    }
+    private static var eventsPurged: MetricNameDescriptor {
+        descriptor("events_purged", unit: "total", "Events whose purge this server finished (of several servers, one purges each).")
     }
     private static var computations: MetricNameDescriptor {
         descriptor("graph_computations", unit: "total", "Graph computations run (layouts, statistics, growth, summaries), by kind.")
@@ -101,6 +106,14 @@ public final class ServerMetrics: Sendable {
     func tokenRedeemed(created: Bool) {
         (created ? redemptions.created : redemptions.repeated).increment()
     }
+
+    func eventPurged() {
+        registry.makeCounter(descriptor: Self.eventsPurged).increment()
+        purges.add(1, ordering: .relaxed)
+    }
+
+    /// How many purges this server finished.
+    package var eventsPurged: Int { purges.load(ordering: .relaxed) }
 
     /// One graph computation of `kind` (`layout`, `statistics`, `growth`, `summary`, `export`) that took `duration`.
     func computed(_ kind: String, duration: Duration) {

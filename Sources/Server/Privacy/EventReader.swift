@@ -25,7 +25,8 @@ struct EventReader: Sendable {
 extension AppServices {
     /// The reader of the event the path's `{event}` names: 404 `not_found` if there is no such
     /// event; with a view token, 403 `view_token_wrong_event` unless the token is that event's;
-    /// with an API key, 403 `not_an_organizer` unless its profile organizes the event. `asWall`
+    /// with an API key, 403 `not_an_organizer` unless its profile organizes the event; 410
+    /// `event_purged` once its purge began. `asWall`
     /// (`?view=wall`): read as a wall is, whatever the credential (an organizer projecting the
     /// picture with their own key shows the room no more than a wall link does).
     func requireEventReader(_ context: AppRequestContext, asWall: Bool = false) async throws -> EventReader {
@@ -44,14 +45,24 @@ extension AppServices {
     }
 
     /// The event the path's `{event}` names, which the caller's profile organizes: 404 `not_found`
-    /// if there is no such event, 403 `not_an_organizer` for anyone else, attendee or stranger.
-    func requireOrganizedEvent(_ context: AppRequestContext) async throws -> Event {
+    /// if there is no such event, 403 `not_an_organizer` for anyone else, attendee or stranger;
+    /// 410 `event_purged` once its purge began, unless `evenPurged` (what is left of it).
+    func requireOrganizedEvent(_ context: AppRequestContext, evenPurged: Bool = false) async throws -> Event {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text), viewer: me.id) else {
             throw Problem.noSuchEvent
         }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        if !evenPurged { try await refuseIfPurged(found.event) }
         return found.event
+    }
+
+    /// 410 `event_purged` if `event`'s purge began (read from the primary), after forgetting what
+    /// this server keeps of it: nothing half-purged is shown, here or from a replica.
+    func refuseIfPurged(_ event: Event) async throws {
+        guard event.purgedAt != nil else { return }
+        await graphWork.forget(event: event.id)
+        throw Problem.eventPurged
     }
 
     private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
@@ -59,6 +70,7 @@ extension AppServices {
         if let grant = context.viewGrant {
             guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
             guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
+            try await refuseIfPurged(found.event)
             // Each link holds its own streams and graph work, as many as its maker gave it screens.
             return EventReader(
                 event: found.event, showsNames: grant.showsNames, quotaKey: grant.tokenId,
@@ -67,6 +79,7 @@ extension AppServices {
         let me = try context.requireProfile()
         guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
+        try await refuseIfPurged(found.event)
         return EventReader(event: found.event, showsNames: true, quotaKey: me.id, allowance: nil, organizer: me.id)
     }
 }

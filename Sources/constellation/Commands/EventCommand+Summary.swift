@@ -19,15 +19,22 @@ extension EventCommand {
             if options.json { return try Terminal.printJSON(summary) }
             let zone = TimeZone(identifier: details.timeZone) ?? .gmt
             let columns = Terminal.columns
-            let lines = Self.rows(summary, zone: zone).map { label, value in
+            var rows: [(String, String)] = Self.rows(summary.figures, zone: zone)
+            rows += Self.connectors("Top by degree", summary.topByDegree) { person -> String in
+                "\(person.degree) connection\(person.degree == 1 ? "" : "s")"
+            }
+            rows += Self.connectors("Top by betweenness", summary.topByBetweenness) { person -> String in
+                String(format: "%.3f", person.betweenness)
+            }
+            let lines = rows.map { label, value in
                 DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
             }
             Terminal.print(
                 ([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
         }
 
-        /// The table's rows: a label (blank to continue the one above) and its value.
-        static func rows(_ summary: EventSummary, zone: TimeZone) -> [(String, String)] {
+        /// The table's rows of an event's figures: a label (blank to continue the one above) and its value.
+        static func rows(_ summary: EventFigures, zone: TimeZone) -> [(String, String)] {
             var rows: [(String, String)] = [
                 (
                     "People",
@@ -49,8 +56,6 @@ extension EventCommand {
             }
             rows.append(("Largest component", "\(summary.largestComponent) people"))
             rows.append(("Communities", "\(summary.communities), modularity \(String(format: "%.3f", summary.modularity))"))
-            rows += connectors("Top by degree", summary.topByDegree) { "\($0.degree) connection\($0.degree == 1 ? "" : "s")" }
-            rows += connectors("Top by betweenness", summary.topByBetweenness) { String(format: "%.3f", $0.betweenness) }
             return rows
         }
 

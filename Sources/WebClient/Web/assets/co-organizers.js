@@ -3,6 +3,7 @@
 // stepping down after a confirmation that says what stops working.
 import { call, json, session, explain, say, ApiError } from './api.js';
 import { t } from './i18n.js';
+import { confirmBox } from './confirm-box.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -71,36 +72,18 @@ export function initCoOrganizers({ event, path, when, copy, status, steppedDown 
     }
   }
 
-  function askStepDown() {
-    $('step-down-question').textContent = t('organize.stepDownQuestion', { event: event.name });
-    $('step-down').hidden = true;
-    $('step-down-confirm').hidden = false;
-    $('step-down-no').focus();
-  }
-
-  function closeStepDown() {
-    $('step-down-confirm').hidden = true;
-    $('step-down').hidden = false;
-    $('step-down').focus();
-  }
-
-  async function stepDown() {
-    $('step-down-yes').disabled = true;
+  async function stepDown(close) {
     try {
       await call(path('/organizers/me'), { method: 'DELETE' });
       steppedDown();
     } catch (error) {
       say(status, error instanceof ApiError && error.code === 'last_organizer' ? t('organize.lastOrganizer', { event: event.name }) : explain(error), 'error');
-      closeStepDown();
-    } finally {
-      $('step-down-yes').disabled = false;
+      close();
     }
   }
 
   $('invite').addEventListener('click', invite);
   $('copy-invitation').addEventListener('click', () => copy($('invitation-link').href, t('organize.invitationLink')));
-  $('step-down').addEventListener('click', askStepDown);
-  $('step-down-no').addEventListener('click', closeStepDown);
-  $('step-down-yes').addEventListener('click', stepDown);
+  confirmBox('step-down', { question: () => t('organize.stepDownQuestion', { event: event.name }), act: stepDown });
   return refresh;
 }

@@ -1,8 +1,5 @@
-// `/`: join (a name and a headline make a profile; its key stays in this browser), then my
-// code (replaced before it expires), my connections, my constellation, and joining an event.
-// `/#join=SLUG&code=XXXX-XXXX` (the QR code on an organizer's wall) joins that event once this
-// person has a profile; `/#link=TOKEN` (the QR code another device of theirs shows) brings that
-// device's profile here.
+// `/`: a profile (its key stays in this browser), my code, connections, constellation and events.
+// `/#join=SLUG&code=CODE` (a wall's QR) joins that event; `/#link=TOKEN` brings another device's profile.
 import { call, json, session, explain, say, sayWaits, registerFrom } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
@@ -125,7 +122,30 @@ function myEvent({ event, role, visibility, printsBadge, onWall }) {
     item.append(' ', organize);
   }
   item.append(named, wall, badgeControls({ event, role, printsBadge }));
+  if (role === 'attendee') item.append(forgotten(event));
   return item;
+}
+
+/** When `event` forgets me, and leaving it now. */
+function forgotten(event) {
+  const line = Object.assign(document.createElement('p'), {
+    className: 'hint', textContent: t('home.forgottenOn', { date: new Date(event.purgeOn).toLocaleDateString(language, { dateStyle: 'long' }) }),
+  });
+  const leave = Object.assign(document.createElement('button'), { type: 'button', className: 'inline secondary', textContent: t('home.leave') });
+  leave.setAttribute('aria-label', t('home.leaveLabel', { event: event.name }));
+  leave.addEventListener('click', async () => {
+    leave.disabled = true;
+    try {
+      await call(`/events/${event.id}/me`, { method: 'DELETE' });
+      say($('event-status'), t('home.left', { event: event.name }), 'success');
+      await loadEvents();
+    } catch (error) {
+      say($('event-status'), explain(error), 'error');
+      leave.disabled = false;
+    }
+  });
+  line.append(' ', leave);
+  return line;
 }
 
 /** The invitations to organize an event made to my profile, each answered here with a click. */

@@ -173,5 +173,9 @@ export default {
   'home.haveInvitation': 'Ich habe eine Einladung zum Mitveranstalten',
   'problem.unknown_invitation': 'Diese Einladung wartet nicht mehr auf dich.',
   'home.createEvent': 'Eine Veranstaltung anlegen',
+  'home.forgottenOn': 'Hier am {date} vergessen; deine Kontakte bleiben.',
+  'home.leave': 'Verlassen',
+  'home.leaveLabel': '{event} jetzt verlassen',
+  'home.left': 'Du hast {event} verlassen.',
   'home.organizeEvent': 'Seite für Veranstalter',
 };

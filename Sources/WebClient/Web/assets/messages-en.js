@@ -185,5 +185,9 @@ export default {
   'home.haveInvitation': 'I have an invitation to organize',
   'problem.unknown_invitation': 'This invitation no longer waits for you.',
   'home.createEvent': 'Create an event',
+  'home.forgottenOn': 'You are forgotten here on {date}; your connections stay.',
+  'home.leave': 'Leave',
+  'home.leaveLabel': 'Leave {event} now',
+  'home.left': 'You left {event}.',
   'home.organizeEvent': 'Organizer\'s page',
 };

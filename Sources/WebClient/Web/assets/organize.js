@@ -2,7 +2,8 @@
 // door (the join code and link, copy buttons, the join poster, replacing the code after a
 // confirmation), live pages and walls (each opened in a new tab through a view link of its own;
 // the links now live, extended or revoked one by one or all at once), co-organizers (invitations,
-// stepping down: co-organizers.js), exports, the badge sheet, and the way to growth and the summary. Someone who does not organize the event gets a page saying so.
+// stepping down: co-organizers.js), exports, the badge sheet, the purge date (purge.js), and the way to growth and the summary.
+// Someone who does not organize the event gets a page saying so; a purged event, the figures it left.
 import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
 import { t, language, localize, addMessages } from './i18n.js';
 import organizerEn from './organizer-messages-en.js';
@@ -10,6 +11,8 @@ import organizerDe from './organizer-messages-de.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
 import { initCoOrganizers } from './co-organizers.js';
+import { initPurge, showRecord } from './purge.js';
+import { confirmBox } from './confirm-box.js';
 
 addMessages({ en: organizerEn, de: organizerDe });
 
@@ -73,30 +76,16 @@ async function copy(text, what) {
   }
 }
 
-function askRotate() {
-  $('rotate').hidden = true;
-  $('rotate-confirm').hidden = false;
-  $('rotate-no').focus();
-}
-
-function closeRotate() {
-  $('rotate-confirm').hidden = true;
-  $('rotate').hidden = false;
-  $('rotate').focus();
-}
-
-async function rotate() {
-  $('rotate-yes').disabled = true;
+/** Replaces the join code, once confirmed (`close` closes the confirmation). */
+async function rotate(close) {
   try {
     await call(path('/join-code'), { method: 'POST' });
     // Another organizer may have replaced it at the same moment: the code shown is the one that stands.
     await showCode();
     say(status, t('organize.rotated', { code: $('join-code').textContent }), 'success');
-    closeRotate();
+    close();
   } catch (error) {
     say(status, explain(error), 'error');
-  } finally {
-    $('rotate-yes').disabled = false;
   }
 }
 
@@ -231,9 +220,15 @@ async function start() {
   document.title = t('organize.documentTitle', { event: event.name });
   $('event-name').textContent = event.name;
   $('event-dates').textContent = `${when(event.startsAt)} – ${when(event.endsAt)} (${event.timeZone.replaceAll('_', ' ')})`;
+  const gone = () => {
+    clearInterval(following);
+    refuse(t('organize.purged', { event: event.name }));
+    return showRecord(path).catch(() => {});
+  };
   try {
     const mine = (await json('/me/events')).items.find((item) => item.event.id === event.id);
     if (mine?.role !== 'organizer') return refuse(t('organize.notOrganizer', { event: event.name }));
+    if (event.purgedAt) return gone();
     $('organizer').hidden = false;
     if (location.hash === '#created') {
       say(status, t('organize.created', { event: event.name }), 'success');
@@ -243,9 +238,7 @@ async function start() {
     $('live-link').href = path('/live');
     $('copy-code').addEventListener('click', () => copy($('join-code').textContent, t('organize.joinCode')));
     $('copy-link').addEventListener('click', () => copy($('join-link').href, t('organize.joinLink')));
-    $('rotate').addEventListener('click', askRotate);
-    $('rotate-no').addEventListener('click', closeRotate);
-    $('rotate-yes').addEventListener('click', rotate);
+    confirmBox('rotate', { act: rotate });
     $('open-live').addEventListener('click', () => openScreen(false));
     $('open-wall').addEventListener('click', () => openScreen(true));
     $('revoke-all').addEventListener('click', () => revokeLinks(null, $('revoke-all')));
@@ -258,7 +251,8 @@ async function start() {
         refuse(t('organize.steppedDown', { event: event.name }));
       },
     });
-    await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges()]);
+    const purge = initPurge({ event, path, when, status, purged: gone });
+    await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges(), purge()]);
     // Another organizer may replace the code: the page follows, as the walls do.
     following = setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
   } catch (error) {
