@@ -61,11 +61,11 @@ package struct EventPurge: Sendable {
         return record(pairs: pairs, members: members)
     }
 
-    /// The record of an event of `pairs` (in order of first connection) and `members`, as of now.
+    /// The record of an event of `pairs` (in order of first connection) and `members`, computed now.
     static func record(pairs: [EventPair], members: [EventMemberView]) -> KeptRecord {
-        KeptRecord(
-            computedAt: Date(), figures: EventSummaryBuilder.figures(pairs: pairs, members: members),
-            steps: GrowthSeries(pairs).recorded)
+        let figures = EventSummaryBuilder.figures(pairs: pairs, members: members)
+        let steps = GrowthSeries(pairs).recorded
+        return KeptRecord(computedAt: Date(), figures: figures, steps: steps)
     }
 
     /// Runs every due purge to its end, now (`restore --purge-overdue`): how many events it finished.
