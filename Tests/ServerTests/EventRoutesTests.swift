@@ -59,7 +59,7 @@ import Tokens
             #expect(try await server.client.event("RustConf-2026") == created.event, "slugs are looked up in lower case")
             let raw = try await server.client.send(.GET, "/v1/events/rustconf-2026")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])
-            #expect(Set(object.keys) == ["id", "slug", "name", "startsAt", "endsAt", "timeZone"])
+            #expect(Set(object.keys) == ["id", "slug", "name", "startsAt", "endsAt", "timeZone", "purgeOn"], "purgedAt only once purged")
             #expect(!String(decoding: raw.body, as: UTF8.self).contains(created.joinCode))
             await expectProblem(404, "not_found") { _ = try await server.client.event("no-such-event") }
             await expectProblem(404, "not_found") { _ = try await server.client.event(UUID().uuidString) }

@@ -40,6 +40,7 @@ export default {
   'live.joinHide': 'Hide code',
   'live.joinShow': 'Show code',
   'live.noCredential': 'No credential: open the link `constellation event open {slug}` prints, or this page in the browser where you use Constellation as the event\'s organizer.',
+  'live.purged': 'This event was purged: who attended and its pairs are gone, so this page shows nothing more. Its figures stay on the organizer\'s page.',
   'live.viewRevoked': 'An organizer revoked this view link: this page shows nothing more. Ask them for a new one.',
   'live.viewExpired': 'This view link has expired. Run `constellation event open {slug}` for a fresh one.',
   'live.viewInvalid': 'This view link is not valid here. Run `constellation event open {slug}` for a fresh one.',

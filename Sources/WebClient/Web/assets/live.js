@@ -164,12 +164,13 @@ class LivePage {
     return sessionStorage.getItem(this.viewKey) || session.key;
   }
 
-  /** What to say about an error that stops the page (401, 403, 404), in this page's terms. */
+  /** What to say about an error that stops the page (401, 403, 404, a purge's 410), in this page's terms. */
   explainStop(error) {
     const slug = this.slug;
     const usingView = Boolean(sessionStorage.getItem(this.viewKey));
     if (error.code === 'view_token_expired') return t('live.viewExpired', { slug });
     if (error.code === 'view_token_revoked') return t('live.viewRevoked');
+    if (error.code === 'event_purged') return t('live.purged');
     if (error.status === 401) return usingView ? t('live.viewInvalid', { slug }) : t('live.keyInvalid');
     if (error.code === 'view_token_wrong_event') return t('live.otherEvent', { slug });
     if (error.code === 'not_an_organizer') return t('live.notOrganizer');
@@ -181,7 +182,7 @@ class LivePage {
   report(error) {
     // Busy with this credential's other graph requests: retried quietly.
     if (error instanceof ApiError && error.code === 'too_many_graph_requests') return false;
-    if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+    if (error instanceof ApiError && ([401, 403, 404].includes(error.status) || error.code === 'event_purged')) {
       this.stop();
       if (error.code === 'view_token_expired') sessionStorage.removeItem(this.viewKey);
       say(this.status, this.explainStop(error), 'error');
