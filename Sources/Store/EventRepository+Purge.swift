@@ -101,7 +101,8 @@ extension EventRepository {
             guard try !row.bool("purged") else { throw StoreError.eventPurged }
             guard try row.bool("over") else { throw StoreError.eventNotOver }
             try connection.query("UPDATE events SET purge_on = now() WHERE id = \(event)")
-            try Self.markPurged(event, on: connection)
+            // Of several asking at once, the first marks it; the others find it marked.
+            guard try Self.markPurged(event, on: connection) else { throw StoreError.eventPurged }
             return try Event(row: try connection.query("SELECT \(Event.columns) FROM events e WHERE e.id = \(event)")[0])
         }
     }

@@ -226,8 +226,24 @@ import Testing
             }
             await expectProblem(422, "validation_failed") { _ = try await ada.client.purge("rustconf-2026", confirming: "jsconf") }
             await expectProblem(403, "not_an_organizer") { _ = try await bob.client.purge("rustconf-2026", confirming: "rustconf-2026") }
-            let purged = try await ada.client.purge("rustconf-2026", confirming: "rustconf-2026")
-            #expect(purged.purgedAt != nil)
+            // Twenty at once: one begins it, the others hear it began.
+            let answers = await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<20 {
+                    group.addTask {
+                        do {
+                            return try await ada.client.send(
+                                .POST, "/v1/events/rustconf-2026/purge", body: PurgeRequest(confirm: "rustconf-2026")
+                            ).status
+                        } catch {
+                            guard case .problem(let problem) = error as? ClientError, problem.code == "event_purged" else { return -1 }
+                            return problem.status
+                        }
+                    }
+                }
+                return await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(answers.sorted() == [202] + Array(repeating: 410, count: 19), "\(answers.sorted())")
+            #expect(try await server.client.event("rustconf-2026").purgedAt != nil)
             await expectProblem(410, "event_purged") { _ = try await ada.client.purge("rustconf-2026", confirming: "rustconf-2026") }
             await expectProblem(410, "event_purged") { _ = try await ada.client.movePurgeDate(of: "rustconf-2026", to: later) }
             #expect(try await ada.client.purgeDate(of: "rustconf-2026").purgedAt != nil)

@@ -103,13 +103,8 @@ extension EventCommand {
             let record = try await EventCommand.asOrganizer(of: event) { try await client.record(of: event, bucket: bucket) }
             if options.json { return try Terminal.printJSON(record) }
             let zone = TimeZone(identifier: details.timeZone) ?? .gmt
-            let columns = Terminal.columns
-            let lines = Summary.rows(record.figures, zone: zone).map { label, value in
-                DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
-            }
             let state = record.purged ? "purged; the figures as its purge kept them" : "the figures as they are now"
-            Terminal.print(
-                ([DisplayWidth.truncate("\(details.name) (\(details.slug)): \(state)", to: columns - 1)] + lines).joined(separator: "\n"))
+            Summary.printTable(title: "\(details.name) (\(details.slug)): \(state)", rows: Summary.rows(record.figures, zone: zone))
         }
     }
 

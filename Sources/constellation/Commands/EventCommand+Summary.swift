@@ -18,7 +18,6 @@ extension EventCommand {
             let summary = try await EventCommand.asOrganizer(of: event) { try await session.client.eventSummary(event) }
             if options.json { return try Terminal.printJSON(summary) }
             let zone = TimeZone(identifier: details.timeZone) ?? .gmt
-            let columns = Terminal.columns
             var rows: [(String, String)] = Self.rows(summary.figures, zone: zone)
             rows += Self.connectors("Top by degree", summary.topByDegree) { person -> String in
                 "\(person.degree) connection\(person.degree == 1 ? "" : "s")"
@@ -26,11 +25,16 @@ extension EventCommand {
             rows += Self.connectors("Top by betweenness", summary.topByBetweenness) { person -> String in
                 String(format: "%.3f", person.betweenness)
             }
+            Self.printTable(title: "\(details.name) (\(details.slug))", rows: rows)
+        }
+
+        /// `title`, then each row as its label padded to 20 columns and its value, cut to the terminal's width.
+        static func printTable(title: String, rows: [(String, String)]) {
+            let columns = Terminal.columns
             let lines = rows.map { label, value in
                 DisplayWidth.truncate(label.padding(toLength: 20, withPad: " ", startingAt: 0) + value, to: columns - 1)
             }
-            Terminal.print(
-                ([DisplayWidth.truncate("\(details.name) (\(details.slug))", to: columns - 1)] + lines).joined(separator: "\n"))
+            Terminal.print(([DisplayWidth.truncate(title, to: columns - 1)] + lines).joined(separator: "\n"))
         }
 
         /// The table's rows of an event's figures: a label (blank to continue the one above) and its value.
