@@ -198,6 +198,11 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/record?bucket=\(Self.escaped(bucket))"))
     }
 
+    /// `event`'s report, the HTML page to print or save as PDF (I must organize it), with its words in `language` (en or de).
+    public func report(of event: String, language: String = "en") async throws(ClientError) -> [UInt8] {
+        try await send(.GET, "/v1/events/\(Self.escaped(event))/report?lang=\(Self.escaped(language))").body
+    }
+
     /// `event`'s join code now and its join link (I must organize it, or hold its view token).
     public func joinCode(of event: String) async throws(ClientError) -> EventJoinCode {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))/join-code"))

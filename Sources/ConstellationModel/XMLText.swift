@@ -16,3 +16,11 @@ extension String {
         return out
     }
 }
+
+extension Double {
+    /// The number to a tenth, without a trailing `.0`: a coordinate in SVG.
+    package var svgNumber: String {
+        let tenths = (self * 10).rounded() / 10
+        return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
+    }
+}

@@ -165,7 +165,7 @@ extension LayoutDocument {
             guard let a = index[edge.source].map({ nodes[$0] }), let b = index[edge.target].map({ nodes[$0] }) else { continue }
             let (x1, y1) = place(a.x, a.y)
             let (x2, y2) = place(b.x, b.y)
-            out += "<line x1=\"\(rounded(x1))\" y1=\"\(rounded(y1))\" x2=\"\(rounded(x2))\" y2=\"\(rounded(y2))\"/>\n"
+            out += "<line x1=\"\(x1.svgNumber)\" y1=\"\(y1.svgNumber)\" x2=\"\(x2.svgNumber)\" y2=\"\(y2.svgNumber)\"/>\n"
         }
         out += "</g>\n<g>\n"
         let radius = nodes.count > 5_000 ? 1.0 : 2.5
@@ -173,13 +173,8 @@ extension LayoutDocument {
             let (x, y) = place(node.x, node.y)
             let hue = ((node.community ?? 0) * 137) % 360
             out +=
-                "<circle cx=\"\(rounded(x))\" cy=\"\(rounded(y))\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\((node.label ?? node.id).xmlEscaped)</title></circle>\n"
+                "<circle cx=\"\(x.svgNumber)\" cy=\"\(y.svgNumber)\" r=\"\(radius)\" fill=\"hsl(\(hue),80%,65%)\"><title>\((node.label ?? node.id).xmlEscaped)</title></circle>\n"
         }
         out += "</g>\n</svg>\n"
-    }
-
-    private func rounded(_ value: Double) -> String {
-        let scaled = (value * 10).rounded() / 10
-        return scaled == scaled.rounded() ? String(Int(scaled)) : String(scaled)
     }
 }

@@ -37,7 +37,7 @@ import Testing
         "DELETE /v1/events/{event}/invitation-links/{link}", "GET /v1/events/{event}/invitations",
         "DELETE /v1/events/{event}/invitations/{profile}", "POST /v1/invitation-links/accept", "POST /v1/invitation-links/decline",
         "DELETE /v1/events/{event}/me", "GET /v1/events/{event}/purge-date", "PUT /v1/events/{event}/purge-date",
-        "POST /v1/events/{event}/purge", "GET /v1/events/{event}/record",
+        "POST /v1/events/{event}/purge", "GET /v1/events/{event}/record", "GET /v1/events/{event}/report",
     ]
 
     @Test func everyAuthenticatedRouteRefusesAMissingOrWrongKey() async throws {

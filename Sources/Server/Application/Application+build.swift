@@ -36,6 +36,7 @@ public func buildRouter(_ services: AppServices) -> Router<AppRequestContext> {
     EventController(services: services).addAuthenticatedRoutes(to: authenticated)
     OrganizerController(services: services).addAuthenticatedRoutes(to: authenticated)
     PurgeController(services: services).addAuthenticatedRoutes(to: authenticated)
+    ReportController(services: services).addAuthenticatedRoutes(to: authenticated)
     JoinQRController(services: services).addAuthenticatedRoutes(to: authenticated)
     DeviceController(services: services).addAuthenticatedRoutes(to: authenticated)
     PrivacyController(services: services).addAuthenticatedRoutes(to: authenticated)

@@ -25,15 +25,6 @@ struct BadgeController {
         return try .json(BadgeRequests(count: try await services.events.badgeRequestCount(of: event.id)))
     }
 
-    /// The words `?lang=` asks for (English without it); 400 `unsupported_language` for another.
-    private func words(_ request: Request) throws -> BadgeWords {
-        guard let code = request.uri.queryParameters.get("lang") else { return .english }
-        guard let words = BadgeWords.languages[String(code)] else {
-            throw Problem.badRequest("unsupported_language", "lang must be en or de")
-        }
-        return words
-    }
-
     /// `?event=` (id or slug, required) and `?format=json` (default, the `IssuedToken`: what a badge
     /// laid out elsewhere needs) or `svg` (the badge: name, headline, event, code). Only the event's
     /// members get one, and only before it ends.
@@ -42,7 +33,7 @@ struct BadgeController {
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "json"
         guard ["json", "svg"].contains(format) else { throw Problem.badRequest("unsupported_format", "format must be json or svg") }
-        let words = try words(request)
+        let words = BadgeWords.of(try DocumentLanguage(of: request))
         guard let reference = query.get("event") else {
             throw Problem.badRequest("missing_event", "a badge is for an event: give ?event= its id or slug")
         }
@@ -73,7 +64,7 @@ struct BadgeController {
         guard let paper = BadgeSheet.Paper(rawValue: paperText) else {
             throw Problem.badRequest("invalid_paper", "paper must be a4 or letter")
         }
-        let words = try words(request)
+        let words = BadgeWords.of(try DocumentLanguage(of: request))
         let event = try await services.requireOrganizedEvent(context)
         guard Date() < event.endsAt else { throw Problem.eventEnded }
         let holders = try await services.events.badgeHolders(of: event.id)

@@ -2,8 +2,13 @@
 /// them (`?lang=en|de`, English unless given): a badge and a sheet are documents the server draws,
 /// so their few words live here rather than in the web client's catalogs.
 struct BadgeWords: Sendable {
-    /// The languages there are words for, by their `?lang=` code.
-    static let languages = ["en": english, "de": german]
+    /// The words in `language`.
+    static func of(_ language: DocumentLanguage) -> BadgeWords {
+        switch language {
+        case .en: english
+        case .de: german
+        }
+    }
 
     let code: String
     /// The badge's accessible name: `"Badge: Ada"`.

@@ -32,6 +32,20 @@ enum EventSummaryBuilder {
             figures(graph, pairs: pairs, members: members), topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness))
     }
 
+    /// The top connectors among the members who chose to be named, by name: nobody pseudonymous.
+    /// Their betweenness is not computed (0).
+    static func namedConnectors(pairs: [EventPair], members: [EventMemberView]) -> [EventSummary.Connector] {
+        var degrees: [UUID: Int] = [:]
+        for pair in pairs {
+            degrees[pair.profileA, default: 0] += 1
+            degrees[pair.profileB, default: 0] += 1
+        }
+        let named = members.filter(\.named).compactMap { member in
+            degrees[member.profileId].map { EventSummary.Connector(name: member.displayName, named: true, degree: $0, betweenness: 0) }
+        }
+        return Array(named.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount))
+    }
+
     /// The event's figures, with no one in them: what its record keeps.
     static func figures(pairs: [EventPair], members: [EventMemberView]) -> EventFigures {
         figures(Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) }), pairs: pairs, members: members)

@@ -1,0 +1,35 @@
+import ConstellationModel
+import Foundation
+import Hummingbird
+import Store
+
+/// `GET /v1/events/{event}/report?lang=en|de`: the event's report (`EventReport`), an HTML page
+/// for its organizers to print, save as PDF or share; before and after its purge.
+struct ReportController {
+    let services: AppServices
+
+    func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
+        group.get("events/:event/report", use: report)
+    }
+
+    /// Read in one snapshot from the primary, computed (the layout, the communities) on the graph
+    /// threads, counted against the organizer's graph requests.
+    @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let words = ReportWords.of(try DocumentLanguage(of: request))
+        let event = try await services.requireOrganizedEvent(context, evenPurged: true)
+        let source = try await services.events.record(of: event.id)
+        let limit = services.configuration.eventNetworkLimit
+        let work = services.graphWork
+        let html = try await work.quota.run(for: me.id, limit: nil) {
+            try await work.compute.run("report") { () -> Result<String, any Error> in
+                Result { try EventReport(event: event, source: source, limit: limit, words: words).html() }
+            }.get()
+        }
+        context.logger.info("event report made", metadata: ["event.id": "\(event.id)", "event.purged": "\(event.purgedAt != nil)"])
+        var response = Response.fresh(Array(html.utf8), contentType: "text/html; charset=utf-8")
+        response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'"
+        response.headers[.contentDisposition] = "attachment; filename=\"report-\(event.slug).html\""
+        return response
+    }
+}

@@ -1,0 +1,116 @@
+import Client
+import ConstellationModel
+import Foundation
+import Testing
+
+/// The event's report (`GET /v1/events/{event}/report`): its figures are the API's, its charts the
+/// growth route's, its picture one dot per person; it names only those who chose to be named (no
+/// pseudonymous attendee's name, card entry, pseudonym or id appears in it); after the purge it is
+/// made from the record and says so; in English or German, for the event's organizers only.
+@Suite(.tier(.database)) struct EventReportTests {
+    /// The value of the report's `<data id="figure-NAME">`.
+    static func figure(_ html: String, _ name: String) -> String? {
+        guard let match = html.firstMatch(of: try! Regex("id=\"figure-\(name)\" value=\"([^\"]*)\"")) else { return nil }
+        return match.output[1].substring.map(String.init)
+    }
+
+    /// Every `data-value` of the chart's bars, and the `data-values` of each of its lines, in order.
+    static func bars(_ html: String) -> [Int] {
+        html.matches(of: /<rect [^>]*data-value="(\d+)"/).map { Int($0.output.1)! }
+    }
+
+    static func lines(_ html: String) -> [[Double]] {
+        html.matches(of: /data-values="([^"]*)"/).map { $0.output.1.split(separator: " ").map { Double($0)! } }
+    }
+
+    static func count(_ part: String, in html: String) -> Int { html.components(separatedBy: part).count - 1 }
+
+    @Test func itsFiguresAreTheAPIsAndItNamesOnlyThoseWhoChoseToBeNamed() async throws {
+        try await EventPurgeTests.run { server throws in
+            let (ada, bob, cleo, dora, event) = try await EventPurgeTests.busyEvent(server)
+            // Cleo, pseudonymous, fills her card and headline: none of it may reach the report.
+            let card = ContactCard(entries: [
+                ContactEntry(kind: .email, label: "work", value: "cleo@kites.example", audience: .connections),
+                ContactEntry(kind: .organization, value: "Kite Works", audience: .connections),
+            ])
+            _ = try await cleo.client.replaceCard(card)
+            _ = try await cleo.client.updateMe(ProfileChanges(headline: "Maker of tall kites"))
+            let record = try await ada.client.record(of: "rustconf-2026")
+            let summary = try await ada.client.eventSummary("rustconf-2026")
+            let network = try await ada.client.eventNetwork("rustconf-2026")
+            let growth = try await ada.client.eventGrowth("rustconf-2026", bucket: "5m", from: event.startsAt, to: event.endsAt).buckets
+
+            let html = String(decoding: try await ada.client.report(of: "rustconf-2026"), as: UTF8.self)
+
+            let figures = record.figures
+            #expect(figures == summary.figures && figures.connections == 3)
+            for (name, value) in [
+                ("attendees", figures.attendees), ("people", figures.people), ("connections", figures.connections),
+                ("communities", figures.communities), ("largest-group", figures.largestComponent),
+                ("peak-connections", figures.peakHour?.newConnections ?? -1),
+            ] {
+                #expect(Self.figure(html, name) == String(value), "\(name)")
+            }
+            #expect(Self.figure(html, "connected-share").flatMap(Double.init) == figures.connectedShare)
+            #expect(Self.figure(html, "modularity").flatMap(Double.init) == figures.modularity)
+            #expect(Self.figure(html, "peak-hour") == figures.peakHour.map { ISO8601Seconds.string($0.start) })
+            // The growth: an 8-hour event in 5-minute buckets, as the growth route gives them.
+            #expect(Self.bars(html) == growth.map(\.newConnections).filter { $0 > 0 })
+            let lines = Self.lines(html)
+            #expect(lines.count == 3)
+            #expect(lines.first == growth.map { Double($0.cumulativePeople) })
+            #expect(lines.dropFirst().first == growth.map { Double($0.cumulativeConnections) })
+            #expect(lines.last == growth.map { $0.cumulativePeople == 0 ? 0 : Double($0.largestComponent) / Double($0.cumulativePeople) })
+            // The picture: a dot per person and a line per connection, no label.
+            #expect(Self.count("<circle ", in: html) == figures.people && Self.count("<line x1=", in: html) == figures.connections)
+            // Top connectors: Bob alone, who chose to be named, with his connections at the event.
+            let bobsDegree = try #require(network.nodes.first { $0.label == "Bob" }).degree
+            #expect(html.contains("<tr><td>Bob</td><td><data value=\"\(bobsDegree)\">"))
+            let pseudonymous = network.nodes.filter { $0.pseudonymous == true }
+            #expect(pseudonymous.count == 2)
+            for hidden in ["Cleo", "Dora", "Ada", "cleo@kites.example", "Kite Works", "Maker of tall kites"]
+                + pseudonymous.flatMap({ [$0.label, $0.id] })
+                + [ada, bob, cleo, dora].map(\.profile.id.uuidString)
+            {
+                #expect(!html.localizedCaseInsensitiveContains(hidden), "\(hidden) is in the report")
+            }
+            // One page that fetches nothing.
+            for outside in ["<script", "src=", "<link", "url("] { #expect(!html.contains(outside), "\(outside)") }
+        }
+    }
+
+    @Test func inGermanForOrganizersOnly() async throws {
+        try await EventPurgeTests.run { server throws in
+            let (ada, bob, _, _, _) = try await EventPurgeTests.busyEvent(server)
+            let german = try await ada.client.send(.GET, "/v1/events/rustconf-2026/report?lang=de")
+            let html = String(decoding: german.body, as: UTF8.self)
+            #expect(german.contentType == "text/html; charset=utf-8")
+            #expect(german.header("Content-Disposition") == "attachment; filename=\"report-rustconf-2026.html\"")
+            #expect(html.contains("<html lang=\"de\">") && html.contains("Teilnehmende") && html.contains("Am besten vernetzt"))
+            #expect(!html.contains("Attendees"))
+            await expectProblem(400, "unsupported_language") { _ = try await ada.client.report(of: "rustconf-2026", language: "fr") }
+            await expectProblem(403, "not_an_organizer") { _ = try await bob.client.report(of: "rustconf-2026") }
+            await expectProblem(404, "not_found") { _ = try await ada.client.report(of: "no-such-event") }
+            await expectProblem(401, "missing_credentials") { _ = try await server.client.report(of: "rustconf-2026") }
+        }
+    }
+
+    @Test func afterThePurgeItIsMadeFromTheRecordWithoutPictureOrNamesAndSaysSo() async throws {
+        try await EventPurgeTests.run { server throws in
+            let (ada, _, _, _, event) = try await EventPurgeTests.busyEvent(server)
+            try await EventPurgeTests.due(event.id, server)
+            let before = try await ada.client.record(of: "rustconf-2026")
+            try await EventPurgeTests.purgeAll(server)
+
+            let html = String(decoding: try await ada.client.report(of: "rustconf-2026"), as: UTF8.self)
+
+            #expect(html.contains("id=\"purged\"") && html.contains("made from the figures kept then"))
+            #expect(Self.figure(html, "connections") == String(before.figures.connections))
+            #expect(Self.figure(html, "people") == String(before.figures.people))
+            #expect(Self.figure(html, "communities") == String(before.figures.communities))
+            #expect(Self.bars(html).reduce(0, +) == before.figures.connections)
+            #expect(!html.contains("<circle") && !html.contains("<table"), "no picture, no connectors")
+            for name in ["Bob", "Cleo", "Dora"] { #expect(!html.contains(name)) }
+        }
+    }
+}
