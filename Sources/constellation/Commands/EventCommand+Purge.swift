@@ -108,6 +108,34 @@ extension EventCommand {
         }
     }
 
+    struct Report: SessionCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write an event's report (organizers only): one HTML page to print or save as PDF.",
+            discussion: """
+                Its figures, its growth as charts, its constellation (nobody labelled) and its top connectors among those who \
+                chose to be named. After the purge, made from its record alone.
+                """)
+
+        @OptionGroup var options: GlobalOptions
+
+        @Argument(help: "The event's slug or id.")
+        var event: String
+
+        @Option(help: "The language of the report's words: en or de.")
+        var language: Badges.Language = .en
+
+        @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
+        var output: String
+
+        func run(in session: Session) async throws {
+            let client = session.client
+            let html = try await EventCommand.asOrganizer(of: event) { try await client.report(of: event, language: language.rawValue) }
+            try OutputFile.write(html, to: output)
+            if options.json { return try Terminal.printJSON(["report": output]) }
+            Terminal.print("Wrote the report of \(event) to \(output): open it in a browser to read, print or save as PDF.")
+        }
+    }
+
     struct Leave: SessionCommand {
         static let configuration = CommandConfiguration(
             abstract: "Leave an event you attend: your membership, your choices there and its pairs you are in go.",

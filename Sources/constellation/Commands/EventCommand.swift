@@ -15,7 +15,7 @@ struct EventCommand: AsyncParsableCommand {
         subcommands: [
             Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Links.self, Invite.self,
             Invitations.self, Answer.self, Organizers.self, StepDown.self, Code.self, RotateCode.self, Visibility.self, OnWall.self,
-            Badge.self, PrintBadge.self, Badges.self, Leave.self, PurgeDate.self, Purge.self, Record.self,
+            Badge.self, PrintBadge.self, Badges.self, Leave.self, PurgeDate.self, Purge.self, Record.self, Report.self,
         ]
     )
 

@@ -187,11 +187,11 @@ import Testing
 
             // Every export, and the badge sheet, saved with the slug and the date, each as its format reads.
             try await laptop.run(Self.catchDownloads)
-            for format in ["gexf", "graphml", "csv", "graphology", "cytoscape", "summary"] {
+            for format in ["gexf", "graphml", "csv", "graphology", "cytoscape", "summary", "report"] {
                 try await laptop.click("#exports button[data-format='\(format)']")
             }
             try await laptop.click("#badges button[data-paper='a4']")
-            try await laptop.wait(for: "seven files", until: "window.saved.length === 7")
+            try await laptop.wait(for: "eight files", until: "window.saved.length === 8")
             try await laptop.wait(for: "the badge count", until: "/1 badge/.test(document.getElementById('status').textContent)")
             let saved = try #require(try await laptop.run("return window.saved;") as? [[String: String]])
             let files = Dictionary(uniqueKeysWithValues: saved.map { ($0["name"] ?? "", $0["text"] ?? "") })
@@ -200,6 +200,9 @@ import Testing
                 let text = try #require(files["\(Self.slug)-\(date).\(name)"], "\(files.keys)")
                 #expect(XMLParser(data: Data(text.utf8)).parse(), "\(name) is well-formed XML")
             }
+            let report = try #require(files["\(Self.slug)-\(date).report.html"], "\(files.keys)")
+            #expect(
+                report.contains("<html lang=\"en\">") && report.contains("id=\"figure-connections\""), "the report, in the page's language")
             for name in ["graphology.json", "cytoscape.json", "summary.json"] {
                 let text = try #require(files["\(Self.slug)-\(date).\(name)"], "\(files.keys)")
                 #expect((try? JSONSerialization.jsonObject(with: Data(text.utf8))) != nil, "\(name) is JSON")

@@ -28,6 +28,7 @@ const EXPORTS = [
   { key: 'graphology', url: '/network?format=graphology', file: 'graphology.json' },
   { key: 'cytoscape', url: '/network?format=cytoscape', file: 'cytoscape.json' },
   { key: 'summary', url: '/summary', file: 'summary.json' },
+  { key: 'report', url: '/report', file: 'report.html' },
 ];
 /** How often the page asks for the join code, to follow another organizer's rotation. */
 const CODE_EVERY_MS = 5000;
@@ -195,7 +196,7 @@ function offerExports() {
     button.addEventListener('click', async () => {
       button.disabled = true;
       try {
-        const response = await call(path(url));
+        const response = await call(path(key === 'report' ? `${url}?lang=${language === 'de' ? 'de' : 'en'}` : url));
         download(await response.blob(), `${event.slug}-${today()}.${file}`);
         say(status, t('organize.exported', { format: button.textContent }), 'success');
       } catch (error) {

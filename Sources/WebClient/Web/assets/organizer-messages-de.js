@@ -52,6 +52,7 @@ export default {
   'organize.export.graphology': 'graphology-JSON',
   'organize.export.cytoscape': 'Cytoscape-JSON',
   'organize.export.summary': 'Zusammenfassung (JSON)',
+  'organize.export.report': 'Bericht (HTML, zum Drucken oder als PDF)',
   'organize.exported': '{format} heruntergeladen.',
   'organize.badges': 'Namensschilder',
   'organize.badgesIntro': 'Der Druckbogen enthält ein Namensschild für jede Person, die eins wollte; beim Herunterladen steht, wie viele.',

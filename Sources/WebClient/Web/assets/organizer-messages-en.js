@@ -54,6 +54,7 @@ export default {
   'organize.export.graphology': 'graphology JSON',
   'organize.export.cytoscape': 'Cytoscape JSON',
   'organize.export.summary': 'Summary (JSON)',
+  'organize.export.report': 'Report (HTML, to print or save as PDF)',
   'organize.exported': '{format} downloaded.',
   'organize.badges': 'Badges',
   'organize.badgesIntro': 'The print sheet holds a badge for each attendee who asked for one; downloading it says how many.',
