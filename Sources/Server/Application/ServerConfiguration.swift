@@ -34,6 +34,7 @@ public struct ServerConfiguration: Sendable {
     /// (`CONSTELLATION_PICTURE_INTERVAL_MS`, 0 for none): the walls and live pages that follow one
     /// event cost one computation an interval, and show it at most that much older than the
     /// database (the pages refetch at most every 3 s, and draw a streamed pair until a picture has it).
+    /// A computation that took longer than a quarter of it is shared four times as long as it took.
     public var pictureInterval: Duration = .seconds(2)
     /// How long a client may take to send a whole request, from its first byte
     /// (`CONSTELLATION_REQUEST_TIMEOUT_SECONDS`); slower ones get 408 and are disconnected.
