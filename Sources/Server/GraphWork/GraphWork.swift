@@ -16,9 +16,11 @@ package struct GraphWork: Sendable {
     let eventGraphs: EventGraphCache
     /// An event's graph and picture, shared for `pictureInterval`.
     package let eventPictures: SharedResults<UUID, EventPicture>
-    /// An event's network as one reader sees it, rendered in one format, shared for `pictureInterval`.
+    /// An event's network as one reader sees it, rendered in one format, shared for `pictureInterval`;
+    /// the last one answers while the next is made.
     package let renderings: SharedResults<RenderingKey, Rendering>
-    /// An event's summary (with names or without), shared for `pictureInterval`.
+    /// An event's summary (with names or without), shared for `pictureInterval`; the last one answers
+    /// while the next is made.
     package let summaries: SharedResults<SummaryKey, EventSummary>
     package let quota: GraphWorkQuota
 
@@ -31,8 +33,9 @@ package struct GraphWork: Sendable {
         quota = GraphWorkQuota(limit: configuration.graphRequestsPerCredential)
         eventGraphs = EventGraphCache(events: eventReads)
         eventPictures = SharedResults(interval: configuration.pictureInterval)
-        summaries = SharedResults(interval: configuration.pictureInterval)
-        renderings = SharedResults(interval: configuration.pictureInterval)
+        // What the screens fetch: while the next is computed, they get the last one at once.
+        summaries = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
+        renderings = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
     }
 
     /// Forgets everything kept of `event`: its graph, growth and what is shared of it (it was purged).

@@ -7,8 +7,13 @@
 /// so that one key's work takes at most that share of a core however large its graph grows (a
 /// 24,000-person event's picture took 0.7 s: at one per 2 s, the picture and the summary took most
 /// of a core beside the scans). An interval of zero shares nothing past its computation. A failed
-/// computation is shared only by those who waited for it. Bounded: results past their time are
-/// dropped when the next computation starts, and past `capacity` keys the least recently used go first.
+/// computation is shared only by those who waited for it. With `answersWhileComputing`, the
+/// requests that come while the next computation runs get the last result at once instead of
+/// waiting for it, if it began less than twice its time ago (a screen that asks every few seconds
+/// never waits for a layout, and its next request has the new one; someone asking once after a
+/// while waits for a fresh one); the first, and those after `forget`, wait. Bounded: results past
+/// their time are dropped when the next computation starts (kept as the last result meanwhile),
+/// and past `capacity` keys the least recently used go first.
 package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let run: Int
@@ -16,6 +21,8 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         let task: Task<Value, any Error>
         /// How long the result is shared from `began`: the interval until it is finished and its cost known.
         var lifetime: Duration
+        /// Its result, once finished well.
+        var value: Value?
         var finished = false
         var lastUse: UInt64
 
@@ -23,14 +30,19 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     private var entries: [Key: Entry] = [:]
+    /// Per key, the last finished result while the next is computed, and until when it may answer
+    /// (only with `answersWhileComputing`).
+    private var last: [Key: (value: Value, until: ContinuousClock.Instant)] = [:]
     private var clock: UInt64 = 0
     let interval: Duration
     let costMultiple: Int
+    let answersWhileComputing: Bool
     let capacity: Int
 
-    package init(interval: Duration, costMultiple: Int = 4, capacity: Int = 256) {
+    package init(interval: Duration, costMultiple: Int = 4, answersWhileComputing: Bool = false, capacity: Int = 256) {
         self.interval = interval
         self.costMultiple = costMultiple
+        self.answersWhileComputing = answersWhileComputing && interval > .zero
         self.capacity = capacity
     }
 
@@ -42,7 +54,11 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         clock += 1
         if let entry = entries[key], entry.answers(at: .now) {
             entries[key]?.lastUse = clock
+            if !entry.finished, let last = last[key], ContinuousClock.now < last.until { return last.value }
             return try await entry.task.value
+        }
+        if answersWhileComputing, let entry = entries[key], let value = entry.value {
+            last[key] = (value, entry.began + entry.lifetime * 2)
         }
         runs += 1
         let run = runs
@@ -54,13 +70,26 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil
         }
+        last = last.filter { entries[$0.key] != nil }
+        if let last = last[key], now < last.until {
+            Task { _ = try? await finish(task, run: run, of: key, began: now) }
+            return last.value
+        }
+        return try await finish(task, run: run, of: key, began: now)
+    }
+
+    /// Waits for the computation `run` of `key` and records how it ended: a failure forgets it
+    /// (and the last result: the next request computes), a success is shared for its lifetime.
+    private func finish(_ task: Task<Value, any Error>, run: Int, of key: Key, began: ContinuousClock.Instant) async throws -> Value {
         let result = await task.result
         if entries[key]?.run == run {
-            if case .failure = result {
-                entries[key] = nil
-            } else {
+            last[key] = nil
+            switch result {
+            case .failure: entries[key] = nil
+            case .success(let value):
                 entries[key]?.finished = true
-                if interval > .zero { entries[key]?.lifetime = max(interval, (ContinuousClock.now - now) * costMultiple) }
+                entries[key]?.value = value
+                if interval > .zero { entries[key]?.lifetime = max(interval, (ContinuousClock.now - began) * costMultiple) }
             }
         }
         return try result.get()
@@ -70,5 +99,6 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     /// profile was erased): the next request computes afresh.
     package func forget(where isAbout: (Key) -> Bool) {
         entries = entries.filter { !isAbout($0.key) }
+        last = last.filter { !isAbout($0.key) }
     }
 }

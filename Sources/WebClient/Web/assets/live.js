@@ -259,8 +259,9 @@ class LivePage {
         timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; }, axis: $('growth-axis'),
       });
       this.insightsCost = performance.now() - started;
-      // Asked for just after a connection: the server may have shared a summary from before it.
-      if (started - this.lastConnectionAt < SHARED_MS) this.scheduleInsights();
+      // Asked for just after a connection, or counting fewer pairs than are drawn: the server may
+      // have shared a summary from before them (while it makes the next, it answers with the last).
+      if (started - this.lastConnectionAt < SHARED_MS || summary.connections < this.view.edgeCount) this.scheduleInsights();
     } catch (error) {
       if (!this.report(error)) setTimeout(this.scheduleInsights, retryDelay(error));
     }
