@@ -1,41 +1,49 @@
 import Server
+import Synchronization
 import Testing
 
-/// `SharedResults` shares a costly result longer than its interval: four times what it took, so one
-/// event's picture takes at most a quarter of a core however large the event grows.
+/// `SharedResults` shares a costly result longer than its interval (four times what it took, so one
+/// event's picture takes at most a quarter of a core however large the event grows) and, when asked
+/// to, answers with the last result while the next is computed. Time is the test's own clock, moved
+/// by the test (and by the computations, for what they "take"): nothing here depends on how fast a
+/// loaded machine runs.
 @Suite struct SharedResultsTests {
-    /// A computation of a second under an interval of 10 ms is shared for four seconds from its
-    /// start: asked again as soon as it is done (a second of margin would still be within it on a
-    /// loaded machine, three are), the same result comes back and nothing runs again.
+    /// A computation that takes a second, under an interval of 10 ms, is shared four seconds from its
+    /// start: 3.9 s in, the same result and nothing run again; 4.1 s in, the next computation.
     @Test func aCostlyResultIsSharedFourTimesAsLongAsItTook() async throws {
-        let shared = SharedResults<String, Int>(interval: .milliseconds(10))
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .milliseconds(10), now: clock.now)
         let first = try await shared.value(for: "event") {
-            try await Task.sleep(for: .seconds(1))
+            clock.advance(by: .seconds(1))
             return 1
         }
-        let second = try await shared.value(for: "event") { 2 }
-        #expect((first, second) == (1, 1))
+        clock.advance(by: .milliseconds(2_900))
+        #expect((first, try await shared.value(for: "event") { 2 }) == (1, 1))
         #expect(await shared.runs == 1)
-    }
-
-    /// A cheap result lives its interval and no longer: past it, the next request computes. (Its cost
-    /// is the time from asking to the answer: on a machine loaded with the whole suite even a cheap
-    /// one may take a while to be scheduled, so the test waits 3 s past an interval of 100 ms,
-    /// which holds unless the answer took 750 ms.)
-    @Test func aCheapResultLivesItsInterval() async throws {
-        let shared = SharedResults<String, Int>(interval: .milliseconds(100))
-        #expect(try await shared.value(for: "event") { 1 } == 1)
-        try await Task.sleep(for: .seconds(3))
-        #expect(try await shared.value(for: "event") { 2 } == 2)
+        clock.advance(by: .milliseconds(200))
+        #expect(try await shared.value(for: "event") { 3 } == 3)
         #expect(await shared.runs == 2)
     }
 
-    /// An interval of zero shares nothing past a computation, however long it took (the tests' servers
-    /// read what they just wrote).
+    /// A cheap result lives its interval and no longer: past it, the next request computes.
+    @Test func aCheapResultLivesItsInterval() async throws {
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .milliseconds(100), now: clock.now)
+        #expect(try await shared.value(for: "event") { 1 } == 1)
+        clock.advance(by: .milliseconds(90))
+        #expect(try await shared.value(for: "event") { 2 } == 1)
+        clock.advance(by: .milliseconds(20))
+        #expect(try await shared.value(for: "event") { 3 } == 3)
+        #expect(await shared.runs == 2)
+    }
+
+    /// An interval of zero shares nothing past a computation, however long it took (the tests'
+    /// servers read what they just wrote), and never answers with the last result.
     @Test func anIntervalOfZeroSharesNothingPastTheComputation() async throws {
-        let shared = SharedResults<String, Int>(interval: .zero)
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .zero, answersWhileComputing: true, now: clock.now)
         _ = try await shared.value(for: "event") {
-            try await Task.sleep(for: .milliseconds(200))
+            clock.advance(by: .seconds(1))
             return 1
         }
         #expect(try await shared.value(for: "event") { 2 } == 2)
@@ -44,13 +52,13 @@ import Testing
 
     /// With `answersWhileComputing`, a request that finds the result expired (an interval of 4 s,
     /// 4.5 s later) starts the next computation and gets the last result at once, as do the requests
-    /// while it runs; once it is done, the new one. After `forget`, nothing old answers. (The margins
-    /// hold unless the first, immediate answer took over a second.)
+    /// while it runs; once it is done, the new one. After `forget`, nothing old answers.
     @Test func theLastResultAnswersWhileTheNextIsComputed() async throws {
-        let shared = SharedResults<String, Int>(interval: .seconds(4), answersWhileComputing: true)
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .seconds(4), answersWhileComputing: true, now: clock.now)
         let gate = Gate()
         #expect(try await shared.value(for: "event") { 1 } == 1)
-        try await Task.sleep(for: .milliseconds(4_500))
+        clock.advance(by: .milliseconds(4_500))
         #expect(
             try await shared.value(for: "event") {
                 await gate.wait()
@@ -59,23 +67,38 @@ import Testing
         #expect(try await shared.value(for: "event") { 3 } == 1, "the last one, while the next runs")
         #expect(await shared.runs == 2)
         await gate.open()
+        // The computation ends on its own task: wait for it (however slowly a loaded machine runs it).
         var answer = 1
-        for _ in 0..<500 where answer == 1 {
+        while answer == 1 {
             try await Task.sleep(for: .milliseconds(10))
             answer = try await shared.value(for: "event") { 4 }
         }
         #expect(answer == 2, "the new one once it is done")
+        #expect(await shared.runs == 2)
         await shared.forget { _ in true }
         #expect(try await shared.value(for: "event") { 5 } == 5, "after forget, nothing old")
     }
 
-    /// A last result older than twice its time does not answer: someone asking once after a while
-    /// waits for a fresh one (an interval of 10 ms, 3 s later: unless the first answer took 375 ms).
+    /// A last result that began more than twice its time ago does not answer: someone asking once
+    /// after a while waits for a fresh one (an interval of 10 ms, 3 s later).
     @Test func anOldLastResultDoesNotAnswer() async throws {
-        let shared = SharedResults<String, Int>(interval: .milliseconds(10), answersWhileComputing: true)
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .milliseconds(10), answersWhileComputing: true, now: clock.now)
         #expect(try await shared.value(for: "event") { 1 } == 1)
-        try await Task.sleep(for: .seconds(3))
+        clock.advance(by: .seconds(3))
         #expect(try await shared.value(for: "event") { 2 } == 2)
+    }
+
+    /// A clock that moves only when told to.
+    private final class TestClock: Sendable {
+        private let start = ContinuousClock.now
+        private let offset = Mutex<Duration>(.zero)
+
+        func advance(by duration: Duration) { offset.withLock { $0 += duration } }
+
+        var now: @Sendable () -> ContinuousClock.Instant {
+            { [self] in start + offset.withLock { $0 } }
+        }
     }
 
     /// A door that a computation waits at until the test opens it.

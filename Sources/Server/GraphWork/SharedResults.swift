@@ -39,11 +39,18 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     let answersWhileComputing: Bool
     let capacity: Int
 
-    package init(interval: Duration, costMultiple: Int = 4, answersWhileComputing: Bool = false, capacity: Int = 256) {
+    /// The time now (a test's own clock in tests).
+    private let now: @Sendable () -> ContinuousClock.Instant
+
+    package init(
+        interval: Duration, costMultiple: Int = 4, answersWhileComputing: Bool = false, capacity: Int = 256,
+        now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+    ) {
         self.interval = interval
         self.costMultiple = costMultiple
         self.answersWhileComputing = answersWhileComputing && interval > .zero
         self.capacity = capacity
+        self.now = now
     }
 
     /// How many computations have started (for tests and metrics).
@@ -52,9 +59,9 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     /// The result for `key`: a shared one, or one `compute` makes now.
     package func value(for key: Key, compute: @escaping @Sendable () async throws -> Value) async throws -> Value {
         clock += 1
-        if let entry = entries[key], entry.answers(at: .now) {
+        if let entry = entries[key], entry.answers(at: now()) {
             entries[key]?.lastUse = clock
-            if !entry.finished, let last = last[key], ContinuousClock.now < last.until { return last.value }
+            if !entry.finished, let last = last[key], now() < last.until { return last.value }
             return try await entry.task.value
         }
         if answersWhileComputing, let entry = entries[key], let value = entry.value {
@@ -63,19 +70,19 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         runs += 1
         let run = runs
         let task = Task { try await compute() }
-        let now = ContinuousClock.now
+        let began = now()
         // Results past their time answer nobody again: they go, so memory holds an interval's worth.
-        entries = entries.filter { $0.value.answers(at: now) }
-        entries[key] = Entry(run: run, began: now, task: task, lifetime: interval, lastUse: clock)
+        entries = entries.filter { $0.value.answers(at: began) }
+        entries[key] = Entry(run: run, began: began, task: task, lifetime: interval, lastUse: clock)
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil
         }
         last = last.filter { entries[$0.key] != nil }
-        if let last = last[key], now < last.until {
-            Task { _ = try? await finish(task, run: run, of: key, began: now) }
+        if let last = last[key], began < last.until {
+            Task { _ = try? await finish(task, run: run, of: key, began: began) }
             return last.value
         }
-        return try await finish(task, run: run, of: key, began: now)
+        return try await finish(task, run: run, of: key, began: began)
     }
 
     /// Waits for the computation `run` of `key` and records how it ended: a failure forgets it
@@ -89,7 +96,7 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
             case .success(let value):
                 entries[key]?.finished = true
                 entries[key]?.value = value
-                if interval > .zero { entries[key]?.lifetime = max(interval, (ContinuousClock.now - began) * costMultiple) }
+                if interval > .zero { entries[key]?.lifetime = max(interval, (now() - began) * costMultiple) }
             }
         }
         return try result.get()
