@@ -1,7 +1,7 @@
 import Foundation
 import Tokens
 
-// `constellation-bench growth PEOPLE`: `GrowthBench`. Otherwise:
+// `constellation-bench growth PEOPLE|FILE`: `GrowthBench`. Otherwise:
 // `constellation-bench [ITERATIONS]`: how long verifying a connection token takes
 // (`ConnectionTokens.verify`: split, base64url, PAE, Ed25519, claims, times) next to the Ed25519
 // check alone on the same signed bytes (libsodium's `crypto_sign_verify_detached`, through the
@@ -9,7 +9,17 @@ import Tokens
 // Prints one JSON line; `Tools/bench-http` reads it.
 
 if CommandLine.arguments.dropFirst().first == "growth" {
-    GrowthBench.run(people: CommandLine.arguments.dropFirst(2).first.flatMap(Int.init) ?? 300)
+    let argument = CommandLine.arguments.dropFirst(2).first ?? "300"
+    if let people = Int(argument) {
+        GrowthBench.run(people: people)
+    } else {
+        do {
+            try GrowthBench.run(file: argument)
+        } catch {
+            FileHandle.standardError.write(Data("constellation-bench growth: \(error)\n".utf8))
+            exit(1)
+        }
+    }
     exit(0)
 }
 let iterations = CommandLine.arguments.dropFirst().first.flatMap(Int.init) ?? 50_000

@@ -127,7 +127,8 @@ import Testing
         // A third of the people placed, at random: a previous picture the fresh one cannot match.
         let scattered = randomLayout(graph.nodeCount)
         let previous = graph.ids.indices.map { $0 % 3 == 0 ? scattered[$0] : nil }
-        let growth = ConstellationLayout().grow(graph, from: previous, mayLayOutAfresh: false)
+        let growth = ConstellationLayout().grow(
+            graph, from: previous, communities: Communities.detect(graph).membership, mayLayOutAfresh: false)
         #expect(growth.laidOutAfresh)
         func spread(_ points: [Point?]) -> Double {
             let placed = graph.ids.indices.compactMap { previous[$0] != nil ? points[$0] : nil }
@@ -135,6 +136,7 @@ import Testing
             return (placed.map { ($0.x - cx) * ($0.x - cx) + ($0.y - cy) * ($0.y - cy) }.reduce(0, +) / Double(placed.count)).squareRoot()
         }
         let ratio = spread(growth.positions) / spread(previous)
-        #expect(abs(ratio - 1) < 1e-9, "the placed people's spread, against the previous picture's: \(ratio)")
+        // Aligned at the same spread, then settled as a grown picture settles: within a few percent.
+        #expect(abs(ratio - 1) < 0.05, "the placed people's spread, against the previous picture's: \(ratio)")
     }
 }

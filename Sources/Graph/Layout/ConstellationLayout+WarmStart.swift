@@ -4,14 +4,14 @@ extension ConstellationLayout {
     /// A layout that grows `previous` (indexed like the graph's nodes; nil for new nodes), in the
     /// previous picture's coordinates. New nodes start beside their placed neighbours (a new
     /// group of people, with none, beside the picture); then everyone settles together, the
-    /// placed nodes on a short leash, so that the picture keeps a fresh layout's quality (nobody
-    /// frozen where the graph no longer puts them, nobody pressed against the frame) and moves
-    /// little. The result is turned and scaled onto the previous picture (`Procrustes`) and stays
+    /// placed nodes on a short leash and communities pushing each other apart, so that the picture
+    /// keeps a fresh layout's quality (nobody frozen where the graph no longer puts them, nobody
+    /// pressed against the frame, groups told apart) and moves little. The result is turned and scaled onto the previous picture (`Procrustes`) and stays
     /// in its frame: a fresh layout spans [-1, 1]², a grown one may outgrow it. With fewer than
     /// half the nodes placed (a burst of newcomers), it lays out afresh, aligned the same way: one
     /// larger move, then gliding again.
     public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
-        grow(graph, from: previous, mayLayOutAfresh: true).positions
+        grow(graph, from: previous, communities: Communities.detect(graph, seed: seed).membership, mayLayOutAfresh: true).positions
     }
 
     /// A grown picture, and whether it was laid out afresh (aligned to the previous one).
@@ -20,29 +20,39 @@ extension ConstellationLayout {
         public let laidOutAfresh: Bool
     }
 
-    /// As `positions(for:warmStart:)`. With `mayLayOutAfresh`, a fresh layout of the graph is
+    /// As `positions(for:warmStart:)`, with the graph's `communities` (a caller that follows a
+    /// picture has them, started from the previous picture's). With `mayLayOutAfresh`, a fresh layout of the graph is
     /// made too, and taken (aligned) instead when the grown picture keeps less than 0.9 of its
     /// neighbourhood preservation: a picture that started from a sparse, early graph can keep
     /// groups mixed that the graph has since told apart. A caller that follows one picture
     /// allows it every so often (the server: every tenth picture at most), so that the picture
     /// mostly glides and is sometimes redrawn.
-    public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], mayLayOutAfresh: Bool) -> Growth {
-        let grown = grown(graph, from: previous)
+    public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32], mayLayOutAfresh: Bool) -> Growth {
+        let grown = grown(graph, from: previous, communities: communities)
         guard mayLayOutAfresh, let grown else {
             return grown.map { Growth(positions: $0, laidOutAfresh: false) }
-                ?? Growth(positions: Self.fitted(positions(for: graph), onto: previous, scale: .sameSpread), laidOutAfresh: true)
+                ?? Growth(positions: afresh(graph, positions(for: graph), onto: previous, communities: communities), laidOutAfresh: true)
         }
         let fresh = positions(for: graph)
         let kept = LayoutQuality.neighbourhoodPreservation(graph, grown, seed: seed)
         guard kept < 0.9 * LayoutQuality.neighbourhoodPreservation(graph, fresh, seed: seed) else {
             return Growth(positions: grown, laidOutAfresh: false)
         }
-        return Growth(positions: Self.fitted(fresh, onto: previous, scale: .sameSpread), laidOutAfresh: true)
+        return Growth(positions: afresh(graph, fresh, onto: previous, communities: communities), laidOutAfresh: true)
+    }
+
+    /// A fresh layout aligned onto the previous picture, then settled as a grown picture settles,
+    /// so that the next picture grown from it starts at rest: unsettled, the picture after each
+    /// redraw moved a median 0.055-0.06 of the side (300 people), twice as far as any other.
+    private func afresh<ID>(_ graph: Graph<ID>, _ fresh: [Point], onto previous: [Point?], communities: [Int32]) -> [Point] {
+        let aligned = Self.fitted(fresh, onto: previous, scale: .sameSpread)
+        return self.grown(graph, from: aligned, communities: communities) ?? aligned
     }
 
     /// The previous picture grown, or nil with fewer than half the nodes placed.
-    private func grown<ID>(_ graph: Graph<ID>, from previous: [Point?]) -> [Point]? {
+    private func grown<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32]) -> [Point]? {
         precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
+        precondition(communities.count == graph.nodeCount, "one community per node")
         let placed = previous.indices.filter { previous[$0] != nil }
         guard placed.count * 2 >= graph.nodeCount, placed.count > 1 else { return nil }
         // Work in units of the median edge length among placed nodes, as the refinement expects.
@@ -62,8 +72,11 @@ extension ConstellationLayout {
         placeNewcomers(graph, &points, random: &random)
         // Everyone settles; the placed move a quarter as far per step: enough to make room and to
         // follow the edges that changed, not enough to redraw what people have been looking at.
+        // People of different communities push apart half as hard again: groups that met early
+        // and mixed separate as the graph tells them apart (group purity 0.83-0.84 → 0.88-0.92 of
+        // a fresh layout's at 2,000 people; twice as hard crowded a 10,000-person picture).
         let mobility = previous.map { $0 == nil ? 1.0 : 0.25 }
-        ForceRefinement(iterations: 30, temperature: 1, mobility: mobility)
+        ForceRefinement(iterations: 30, temperature: 1, mobility: mobility, apart: (communities, 1.5))
             .refine(WeightedGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
         return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }

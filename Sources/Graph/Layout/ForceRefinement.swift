@@ -17,6 +17,10 @@ struct ForceRefinement {
     /// Per node, a factor on its step limit. Nodes at 0 hold still and their forces are not even
     /// computed: a warm start that moves only its new nodes costs what they do, not the graph.
     var mobility: [Double]? = nil
+    /// Per node, its community, and how many times harder nodes of different communities push
+    /// apart: a grown picture, which has no coarse levels, keeps its groups apart this way (as a
+    /// fresh layout's coarsening, which never mixes communities, does).
+    var apart: (communities: [Int32], factor: Double)? = nil
 
     func refine(_ graph: WeightedGraph, mass: [Double], positions: inout [Point]) {
         let n = graph.nodeCount
@@ -33,7 +37,7 @@ struct ForceRefinement {
             let grid = Grid(positions, cellSize: reach)
             // Positions and masses in cell order: the repulsion loop then reads memory in sequence.
             let snapshot = positions
-            let cells = CellOrder(grid: grid, positions: positions, mass: mass)
+            let cells = CellOrder(grid: grid, positions: positions, mass: mass, communities: apart?.communities)
             // The movers' places in the cell order (nil: all of it).
             let order = movers.map { movers in
                 var at = [Int](repeating: 0, count: n)
@@ -43,9 +47,12 @@ struct ForceRefinement {
             let chunks = parallelChunks(order?.count ?? n, minimumChunk: 512) { range -> [(Int32, Point)] in
                 if let order {
                     Self.forces(
-                        for: order[range], graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+                        for: order[range], graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k,
+                        apart: apart?.factor ?? 1)
                 } else {
-                    Self.forces(for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k)
+                    Self.forces(
+                        for: range, graph: graph, mass: mass, positions: snapshot, cells: cells, grid: grid, reach: reach, k: k,
+                        apart: apart?.factor ?? 1)
                 }
             }
             for chunk in chunks { for (v, move) in chunk { moves[Int(v)] = move } }
@@ -62,22 +69,25 @@ struct ForceRefinement {
         }
     }
 
-    /// Positions and masses in the grid's cell order, coordinate by coordinate: the repulsion loop
-    /// reads them in sequence, four at a time.
+    /// Positions, masses and communities (if kept apart) in the grid's cell order, coordinate by
+    /// coordinate: the repulsion loop reads them in sequence, four at a time.
     private struct CellOrder: Sendable {
         let x: [Double], y: [Double], mass: [Double]
+        /// Each node's community as a Double (exact below 2⁵³), for the SIMD comparison; empty when not kept apart.
+        let community: [Double]
 
-        init(grid: Grid, positions: [Point], mass: [Double]) {
+        init(grid: Grid, positions: [Point], mass: [Double], communities: [Int32]?) {
             x = grid.members.map { positions[Int($0)].x }
             y = grid.members.map { positions[Int($0)].y }
             self.mass = grid.members.map { mass[Int($0)] }
+            community = communities.map { communities in grid.members.map { Double(communities[Int($0)]) } } ?? []
         }
     }
 
     /// The net force on the nodes at `indices` of the grid's cell order.
     private static func forces(
         for indices: some Collection<Int>, graph: WeightedGraph, mass: [Double], positions: [Point], cells: CellOrder, grid: Grid,
-        reach: Double, k: Double
+        reach: Double, k: Double, apart: Double
     ) -> [(Int32, Point)] {
         var result: [(Int32, Point)] = []
         result.reserveCapacity(indices.count)
@@ -94,7 +104,14 @@ struct ForceRefinement {
                         let p = Point(x: xs[index], y: ys[index])
                         var push = Repulsion(from: p, reach2: reach2, k2: k2)
                         grid.neighbourSlots(of: p, into: &slots)
-                        for cell in slots { push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1]) }
+                        if cells.community.isEmpty {
+                            for cell in slots { push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1]) }
+                        } else {
+                            let apart = Repulsion.Apart(community: cells.community[index], factor: apart)
+                            for cell in slots {
+                                push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1], apart: apart, cells.community)
+                            }
+                        }
                         var (fx, fy) = push.total
                         let inverseMass = 1 / mass[v]
                         for e in graph.offsets[v]..<graph.offsets[v + 1] {
@@ -131,6 +148,12 @@ private struct Repulsion {
         self.k2 = SIMD4(repeating: k2)
     }
 
+    /// The pushing point's community, and the factor on pushes between communities.
+    struct Apart {
+        let community: Double
+        let factor: Double
+    }
+
     @inline(__always)
     mutating func add(
         _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>
@@ -154,6 +177,32 @@ private struct Repulsion {
                 m[lane] = masses[i + lane]
             }
             accumulate(qx, qy, m)
+        }
+    }
+
+    /// As `add`, each candidate of another community weighing `apart.factor` times its mass.
+    @inline(__always)
+    mutating func add(
+        _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>,
+        apart: Apart, _ communities: [Double]
+    ) {
+        let own = SIMD4(repeating: apart.community)
+        let factor = SIMD4(repeating: apart.factor)
+        var i = range.lowerBound
+        while i < range.upperBound {
+            // Four candidates, the last one to three padded with massless ones.
+            var qx = x
+            var qy = y
+            var m = SIMD4<Double>()
+            var community = own
+            for lane in 0..<min(4, range.upperBound - i) {
+                qx[lane] = xs[i + lane]
+                qy[lane] = ys[i + lane]
+                m[lane] = masses[i + lane]
+                community[lane] = communities[i + lane]
+            }
+            accumulate(qx, qy, m.replacing(with: m * factor, where: community .!= own))
+            i += 4
         }
     }
 

@@ -20,22 +20,27 @@ public enum GrowthReplay {
     }
 
     public static func run(_ event: PlantedEvent, every: Int) -> [Frame] {
+        run(pairs: event.pairs, groups: event.group, every: every)
+    }
+
+    /// The replay of `pairs` in their order, group purity measured against `groups` (per person).
+    public static func run(pairs: [(Int, Int)], groups: [Int32], every: Int) -> [Frame] {
         let layout = ConstellationLayout(seed: 1)
         let clock = ContinuousClock()
         var previous: [Int: (point: Point, community: Int)] = [:]
         var frames: [Frame] = []
         var grownInARow = 0
-        for end in stride(from: every, through: event.pairs.count, by: every) {
-            let graph = Graph(edges: Array(event.pairs.prefix(end)))
+        for end in stride(from: every, through: pairs.count, by: every) {
+            let graph = Graph(edges: Array(pairs.prefix(end)))
             let start = graph.ids.map { previous[$0] }
             let began = clock.now
-            let growth = layout.grow(graph, from: start.map { $0?.point }, mayLayOutAfresh: grownInARow >= 9)
             let communities = Communities.detect(graph, seed: 1, startingFrom: start.map { $0?.community }).membership
+            let growth = layout.grow(graph, from: start.map { $0?.point }, communities: communities, mayLayOutAfresh: grownInARow >= 9)
             let seconds = (clock.now - began) / .seconds(1)
             grownInARow = growth.laidOutAfresh ? 0 : grownInARow + 1
             let grown = growth.positions
             let fresh = layout.positions(for: graph)
-            let planted = graph.ids.map { event.group[$0] }
+            let planted = graph.ids.map { groups[$0] }
             frames.append(
                 Frame(
                     people: graph.nodeCount,

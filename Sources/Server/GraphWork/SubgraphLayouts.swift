@@ -140,7 +140,7 @@ actor SubgraphLayouts {
     /// Lays `graph` out, grown from `previous` if given (`ConstellationLayout.grow`): its people
     /// move little, newcomers settle among them, and every tenth picture at most is redrawn
     /// afresh (aligned to it) when growing has kept too little of a fresh layout's quality. The
-    /// communities start from its communities.
+    /// communities start from its communities, and keep the grown picture's groups apart.
     private static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
         let layout = ConstellationLayout(seed: Picture.seed)
         guard let previous else {
@@ -149,9 +149,9 @@ actor SubgraphLayouts {
         }
         let places = previous.places
         let start = graph.ids.map { places[$0] }
-        let growth = layout.grow(graph, from: start.map { $0?.point }, mayLayOutAfresh: previous.grownInARow >= 9)
         var communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
+        let growth = layout.grow(graph, from: start.map { $0?.point }, communities: communities, mayLayOutAfresh: previous.grownInARow >= 9)
         return Picture(
             ids: graph.ids, points: growth.positions, communities: communities, warmStarted: !growth.laidOutAfresh,
             grownInARow: growth.laidOutAfresh ? 0 : previous.grownInARow + 1)
