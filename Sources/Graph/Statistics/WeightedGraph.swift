@@ -71,4 +71,32 @@ struct WeightedGraph: Sendable {
         }
         return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
     }
+
+    /// This graph with `weight` added between every two nodes of each group (a new edge where
+    /// there was none): ties that hold small groups together in a layout. Groups are small.
+    func tying(_ groups: [[Int]], weight: Double) -> WeightedGraph {
+        var ties = [[Int32]](repeating: [], count: nodeCount)
+        for group in groups {
+            for a in group { for b in group where a != b { ties[a].append(Int32(b)) } }
+        }
+        var offsets = [0]
+        var targets: [Int32] = []
+        var weights: [Double] = []
+        for v in 0..<nodeCount {
+            var row = (self.offsets[v]..<self.offsets[v + 1]).map { (self.targets[$0], self.weights[$0]) }
+            row += ties[v].map { ($0, weight) }
+            row.sort { $0.0 < $1.0 }
+            let start = targets.count
+            for (u, w) in row {
+                if targets.count > start && targets[targets.count - 1] == u {
+                    weights[weights.count - 1] += w
+                } else {
+                    targets.append(u)
+                    weights.append(w)
+                }
+            }
+            offsets.append(targets.count)
+        }
+        return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
+    }
 }
