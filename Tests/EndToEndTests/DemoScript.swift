@@ -7,8 +7,8 @@ import TestSupport
 final class DemoScript<State: Decodable> {
     let process = Process()
     let state: State
-    /// The script's standard input: closing it stops everything (a test process's threads block
-    /// SIGTERM, and the script inherits that, so it could not trap the signal).
+    /// The script's standard input: closing it stops everything (the script is the test
+    /// process's child, and would not otherwise know it is done).
     private let input = Pipe()
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("demo-\(UUID().uuidString)")
 
@@ -17,9 +17,12 @@ final class DemoScript<State: Decodable> {
         let stateFile = folder.appendingPathComponent("state.json")
         let log = folder.appendingPathComponent("script.log")
         _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        // Through `env --default-signal`: the test process's threads block SIGTERM, and a child
+        // inherits that mask. The script, and Patroni and PostgreSQL under it, then ignored the
+        // TERM that stops them; the script was killed after a minute and left them running.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
-            TestDatabase.repositoryRoot.appendingPathComponent(script).path,
+            "--default-signal", "/bin/bash", TestDatabase.repositoryRoot.appendingPathComponent(script).path,
             "--port", "\(try LoopbackSocket.freePort())", "--state", stateFile.path, "--until-stdin-closes",
         ]
         var environment = ProcessInfo.processInfo.environment
