@@ -108,8 +108,10 @@ struct ForceRefinement {
                             for cell in slots { push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1]) }
                         } else {
                             let apart = Repulsion.Apart(community: cells.community[index], factor: apart)
-                            for cell in slots {
-                                push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1], apart: apart, cells.community)
+                            cells.community.withUnsafeBufferPointer { communities in
+                                for cell in slots {
+                                    push.add(xs, ys, masses, grid.start[cell]..<grid.start[cell + 1], apart: apart, communities)
+                                }
                             }
                         }
                         var (fx, fy) = push.total
@@ -184,25 +186,32 @@ private struct Repulsion {
     @inline(__always)
     mutating func add(
         _ xs: UnsafeBufferPointer<Double>, _ ys: UnsafeBufferPointer<Double>, _ masses: UnsafeBufferPointer<Double>, _ range: Range<Int>,
-        apart: Apart, _ communities: [Double]
+        apart: Apart, _ communities: UnsafeBufferPointer<Double>
     ) {
         let own = SIMD4(repeating: apart.community)
         let factor = SIMD4(repeating: apart.factor)
         var i = range.lowerBound
-        while i < range.upperBound {
-            // Four candidates, the last one to three padded with massless ones.
+        while i + 4 <= range.upperBound {
+            let qx = SIMD4(xs[i], xs[i + 1], xs[i + 2], xs[i + 3])
+            let qy = SIMD4(ys[i], ys[i + 1], ys[i + 2], ys[i + 3])
+            let m = SIMD4(masses[i], masses[i + 1], masses[i + 2], masses[i + 3])
+            let community = SIMD4(communities[i], communities[i + 1], communities[i + 2], communities[i + 3])
+            accumulate(qx, qy, m.replacing(with: m * factor, where: community .!= own))
+            i += 4
+        }
+        if i < range.upperBound {
+            // The last one to three, padded with massless candidates of the point's own community.
             var qx = x
             var qy = y
             var m = SIMD4<Double>()
             var community = own
-            for lane in 0..<min(4, range.upperBound - i) {
+            for lane in 0..<(range.upperBound - i) {
                 qx[lane] = xs[i + lane]
                 qy[lane] = ys[i + lane]
                 m[lane] = masses[i + lane]
                 community[lane] = communities[i + lane]
             }
             accumulate(qx, qy, m.replacing(with: m * factor, where: community .!= own))
-            i += 4
         }
     }
 
