@@ -6,10 +6,10 @@ extension ConstellationLayout {
     /// group of people, with none, beside the picture); then everyone settles together, the
     /// placed nodes on a short leash and communities pushing each other apart, so that the picture
     /// keeps a fresh layout's quality (nobody frozen where the graph no longer puts them, nobody
-    /// pressed against the frame, groups told apart) and moves little. The result is turned and scaled onto the previous picture (`Procrustes`) and stays
-    /// in its frame: a fresh layout spans [-1, 1]², a grown one may outgrow it. With fewer than
-    /// half the nodes placed (a burst of newcomers), it lays out afresh, aligned the same way: one
-    /// larger move, then gliding again.
+    /// pressed against the frame, groups told apart) and moves little. The result is turned and
+    /// scaled onto the previous picture (`Procrustes`) and stays in its frame: a fresh layout
+    /// spans [-1, 1]², a grown one may outgrow it. With fewer than half the nodes placed (a burst
+    /// of newcomers), it lays out afresh, aligned the same way: one larger move, then gliding again.
     public func positions<ID>(for graph: Graph<ID>, warmStart previous: [Point?]) -> [Point] {
         grow(graph, from: previous, communities: Communities.detect(graph, seed: seed).membership, mayLayOutAfresh: true).positions
     }
@@ -21,12 +21,12 @@ extension ConstellationLayout {
     }
 
     /// As `positions(for:warmStart:)`, with the graph's `communities` (a caller that follows a
-    /// picture has them, started from the previous picture's). With `mayLayOutAfresh`, a fresh layout of the graph is
-    /// made too, and taken (aligned) instead when the grown picture keeps less than 0.9 of its
-    /// neighbourhood preservation: a picture that started from a sparse, early graph can keep
-    /// groups mixed that the graph has since told apart. A caller that follows one picture
-    /// allows it every so often (the server: every tenth picture at most), so that the picture
-    /// mostly glides and is sometimes redrawn.
+    /// picture has them, started from the previous picture's). With `mayLayOutAfresh`, a fresh
+    /// layout of the graph is made too, and taken (aligned, then settled) instead when the grown
+    /// picture keeps less than 0.9 of its neighbourhood preservation: a picture that started from
+    /// a sparse, early graph can keep groups mixed that the graph has since told apart. A caller
+    /// that follows one picture allows it every so often (the server: every tenth picture at
+    /// most), so that the picture mostly glides and is sometimes redrawn.
     public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32], mayLayOutAfresh: Bool) -> Growth {
         let grown = grown(graph, from: previous, communities: communities)
         guard mayLayOutAfresh, let grown else {
