@@ -28,29 +28,36 @@ extension ConstellationLayout {
     /// that follows one picture allows it every so often (the server: every tenth picture at
     /// most), so that the picture mostly glides and is sometimes redrawn.
     public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32], mayLayOutAfresh: Bool) -> Growth {
-        let grown = grown(graph, from: previous, communities: communities)
+        // One settling graph (a Leiden run) for the grown picture and, if taken, the fresh one.
+        let settling = settlingGraph(graph)
+        let grown = grown(graph, from: previous, communities: communities, settling: settling)
         guard mayLayOutAfresh, let grown else {
             return grown.map { Growth(positions: $0, laidOutAfresh: false) }
-                ?? Growth(positions: afresh(graph, positions(for: graph), onto: previous, communities: communities), laidOutAfresh: true)
+                ?? Growth(
+                    positions: afresh(graph, positions(for: graph), onto: previous, communities: communities, settling: settling),
+                    laidOutAfresh: true)
         }
         let fresh = positions(for: graph)
         let kept = LayoutQuality.neighbourhoodPreservation(graph, grown, seed: seed)
         guard kept < 0.9 * LayoutQuality.neighbourhoodPreservation(graph, fresh, seed: seed) else {
             return Growth(positions: grown, laidOutAfresh: false)
         }
-        return Growth(positions: afresh(graph, fresh, onto: previous, communities: communities), laidOutAfresh: true)
+        return Growth(positions: afresh(graph, fresh, onto: previous, communities: communities, settling: settling), laidOutAfresh: true)
     }
 
     /// A fresh layout aligned onto the previous picture, then settled as a grown picture settles,
     /// so that the next picture grown from it starts at rest: unsettled, the picture after each
     /// redraw moved a median 0.055-0.06 of the side (300 people), twice as far as any other.
-    private func afresh<ID>(_ graph: Graph<ID>, _ fresh: [Point], onto previous: [Point?], communities: [Int32]) -> [Point] {
+    private func afresh<ID>(
+        _ graph: Graph<ID>, _ fresh: [Point], onto previous: [Point?], communities: [Int32], settling: WeightedGraph
+    ) -> [Point] {
         let aligned = Self.fitted(fresh, onto: previous, scale: .sameSpread)
-        return self.grown(graph, from: aligned, communities: communities) ?? aligned
+        return self.grown(graph, from: aligned, communities: communities, settling: settling) ?? aligned
     }
 
-    /// The previous picture grown, or nil with fewer than half the nodes placed.
-    private func grown<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32]) -> [Point]? {
+    /// The previous picture grown, settled on `settling` (`settlingGraph`), or nil with fewer
+    /// than half the nodes placed.
+    private func grown<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32], settling: WeightedGraph) -> [Point]? {
         precondition(previous.count == graph.nodeCount, "one previous position (or nil) per node")
         precondition(communities.count == graph.nodeCount, "one community per node")
         let placed = previous.indices.filter { previous[$0] != nil }
@@ -77,7 +84,7 @@ extension ConstellationLayout {
         // a fresh layout's at 2,000 people; twice as hard crowded a 10,000-person picture).
         let mobility = previous.map { $0 == nil ? 1.0 : 0.25 }
         ForceRefinement(iterations: 30, temperature: 1, mobility: mobility, apart: (communities, 1.5))
-            .refine(settlingGraph(graph), mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
+            .refine(settling, mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
         return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }
 
