@@ -51,7 +51,7 @@ public enum PictureChange {
     }
 
     /// The bounding box of some points.
-    private struct Box {
+    struct Box {
         let minX, maxX, minY, maxY: Double
         var side: Double { max(maxX - minX, maxY - minY) }
 
