@@ -62,9 +62,9 @@ extension ConstellationLayout {
         precondition(communities.count == graph.nodeCount, "one community per node")
         let placed = previous.indices.filter { previous[$0] != nil }
         guard placed.count * 2 >= graph.nodeCount, placed.count > 1 else { return nil }
-        // Work in units of the median edge length among placed nodes, as the refinement expects.
-        // Not the mean: the few long edges between communities would make it several times the
-        // ideal length, and the repulsion would then reach across whole communities.
+        // Work in units of the refinement's ideal length, `Self.idealLength` of the median edge
+        // among placed nodes. Not of the mean: the few long edges between communities would make
+        // it several times too long, and the repulsion would then reach across whole communities.
         var lengths: [Double] = []
         for (u, v) in graph.edgeList {
             if let a = previous[u], let b = previous[v] {
@@ -73,25 +73,31 @@ extension ConstellationLayout {
         }
         lengths.sort()
         let median = lengths.isEmpty ? 0 : lengths[lengths.count / 2]
-        let unit = median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot()
+        let unit = Self.idealLength * (median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot())
         var random = SplitMix64(seed: seed)
         var points = previous.map { $0.map { Point(x: $0.x / unit, y: $0.y / unit) } ?? Point(x: .nan, y: .nan) }
         placeNewcomers(graph, &points, random: &random)
         // Everyone settles; the placed move a quarter as far per step: enough to make room and to
         // follow the edges that changed, not enough to redraw what people have been looking at.
-        // People of different communities push apart half as hard again: groups that met early
-        // and mixed separate as the graph tells them apart (group purity 0.83-0.84 → 0.88-0.92 of
-        // a fresh layout's at 2,000 people; twice as hard crowded a 10,000-person picture).
+        // People of different communities push apart 2.5 times as hard: groups that met early and
+        // mixed separate as the graph tells them apart (group purity 0.83-0.84 → 0.89-0.95 of a
+        // fresh layout's at 2,000 people).
         let mobility = previous.map { $0 == nil ? 1.0 : 0.25 }
-        ForceRefinement(iterations: 30, temperature: 1, mobility: mobility, apart: (communities, 1.5))
+        ForceRefinement(iterations: 30, temperature: 1, mobility: mobility, apart: (communities, 2.5))
             .refine(settling, mass: [Double](repeating: 1, count: graph.nodeCount), positions: &points)
-        // Dots on top of one another drawn side by side: the ties and the pull of a growing
-        // graph pack knots tighter than a fresh layout does (a 10,000-person picture had 0.2-0.4
-        // more pairs a person closer than 0.4% of the side, METRICS.md's crowding).
-        let box = PictureChange.Box(points)
-        Separation.apply(&points, distance: 0.0045 * (box?.side ?? 0))
+        // Dots on top of one another drawn side by side: the short ideal length, the ties and the
+        // pull of a growing graph pack knots tighter than a fresh layout does (without this, a
+        // 10,000-person picture had up to 0.3 more pairs a person closer than 0.4% of the side,
+        // METRICS.md's crowding; four rounds left 0.07).
+        Separation.apply(&points, distance: 0.0045 * (PictureChange.Box(points)?.side ?? 0), rounds: 8)
         return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }
+
+    /// The refinement's ideal length in a grown picture, as a share of its median pair. Shorter
+    /// than the pairs, so weaker and shorter-reaching repulsion lets people settle nearer the
+    /// people they met: neighbourhood preservation 0.81-0.92 → 0.89-0.96 of a fresh layout's at
+    /// 2,000 people (0.80-0.92 → 0.90-0.93 at 10,000), `Separation` keeping them apart.
+    private static let idealLength = 0.6
 
     /// The graph a grown picture settles on: its pairs, and a light tie (0.4 of a pair's pull)
     /// between every two people of each of a Leiden run's finest aggregates of at most six, the
@@ -102,20 +108,23 @@ extension ConstellationLayout {
     /// the ties shorten every pair, each picture's unit (the median pair) with them, and pictures
     /// of scattered pairs shrank into one another, picture after picture. Not in larger
     /// aggregates: a dense conference's aggregates change from one picture to the next, and so did
-    /// its picture (ht09: 71% of moves under 0.05 with aggregates of 12).
+    /// its picture (ht09: 71% of moves under 0.05 with aggregates of 12). In those small
+    /// components pairs pull `idealLength` as hard instead, so that a lone pair (which rests
+    /// where the pull and the push balance, k² over the pull) keeps its length picture after
+    /// picture rather than shrinking with the unit.
     private func settlingGraph<ID>(_ graph: Graph<ID>) -> WeightedGraph {
-        let weighted = WeightedGraph(graph)
-        let hierarchy = LayoutHierarchy(weighted, seed: seed)
-        guard hierarchy.levels.count > 1 else { return weighted }
-        let aggregate = hierarchy.levels[0].parent
         let components = Components(graph)
         var componentSize = [Int](repeating: 0, count: components.count)
         for label in components.label { componentSize[Int(label)] += 1 }
+        let small = { (v: Int) in componentSize[Int(components.label[v])] < 50 }
+        let weighted = WeightedGraph(graph)
+        let settling = weighted.scaled(by: Self.idealLength, at: small)
+        let hierarchy = LayoutHierarchy(weighted, seed: seed)
+        guard hierarchy.levels.count > 1 else { return settling }
+        let aggregate = hierarchy.levels[0].parent
         var knots: [Int32: [Int]] = [:]
-        for v in 0..<graph.nodeCount where componentSize[Int(components.label[v])] >= 50 {
-            knots[aggregate[v], default: []].append(v)
-        }
-        return weighted.tying(knots.values.filter { (2...6).contains($0.count) }, weight: 0.4)
+        for v in 0..<graph.nodeCount where !small(v) { knots[aggregate[v], default: []].append(v) }
+        return settling.tying(knots.values.filter { (2...6).contains($0.count) }, weight: 0.4)
     }
 
     /// Gives the unplaced points (NaN) a start: beside the mean of their placed neighbours, a few

@@ -99,4 +99,14 @@ struct WeightedGraph: Sendable {
         }
         return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
     }
+
+    /// This graph with the edges at the nodes where `at` holds weighed `factor` times: for whole
+    /// components (or any set closed under neighbours), so that both ends of an edge agree.
+    func scaled(by factor: Double, at nodes: (Int) -> Bool) -> WeightedGraph {
+        var weights = weights
+        for v in 0..<nodeCount where nodes(v) {
+            for e in offsets[v]..<offsets[v + 1] { weights[e] *= factor }
+        }
+        return WeightedGraph(offsets: offsets, targets: targets, weights: weights, selfLoops: selfLoops)
+    }
 }
