@@ -54,4 +54,39 @@ import Testing
         #expect(try run(["layout", karate, "--warm-start", notLayout.path]).status == 65)
         #expect(try run(["stats", home.appendingPathComponent("missing").path]).status == 66)
     }
+
+    /// A warm start from a layout edited by hand: a node far beyond any picture (the layout
+    /// crashed converting its places to grid cells) is refused with a message naming it; people
+    /// all on one spot, or a hair apart with one far away (its pairs a 10¹⁰⁶th of its spread,
+    /// which crashed the same way), are grown like any others.
+    @Test func aWarmStartFromAnEditedLayoutIsRefusedOrGrownNeverACrash() throws {
+        let first = home.appendingPathComponent("edited.json")
+        #expect(try run(["layout", karate, "-o", first.path]).status == 0)
+        let original = try String(contentsOf: first, encoding: .utf8)
+        func edited(_ name: String, _ place: (Int) -> String) throws -> String {
+            var object = try #require(try JSONSerialization.jsonObject(with: Data(original.utf8)) as? [String: Any])
+            var nodes = try #require(object["nodes"] as? [[String: Any]])
+            for index in nodes.indices {
+                let xy = place(index).split(separator: ",").map { Double($0)! }
+                (nodes[index]["x"], nodes[index]["y"]) = (xy[0], xy[1])
+            }
+            object["nodes"] = nodes
+            let file = home.appendingPathComponent(name)
+            try JSONSerialization.data(withJSONObject: object).write(to: file)
+            return file.path
+        }
+        for far in ["1e308,0", "-1e200,3", "0,1000001"] {
+            let output = try run(["layout", karate, "--warm-start", try edited("far.json") { $0 == 5 ? far : "0.5,0.5" }])
+            #expect(output.status == 65, "\(far): \(output.stderr)")
+            #expect(output.stderr.contains("is at (") && output.stderr.contains("±1,000,000"), "\(output.stderr)")
+        }
+        let places: [(String, (Int) -> String)] = [
+            ("spot", { _ in "0.25,0.25" }), ("hair", { $0 == 0 ? "1000000,0" : "\(1e-100 * Double($0)),0" }),
+        ]
+        for (name, place) in places {
+            let output = try run(["layout", karate, "--warm-start", try edited("\(name).json", place)])
+            #expect(output.status == 0 && output.stdout.contains("\"warmStart\":true"), "\(name): \(output.stderr)")
+            #expect(!output.stdout.contains("nan") && !output.stdout.contains("null"), "\(name): \(output.stdout.prefix(300))")
+        }
+    }
 }

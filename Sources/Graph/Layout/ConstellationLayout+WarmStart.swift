@@ -72,7 +72,10 @@ extension ConstellationLayout {
             }
         }
         lengths.sort()
-        let median = lengths.isEmpty ? 0 : lengths[lengths.count / 2]
+        // Not below a millionth of the placed people's spread (pairs drawn on one spot), nor
+        // without one: the picture's cells would not fit in an integer.
+        let spread = PictureChange.Box(placed.map { previous[$0]! })?.side ?? 0
+        let median = max(lengths.isEmpty ? 0 : lengths[lengths.count / 2], 1e-6 * spread)
         let unit = Self.idealLength * (median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot())
         var random = SplitMix64(seed: seed)
         var points = previous.map { $0.map { Point(x: $0.x / unit, y: $0.y / unit) } ?? Point(x: .nan, y: .nan) }

@@ -96,6 +96,10 @@ struct GraphLayout: AsyncParsableCommand {
         guard let previous = try? JSONDecoder().decode(LayoutDocument.self, from: data) else {
             throw .data("\(path) is not a layout JSON written by `constellation graph layout`")
         }
+        // A layout's own pictures stay near [-1, 1]²; far beyond, the picture could not be drawn.
+        if let far = previous.nodes.first(where: { !(abs($0.x) <= 1e6 && abs($0.y) <= 1e6) }) {
+            throw .data("\(path): node \(far.id) is at (\(far.x), \(far.y)); a layout's positions are within ±1,000,000")
+        }
         return previous.positionsById
     }
 }
