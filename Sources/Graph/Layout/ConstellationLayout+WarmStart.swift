@@ -72,8 +72,8 @@ extension ConstellationLayout {
             }
         }
         lengths.sort()
-        // Not below a millionth of the placed people's spread (pairs drawn on one spot), nor
-        // without one: the picture's cells would not fit in an integer.
+        // Not below a millionth of the placed people's spread: with pairs a hair long beside
+        // someone far away, the picture's grid cells would not fit in an integer.
         let spread = PictureChange.Box(placed.map { previous[$0]! })?.side ?? 0
         let median = max(lengths.isEmpty ? 0 : lengths[lengths.count / 2], 1e-6 * spread)
         let unit = Self.idealLength * (median > 0 ? median : 2 / Double(graph.nodeCount).squareRoot())

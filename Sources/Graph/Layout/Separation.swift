@@ -4,7 +4,7 @@ import Foundation
 /// that would be drawn on top of one another are drawn side by side (d3-force's collision force),
 /// and points farther apart do not move.
 enum Separation {
-    static func apply(_ points: inout [Point], distance: Double, rounds: Int = 4) {
+    static func apply(_ points: inout [Point], distance: Double, rounds: Int) {
         guard distance > 0, points.count > 1 else { return }
         var slots: [Int] = []
         for _ in 0..<rounds {
