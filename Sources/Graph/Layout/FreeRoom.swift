@@ -23,13 +23,11 @@ struct FreeRoom {
     /// Room around `points` (in units of the picture's median pair) for groups of the given
     /// sizes, which then ask for it in turn (`take(radius:)` with `FreeRoom.radius(of:)`).
     init(around points: [Point], groups sizes: [Int]) {
-        var (lowX, highX, lowY, highY) = (Double.infinity, -Double.infinity, Double.infinity, -Double.infinity)
-        for p in points {
-            (lowX, highX) = (min(lowX, p.x), max(highX, p.x))
-            (lowY, highY) = (min(lowY, p.y), max(highY, p.y))
-        }
+        precondition(!points.isEmpty, "a picture to make room in")
+        let box = PictureChange.Box(points)!
+        let (lowX, highX, lowY, highY, side) = (box.minX, box.maxX, box.minY, box.maxY, box.side)
         // Cells of a unit, fewer (larger) for a very large picture; a margin with room for all the groups.
-        let cell = max(1, max(highX - lowX, highY - lowY) / 400)
+        let cell = max(1, side / 400)
         self.cell = cell
         let reaches = sizes.map { Int(Self.cells(Self.radius(of: $0), of: cell)) }
         widest = Int32(reaches.max() ?? 0)
@@ -68,7 +66,6 @@ struct FreeRoom {
         // The offer: the fewest cells the box's larger side would grow by first; then, inside the
         // box, the farthest from its centre (its empty corners), outside it the nearest. Cells
         // next to a drawn point are never offered.
-        let side = max(highX - lowX, highY - lowY)
         let centre = Point(x: (lowX + highX) / 2, y: (lowY + highY) / 2)
         let farthest = Double(width + height) * cell
         let (minX, minY, width) = (minX, minY, width)
