@@ -1,18 +1,20 @@
 import Foundation
 import Graph
 
-/// `constellation-bench growth PEOPLE`: an event of PEOPLE in planted groups (a group per 200
-/// people, at least six; three pairs a person) grown pair by pair in each arrival order.
+/// `constellation-bench growth PEOPLE [SEED]`: an event of PEOPLE in planted groups (a group per
+/// 200 people, at least six; three pairs a person; the pairs drawn from SEED, 7 unless given)
+/// grown pair by pair in each arrival order. Other seeds show how much a figure owes to one
+/// event's luck.
 /// `constellation-bench growth FILE`: a real event's contacts (a SocioPatterns tij file) grown in
 /// the order people first met, its groups the communities of the whole event's graph.
 /// Either way a picture every fortieth of the pairs grown from the one before, each measured
 /// against a fresh layout of the same graph (`GrowthReplay`, METRICS.md's "picture that
 /// grows"), from the tenth picture on. Prints one JSON line per order; `Tools/bench-graph` reads them.
 enum GrowthBench {
-    static func run(people: Int) {
+    static func run(people: Int, seed: UInt64) {
         let groups = max(6, people / 200)
         for order in PlantedEvent.Order.allCases {
-            let event = PlantedEvent(people: people, groups: groups, pairs: 3 * people, order: order, seed: 7)
+            let event = PlantedEvent(people: people, groups: groups, pairs: 3 * people, order: order, seed: seed)
             report(order: order.rawValue, pairs: event.pairs, groups: event.group)
         }
     }

@@ -1,7 +1,7 @@
 import Foundation
 import Tokens
 
-// `constellation-bench growth PEOPLE|FILE`: `GrowthBench`. Otherwise:
+// `constellation-bench growth PEOPLE [SEED]|FILE`: `GrowthBench`. Otherwise:
 // `constellation-bench [ITERATIONS]`: how long verifying a connection token takes
 // (`ConnectionTokens.verify`: split, base64url, PAE, Ed25519, claims, times) next to the Ed25519
 // check alone on the same signed bytes (libsodium's `crypto_sign_verify_detached`, through the
@@ -11,7 +11,12 @@ import Tokens
 if CommandLine.arguments.dropFirst().first == "growth" {
     let argument = CommandLine.arguments.dropFirst(2).first ?? "300"
     if let people = Int(argument) {
-        GrowthBench.run(people: people)
+        let seed = CommandLine.arguments.dropFirst(3).first
+        guard let seed = seed.map(UInt64.init) ?? 7 else {
+            FileHandle.standardError.write(Data("constellation-bench growth: the seed is a whole number from 0, not \(seed!)\n".utf8))
+            exit(64)
+        }
+        GrowthBench.run(people: people, seed: seed)
     } else {
         do {
             try GrowthBench.run(file: argument)

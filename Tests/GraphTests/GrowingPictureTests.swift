@@ -1,3 +1,4 @@
+import Foundation
 import Graph
 import Testing
 
@@ -101,5 +102,83 @@ import Testing
                 PictureChange.crowding(grown) <= most,
                 "heaped \(share): \(PictureChange.crowding(heap.map { $0! })) pairs a person, grown \(PictureChange.crowding(grown))")
         }
+    }
+
+    /// A small group drawn on its own that joins the picture's main part is drawn beside the
+    /// people it met, in the very picture it joins: two or three people who met only each other,
+    /// drawn apart from 60 people of three groups, then one of them meets one of the 60. Each of
+    /// them ends within 2.5 of the picture's median pairs of that person. Without the sizes of
+    /// the components people were drawn in (as from a warm-start file, and as before this rule),
+    /// settling alone leaves them more than 3.5 median pairs away (4.3 and 7.3 here), to be
+    /// dragged there a quarter step a picture.
+    @Test func aSmallGroupThatJoinsThePictureIsDrawnBesideThePeopleItMet() {
+        let layout = ConstellationLayout(seed: 1)
+        let event = PlantedEvent(people: 60, groups: 3, pairs: 240, order: .shuffled, seed: 7)
+        for (island, contact) in [([60, 61], 0), ([60, 61, 62], 25)] {
+            let before = Graph(edges: event.pairs + zip(island, island.dropFirst()).map { ($0, $1) })
+            let components = Components(before)
+            #expect(components.sizes.sorted() == [island.count, 60], "the 60 are one component, the island another")
+            let drawn = layout.positions(for: before).map { Optional($0) }
+            let after = Graph(nodes: before.ids, edges: before.edgeList.map { (before.ids[$0], before.ids[$1]) } + [(island[0], contact)])
+            let sizes = after.ids.indices.map { Optional(components.sizes[Int(components.label[$0])]) }
+            let communities = Communities.detect(after, seed: 1).membership
+            /// How far each of the island is from the person they met, in the picture's median pairs.
+            func distances(_ grown: [Point]) -> [Double] {
+                let lengths = after.edgeList.map { u, v in hypot(grown[u].x - grown[v].x, grown[u].y - grown[v].y) }.sorted()
+                let met = grown[after.ids.firstIndex(of: contact)!]
+                return island.map { id in
+                    let p = grown[after.ids.firstIndex(of: id)!]
+                    return hypot(p.x - met.x, p.y - met.y) / lengths[lengths.count / 2]
+                }
+            }
+            let rejoined = layout.grow(after, from: drawn, componentSizes: sizes, communities: communities, mayLayOutAfresh: false)
+            let dragged = layout.grow(after, from: drawn, communities: communities, mayLayOutAfresh: false)
+            #expect(distances(rejoined.positions).allSatisfy { $0 <= 2.5 }, "\(island) meets \(contact): \(distances(rejoined.positions))")
+            #expect(distances(dragged.positions).allSatisfy { $0 > 3.5 }, "without the sizes: \(distances(dragged.positions))")
+        }
+    }
+
+    /// A group arriving together (30 people who met each other, ten of whom also met someone of
+    /// the five groups drawn already) is drawn as one of its own, as a fresh layout draws it: of
+    /// each newcomer's 10 nearest people, at least 0.95 as many are newcomers as in a fresh layout
+    /// (0.98 here). Started beside the people they met, all over the picture, they were 0.93.
+    @Test func aGroupArrivingTogetherIsDrawnAsOneOfItsOwn() {
+        let layout = ConstellationLayout(seed: 1)
+        var random = SplitMix64(seed: 3)
+        var pairs: [(Int, Int)] = []
+        for person in 0..<180 {
+            for _ in 0..<2 { pairs.append((person, person / 30 * 30 + Int.random(in: 0..<30, using: &random))) }
+        }
+        pairs = pairs.filter { $0.0 != $0.1 }
+        let old =
+            pairs.filter { $0.0 < 150 }
+            + (0..<15).map { _ in (Int.random(in: 0..<150, using: &random), Int.random(in: 0..<150, using: &random)) }
+        let newcomers = pairs.filter { $0.0 >= 150 } + (0..<10).map { (150 + 3 * $0, Int.random(in: 0..<150, using: &random)) }
+        let before = Graph(edges: old)
+        let drawn = layout.positions(for: before)
+        let components = Components(before)
+        let graph = Graph(edges: old + newcomers)
+        let index = Dictionary(uniqueKeysWithValues: before.ids.enumerated().map { ($1, $0) })
+        let grown = layout.grow(
+            graph, from: graph.ids.map { index[$0].map { drawn[$0] } },
+            componentSizes: graph.ids.map { index[$0].map { components.sizes[Int(components.label[$0])] } },
+            communities: Communities.detect(graph, seed: 1).membership, mayLayOutAfresh: false
+        ).positions
+        let fresh = layout.positions(for: graph)
+        /// Of each newcomer's 10 nearest people, the share of newcomers, on average.
+        func newcomersTogether(_ points: [Point]) -> Double {
+            let new = graph.ids.indices.filter { graph.ids[$0] >= 150 }
+            let shares = new.map { v in
+                let nearest = points.indices.filter { $0 != v }.sorted {
+                    hypot(points[$0].x - points[v].x, points[$0].y - points[v].y)
+                        < hypot(points[$1].x - points[v].x, points[$1].y - points[v].y)
+                }.prefix(10)
+                return Double(nearest.count { graph.ids[$0] >= 150 }) / 10
+            }
+            return shares.reduce(0, +) / Double(shares.count)
+        }
+        #expect(
+            newcomersTogether(grown) >= 0.95 * newcomersTogether(fresh),
+            "newcomers among a newcomer's 10 nearest: \(newcomersTogether(grown)), a fresh layout \(newcomersTogether(fresh))")
     }
 }

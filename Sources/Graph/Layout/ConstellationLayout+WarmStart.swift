@@ -26,11 +26,17 @@ extension ConstellationLayout {
     /// picture keeps less than 0.9 of its neighbourhood preservation: a picture that started from
     /// a sparse, early graph can keep groups mixed that the graph has since told apart. A caller
     /// that follows one picture allows it every so often (the server: every tenth picture at
-    /// most), so that the picture mostly glides and is sometimes redrawn.
-    public func grow<ID>(_ graph: Graph<ID>, from previous: [Point?], communities: [Int32], mayLayOutAfresh: Bool) -> Growth {
+    /// most), so that the picture mostly glides and is sometimes redrawn. `componentSizes` gives,
+    /// for each placed node, the size of the component it was drawn in (a caller that follows a
+    /// picture keeps it with the picture): a small group drawn on its own that has since joined
+    /// the picture's main part is then placed again beside the people it met (`Islands`).
+    public func grow<ID>(
+        _ graph: Graph<ID>, from previous: [Point?], componentSizes: [Int?]? = nil, communities: [Int32], mayLayOutAfresh: Bool
+    ) -> Growth {
         // One settling graph (a Leiden run) for the grown picture and, if taken, the fresh one.
         let settling = settlingGraph(graph)
-        let grown = grown(graph, from: previous, communities: communities, settling: settling)
+        let start = componentSizes.map { Islands.rejoining(graph, previous: previous, componentSizes: $0) } ?? previous
+        let grown = grown(graph, from: start, communities: communities, settling: settling)
         guard mayLayOutAfresh, let grown else {
             return grown.map { Growth(positions: $0, laidOutAfresh: false) }
                 ?? Growth(
@@ -96,6 +102,14 @@ extension ConstellationLayout {
         return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }
 
+    /// The size from which a component is the picture's main part rather than a small group
+    /// drawn on its own (scattered pairs, knots of people who met only each other).
+    static let mainPart = 50
+
+    /// The most people of a knot, a few who met each other: tied together while a picture settles
+    /// (`settlingGraph`), and started again when one drawn on its own joins the main part (`Islands`).
+    static let largestKnot = 6
+
     /// The refinement's ideal length in a grown picture, as a share of its median pair. Shorter
     /// than the pairs, so weaker and shorter-reaching repulsion lets people settle nearer the
     /// people they met: neighbourhood preservation 0.81-0.92 → 0.89-0.96 of a fresh layout's at
@@ -119,7 +133,7 @@ extension ConstellationLayout {
         let components = Components(graph)
         var componentSize = [Int](repeating: 0, count: components.count)
         for label in components.label { componentSize[Int(label)] += 1 }
-        let small = { (v: Int) in componentSize[Int(components.label[v])] < 50 }
+        let small = { (v: Int) in componentSize[Int(components.label[v])] < Self.mainPart }
         let weighted = WeightedGraph(graph)
         let settling = weighted.scaled(by: Self.idealLength, at: small)
         let hierarchy = LayoutHierarchy(weighted, seed: seed)
@@ -127,31 +141,67 @@ extension ConstellationLayout {
         let aggregate = hierarchy.levels[0].parent
         var knots: [Int32: [Int]] = [:]
         for v in 0..<graph.nodeCount where !small(v) { knots[aggregate[v], default: []].append(v) }
-        return settling.tying(knots.values.filter { (2...6).contains($0.count) }, weight: 0.4)
+        return settling.tying(knots.values.filter { (2...Self.largestKnot).contains($0.count) }, weight: 0.4)
     }
 
-    /// Gives the unplaced points (NaN) a start: beside the mean of their placed neighbours, a few
-    /// rounds for chains of newcomers; a group with no placed neighbour at all (people who met
-    /// each other first) together in the picture's free room (`FreeRoom`), each group its own.
+    /// Gives the unplaced points (NaN) a start. Newcomers come in groups, the unplaced people
+    /// joined by pairs among them. A group of fewer than `placedTogether` starts beside the people
+    /// it met, each newcomer beside the mean of their placed neighbours (a few rounds, for chains
+    /// of newcomers). A larger one, a group arriving together, starts together, in the free room
+    /// nearest the people it met (`FreeRoom`), as a fresh layout draws it: one of its own. Spread
+    /// among its contacts all over the picture, such a group was pulled through the groups
+    /// between for picture after picture (neighbourhood preservation 0.88-0.90 of a fresh layout's
+    /// at 2,000 people arriving group by group). A group that met only each other starts in the
+    /// picture's free room, where a fresh layout packs its small components.
     private func placeNewcomers<ID>(_ graph: Graph<ID>, _ points: inout [Point], random: inout SplitMix64) {
+        let groups = Self.groups(of: graph, unplaced: points.map(\.x.isNaN))
+        guard !groups.isEmpty else { return }
+        let contacts = groups.map {
+            Self.centre(of: $0.flatMap { graph.neighbours(of: $0).map { points[Int($0)] } }.filter { !$0.x.isNaN })
+        }
+        let together = groups.map { $0.count >= Self.placedTogether }
         for _ in 0..<3 {
-            for v in 0..<graph.nodeCount where points[v].x.isNaN {
-                let known = graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }
-                guard !known.isEmpty else { continue }
-                points[v] = Point(
-                    x: known.map(\.x).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random),
-                    y: known.map(\.y).reduce(0, +) / Double(known.count) + Double.random(in: -0.5...0.5, using: &random))
+            for (group, members) in groups.enumerated() where !together[group] {
+                for v in members where points[v].x.isNaN {
+                    guard let known = Self.centre(of: graph.neighbours(of: v).map { points[Int($0)] }.filter { !$0.x.isNaN }) else {
+                        continue
+                    }
+                    points[v] = Point(
+                        x: known.x + Double.random(in: -0.5...0.5, using: &random),
+                        y: known.y + Double.random(in: -0.5...0.5, using: &random))
+                }
             }
         }
+        // In the free room: the groups placed together, and the people of the others still without a start.
+        let inTheRoom = groups.indices.filter { together[$0] || groups[$0].contains { points[$0].x.isNaN } }
+            .sorted { groups[$0].count > groups[$1].count }
+        guard !inTheRoom.isEmpty else { return }
+        var room = FreeRoom(around: points.filter { !$0.x.isNaN }, groups: inTheRoom.map { groups[$0].count })
+        for group in inTheRoom {
+            let radius = FreeRoom.radius(of: groups[group].count)
+            let spot = room.take(radius: radius, near: contacts[group])
+            for v in groups[group] where together[group] || points[v].x.isNaN {
+                points[v] = Point(
+                    x: spot.x + Double.random(in: -radius...radius, using: &random),
+                    y: spot.y + Double.random(in: -radius...radius, using: &random))
+            }
+        }
+    }
+
+    /// The size from which a group of newcomers who met each other starts together
+    /// (`placeNewcomers`). Measured from 2 to 7 in `docs/benchmarks.md`.
+    private static let placedTogether = 4
+
+    /// The unplaced nodes in groups: those joined by edges among them, largest first.
+    private static func groups<ID>(of graph: Graph<ID>, unplaced: [Bool]) -> [[Int]] {
         var seen = [Bool](repeating: false, count: graph.nodeCount)
         var groups: [[Int]] = []
-        for start in 0..<graph.nodeCount where points[start].x.isNaN && !seen[start] {
-            // The group: the unplaced nodes reached from `start` (all of its component: none of them has a placed neighbour).
+        for start in 0..<graph.nodeCount where unplaced[start] && !seen[start] {
             var group = [start]
             seen[start] = true
             var next = 0
             while next < group.count {
-                for u in graph.neighbours(of: group[next]) where !seen[Int(u)] && points[Int(u)].x.isNaN {
+                for u in graph.neighbours(of: group[next]) where !seen[Int(u)] && unplaced[Int(u)] {
                     seen[Int(u)] = true
                     group.append(Int(u))
                 }
@@ -159,18 +209,13 @@ extension ConstellationLayout {
             }
             groups.append(group)
         }
-        guard !groups.isEmpty else { return }
-        groups.sort { $0.count > $1.count }
-        var room = FreeRoom(around: points.filter { !$0.x.isNaN }, groups: groups.map(\.count))
-        for group in groups {
-            let radius = FreeRoom.radius(of: group.count)
-            let spot = room.take(radius: radius)
-            for v in group {
-                points[v] = Point(
-                    x: spot.x + Double.random(in: -radius...radius, using: &random),
-                    y: spot.y + Double.random(in: -radius...radius, using: &random))
-            }
-        }
+        return groups.sorted { $0.count > $1.count }
+    }
+
+    /// The mean of `points`, nil for none.
+    private static func centre(of points: [Point]) -> Point? {
+        guard !points.isEmpty else { return nil }
+        return Point(x: points.map(\.x).reduce(0, +) / Double(points.count), y: points.map(\.y).reduce(0, +) / Double(points.count))
     }
 
     /// `points` turned and scaled onto the places the same nodes had in `previous` (where there

@@ -1,7 +1,7 @@
 /// A picture grown pair by pair, as a live page sees an event grow, measured as METRICS.md's
 /// "picture that grows": every `every` pairs a picture grown from the one before (a fresh layout
 /// allowed every tenth picture at most, as the server allows it, and communities started from the
-/// previous ones, as the server starts them), beside a fresh layout of the same graph.
+/// previous ones and the sizes of the components people were drawn in kept, as the server does), beside a fresh layout of the same graph.
 public enum GrowthReplay {
     /// One picture of the replay: how the grown one and a fresh one compare, how far the people
     /// already drawn moved, and what the grown picture cost.
@@ -27,7 +27,7 @@ public enum GrowthReplay {
     public static func run(pairs: [(Int, Int)], groups: [Int32], every: Int) -> [Frame] {
         let layout = ConstellationLayout(seed: 1)
         let clock = ContinuousClock()
-        var previous: [Int: (point: Point, community: Int)] = [:]
+        var previous: [Int: (point: Point, community: Int, componentSize: Int)] = [:]
         var frames: [Frame] = []
         var grownInARow = 0
         for end in stride(from: every, through: pairs.count, by: every) {
@@ -35,7 +35,9 @@ public enum GrowthReplay {
             let start = graph.ids.map { previous[$0] }
             let began = clock.now
             let communities = Communities.detect(graph, seed: 1, startingFrom: start.map { $0?.community }).membership
-            let growth = layout.grow(graph, from: start.map { $0?.point }, communities: communities, mayLayOutAfresh: grownInARow >= 9)
+            let growth = layout.grow(
+                graph, from: start.map { $0?.point }, componentSizes: start.map { $0?.componentSize }, communities: communities,
+                mayLayOutAfresh: grownInARow >= 9)
             let seconds = (clock.now - began) / .seconds(1)
             grownInARow = growth.laidOutAfresh ? 0 : grownInARow + 1
             let grown = growth.positions
@@ -55,8 +57,11 @@ public enum GrowthReplay {
                     crowding: (PictureChange.crowding(grown), PictureChange.crowding(fresh)),
                     move: previous.isEmpty ? nil : PictureChange.medianMove(from: start.map { $0?.point }, to: grown),
                     afresh: growth.laidOutAfresh, seconds: seconds))
+            let components = Components(graph)
             previous = Dictionary(
-                uniqueKeysWithValues: graph.ids.indices.map { (graph.ids[$0], (grown[$0], Int(communities[$0]))) })
+                uniqueKeysWithValues: graph.ids.indices.map {
+                    (graph.ids[$0], (grown[$0], Int(communities[$0]), components.sizes[Int(components.label[$0])]))
+                })
         }
         return frames
     }

@@ -26,17 +26,20 @@ actor SubgraphLayouts {
         static func event(_ id: UUID) -> Subject { Subject(kind: .event, id: id, depth: 0) }
     }
 
-    /// A subgraph's picture: each node's place and community, kept in arrays in the order the
-    /// nodes were given (less than half the memory of a dictionary by id, for a cache of thousands).
+    /// A subgraph's picture: each node's place, community and the size of the component it was
+    /// drawn in, kept in arrays in the order the nodes were given (less than half the memory of a
+    /// dictionary by id, for a cache of thousands).
     struct Picture: Sendable {
         struct Place: Sendable {
             let point: Point
             let community: Int
+            let componentSize: Int
         }
 
         let ids: [UUID]
         private let points: [Point]
         private let communities: [Int32]
+        private let componentSizes: [Int32]
         /// Whether it grew from the subject's previous picture (rather than being laid out afresh).
         let warmStarted: Bool
         /// How many pictures in a row have grown since the last one laid out afresh: a grown
@@ -44,10 +47,12 @@ actor SubgraphLayouts {
         let grownInARow: Int
         static let seed: UInt64 = 1
 
-        init(ids: [UUID], points: [Point], communities: [Int32], warmStarted: Bool, grownInARow: Int = 0) {
-            self.ids = ids
+        init(graph: Graph<UUID>, points: [Point], communities: [Int32], warmStarted: Bool, grownInARow: Int = 0) {
+            let components = Components(graph)
+            self.ids = graph.ids
             self.points = points
             self.communities = communities
+            self.componentSizes = components.label.map { Int32(components.sizes[Int($0)]) }
             self.warmStarted = warmStarted
             self.grownInARow = grownInARow
         }
@@ -69,7 +74,7 @@ actor SubgraphLayouts {
         }
 
         private func place(at index: Int) -> Place {
-            Place(point: points[index], community: Int(communities[index]))
+            Place(point: points[index], community: Int(communities[index]), componentSize: Int(componentSizes[index]))
         }
     }
 
@@ -145,15 +150,17 @@ actor SubgraphLayouts {
         let layout = ConstellationLayout(seed: Picture.seed)
         guard let previous else {
             let result = layout.layout(graph)
-            return Picture(ids: graph.ids, points: result.positions, communities: result.communities, warmStarted: false)
+            return Picture(graph: graph, points: result.positions, communities: result.communities, warmStarted: false)
         }
         let places = previous.places
         let start = graph.ids.map { places[$0] }
         var communities = Communities.detect(graph, seed: Picture.seed, startingFrom: start.map { $0?.community }).membership
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
-        let growth = layout.grow(graph, from: start.map { $0?.point }, communities: communities, mayLayOutAfresh: previous.grownInARow >= 9)
+        let growth = layout.grow(
+            graph, from: start.map { $0?.point }, componentSizes: start.map { $0?.componentSize }, communities: communities,
+            mayLayOutAfresh: previous.grownInARow >= 9)
         return Picture(
-            ids: graph.ids, points: growth.positions, communities: communities, warmStarted: !growth.laidOutAfresh,
+            graph: graph, points: growth.positions, communities: communities, warmStarted: !growth.laidOutAfresh,
             grownInARow: growth.laidOutAfresh ? 0 : previous.grownInARow + 1)
     }
 }
