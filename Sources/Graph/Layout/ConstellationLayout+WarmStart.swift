@@ -34,8 +34,9 @@ extension ConstellationLayout {
         _ graph: Graph<ID>, from previous: [Point?], componentSizes: [Int?]? = nil, communities: [Int32], mayLayOutAfresh: Bool
     ) -> Growth {
         // One settling graph (a Leiden run) for the grown picture and, if taken, the fresh one.
-        let settling = settlingGraph(graph)
-        let start = componentSizes.map { Islands.rejoining(graph, previous: previous, componentSizes: $0) } ?? previous
+        let components = Components(graph)
+        let settling = settlingGraph(graph, components: components)
+        let start = componentSizes.map { Islands.rejoining(previous, componentSizes: $0, components: components) } ?? previous
         let grown = grown(graph, from: start, communities: communities, settling: settling)
         guard mayLayOutAfresh, let grown else {
             return grown.map { Growth(positions: $0, laidOutAfresh: false) }
@@ -129,11 +130,8 @@ extension ConstellationLayout {
     /// components pairs pull `idealLength` as hard instead, so that a lone pair (which rests
     /// where the pull and the push balance, k² over the pull) keeps its length picture after
     /// picture rather than shrinking with the unit.
-    private func settlingGraph<ID>(_ graph: Graph<ID>) -> WeightedGraph {
-        let components = Components(graph)
-        var componentSize = [Int](repeating: 0, count: components.count)
-        for label in components.label { componentSize[Int(label)] += 1 }
-        let small = { (v: Int) in componentSize[Int(components.label[v])] < Self.mainPart }
+    private func settlingGraph<ID>(_ graph: Graph<ID>, components: Components) -> WeightedGraph {
+        let small = { (v: Int) in components.sizes[Int(components.label[v])] < Self.mainPart }
         let weighted = WeightedGraph(graph)
         let settling = weighted.scaled(by: Self.idealLength, at: small)
         let hierarchy = LayoutHierarchy(weighted, seed: seed)

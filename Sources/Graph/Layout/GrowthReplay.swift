@@ -1,7 +1,8 @@
 /// A picture grown pair by pair, as a live page sees an event grow, measured as METRICS.md's
 /// "picture that grows": every `every` pairs a picture grown from the one before (a fresh layout
 /// allowed every tenth picture at most, as the server allows it, and communities started from the
-/// previous ones and the sizes of the components people were drawn in kept, as the server does), beside a fresh layout of the same graph.
+/// previous ones and the sizes of the components people were drawn in kept, as the server does),
+/// beside a fresh layout of the same graph.
 public enum GrowthReplay {
     /// One picture of the replay: how the grown one and a fresh one compare, how far the people
     /// already drawn moved, and what the grown picture cost.

@@ -8,13 +8,13 @@
 /// either side (in `docs/benchmarks.md`).
 enum Islands {
     /// `previous` with the islands' people unplaced (nil), to be placed again as newcomers.
-    /// `componentSizes`: for each placed node, the size of the component it was drawn in.
-    static func rejoining<ID>(_ graph: Graph<ID>, previous: [Point?], componentSizes: [Int?]) -> [Point?] {
-        precondition(componentSizes.count == graph.nodeCount, "one component size (or nil) per node")
-        let components = Components(graph)
+    /// `componentSizes`: for each placed node, the size of the component it was drawn in;
+    /// `components`: the graph's components now.
+    static func rejoining(_ previous: [Point?], componentSizes: [Int?], components: Components) -> [Point?] {
+        precondition(componentSizes.count == previous.count, "one component size (or nil) per node")
         // Per component now, whether it holds someone drawn in the picture's main part.
         var joinsTheMainPart = [Bool](repeating: false, count: components.count)
-        for v in 0..<graph.nodeCount where previous[v] != nil && (componentSizes[v] ?? 0) >= ConstellationLayout.mainPart {
+        for v in previous.indices where previous[v] != nil && (componentSizes[v] ?? 0) >= ConstellationLayout.mainPart {
             joinsTheMainPart[Int(components.label[v])] = true
         }
         return previous.indices.map { v in
