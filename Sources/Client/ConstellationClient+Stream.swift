@@ -5,22 +5,27 @@ import NIOCore
 
 extension ConstellationClient {
     /// My new connections as they are made (`GET /v1/me/stream`): someone scanned my code. A cut
-    /// stream is opened again after two seconds and resumes after the last connection received; a
-    /// refusal (no key, a revoked one) ends the sequence with its `ClientError`.
+    /// stream is opened again after two seconds and resumes where it stood, after the last event
+    /// with an id (the hello's, or the last connection's), so that nothing made while it was cut
+    /// is missed; a refusal (no key, a revoked one) ends the sequence with its `ClientError`. The
+    /// server sends something at least every 40 s: an `http` client with a shorter read timeout
+    /// cuts a quiet stream, which costs a reconnection, not a connection.
     public func newConnections() -> AsyncThrowingStream<Connection, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 var lastId: String?
                 while !Task.isCancelled {
                     do {
-                        try await streamConnections(after: lastId) { connection in
-                            lastId = String(connection.id)
-                            continuation.yield(connection)
+                        try await streamEvents(of: "/v1/me/stream", after: lastId) { event in
+                            if event.name == "connection" {
+                                continuation.yield(try JSONDecoder.constellation.decode(Connection.self, from: Data(event.data.utf8)))
+                            }
+                            if let id = event.id { lastId = id }
                         }
                     } catch let error as ClientError {
                         if case .problem(let problem) = error, problem.status < 500 { return continuation.finish(throwing: error) }
                     } catch {
-                        // Cut (a read timeout between keep-alives, the server restarting): come back.
+                        // Cut (a read timeout, the server restarting): come back.
                     }
                     try? await Task.sleep(for: .seconds(2))
                 }
@@ -30,9 +35,11 @@ extension ConstellationClient {
         }
     }
 
-    /// One stream of my connections, until it ends: each to `receive`.
-    private func streamConnections(after lastId: String?, receive: (Connection) -> Void) async throws {
-        var request = HTTPClientRequest(url: baseURL + "/v1/me/stream")
+    /// One stream of `path`'s events, until it ends: each to `receive`.
+    private func streamEvents(
+        of path: String, after lastId: String?, receive: (ServerSentEvents.Event) throws -> Void
+    ) async throws {
+        var request = HTTPClientRequest(url: baseURL + path)
         if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastId { request.headers.add(name: "Last-Event-ID", value: lastId) }
@@ -46,38 +53,45 @@ extension ConstellationClient {
         }
         var parser = ServerSentEvents()
         for try await chunk in response.body {
-            for event in parser.feed(String(buffer: chunk)) where event.name == "connection" {
-                receive(try JSONDecoder.constellation.decode(Connection.self, from: Data(event.data.utf8)))
-            }
+            for event in parser.feed(chunk.readableBytesView) { try receive(event) }
         }
     }
 }
 
-/// The `text/event-stream` format, read as it arrives: events with their name, data and id.
-/// Comments and `retry` are skipped.
+/// The `text/event-stream` format, read as its bytes arrive: events with their name, data and
+/// id. A chunk may end anywhere, inside a line or inside a character: lines are decoded whole.
+/// Lines end with LF or CRLF; comments and `retry` are skipped.
 package struct ServerSentEvents {
     package struct Event: Equatable {
         package var name = "message"
         package var id: String?
         package var data = ""
+
+        package init(name: String = "message", id: String? = nil, data: String = "") {
+            self.name = name
+            self.id = id
+            self.data = data
+        }
     }
 
     package init() {}
 
-    private var pending = ""
+    private var pending: [UInt8] = []
     private var current = Event()
 
-    /// The events that `text` completes.
-    package mutating func feed(_ text: String) -> [Event] {
-        pending += text
+    /// The events that `bytes` completes.
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
+        pending.append(contentsOf: bytes)
         var events: [Event] = []
-        while let newline = pending.firstIndex(where: \.isNewline) {
-            let line = String(pending[..<newline])
-            pending = String(pending[pending.index(after: newline)...])
+        var start = 0
+        while let newline = pending[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = pending[start..<newline]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            start = newline + 1
             if line.isEmpty {
                 if !current.data.isEmpty || current.name != "message" { events.append(current) }
                 current = Event()
-            } else if let (field, value) = Self.field(line) {
+            } else if let (field, value) = Self.field(String(decoding: line, as: UTF8.self)) {
                 switch field {
                 case "event": current.name = value
                 case "id": current.id = value
@@ -86,6 +100,7 @@ package struct ServerSentEvents {
                 }
             }
         }
+        pending.removeFirst(start)
         return events
     }
 

@@ -58,7 +58,9 @@ struct Session {
         return clients.withLock { clients in
             if let client = clients[authorities] { return client }
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            configuration.timeout = .init(connect: .seconds(3), read: .seconds(10))
+            // Each call has its own deadline (`timeout` above); the read timeout is for a live
+            // stream's silences, which the server breaks at least every 40 s.
+            configuration.timeout = .init(connect: .seconds(3), read: .seconds(45))
             configuration.connectionPool.retryConnectionEstablishment = false
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[authorities] = client

@@ -40,7 +40,7 @@ import Tokens
                 try await Task.sleep(for: .milliseconds(100))
             }
         }
-        #expect(heard != nil, "\(watching.stdout.suffix(300))")
+        #expect(heard != nil, "\(watching.stdout.suffix(300)) \((try? String(contentsOf: watching.err, encoding: .utf8)) ?? "")")
     }
 
     @Test func showScanAndViewEndToEnd() async throws {

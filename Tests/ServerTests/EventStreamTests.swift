@@ -37,7 +37,7 @@ import Testing
                     var parser = ServerSentEvents()
                     do {
                         for try await chunk in body {
-                            for event in parser.feed(String(buffer: chunk)) { continuation.yield(event) }
+                            for event in parser.feed(chunk.readableBytesView) { continuation.yield(event) }
                         }
                         continuation.finish()
                     } catch {

@@ -35,7 +35,7 @@ struct Show: SessionCommand {
 
     func run(in session: Session) async throws {
         // While the code is on screen, say who scans it.
-        let listener = watch ? Task { try await announceNewConnections(session) } : nil
+        let listener = watch ? Task { await announceNewConnections(session) } : nil
         defer { listener?.cancel() }
         repeat {
             let issued = try await session.client.issueToken(event: event)
@@ -48,9 +48,14 @@ struct Show: SessionCommand {
         } while watch
     }
 
-    private func announceNewConnections(_ session: Session) async throws {
-        for try await connection in session.client.newConnections() {
-            Terminal.print("\(connection.peer.displayName) connected with you.")
+    /// Says who connects, until the server refuses the stream (then says why, and the code stays).
+    private func announceNewConnections(_ session: Session) async {
+        do {
+            for try await connection in session.client.newConnections() {
+                Terminal.print("\(connection.peer.displayName) connected with you.")
+            }
+        } catch {
+            Terminal.note("The code stays, but who scans it cannot be told: \(error)")
         }
     }
 
