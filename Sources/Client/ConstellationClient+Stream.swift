@@ -16,7 +16,7 @@ extension ConstellationClient {
                 var lastId: String?
                 while !Task.isCancelled {
                     do {
-                        try await streamEvents(of: "/v1/me/stream", after: lastId) { event in
+                        try await streamEvents(after: lastId) { event in
                             if event.name == "connection" {
                                 continuation.yield(try JSONDecoder.constellation.decode(Connection.self, from: Data(event.data.utf8)))
                             }
@@ -35,11 +35,9 @@ extension ConstellationClient {
         }
     }
 
-    /// One stream of `path`'s events, until it ends: each to `receive`.
-    private func streamEvents(
-        of path: String, after lastId: String?, receive: (ServerSentEvents.Event) throws -> Void
-    ) async throws {
-        var request = HTTPClientRequest(url: baseURL + path)
+    /// One stream of my events, until it ends: each to `receive`.
+    private func streamEvents(after lastId: String?, receive: (ServerSentEvents.Event) throws -> Void) async throws {
+        var request = HTTPClientRequest(url: baseURL + "/v1/me/stream")
         if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
         request.headers.add(name: "Accept", value: "text/event-stream")
         if let lastId { request.headers.add(name: "Last-Event-ID", value: lastId) }

@@ -120,7 +120,7 @@ import Testing
             #expect(components.sizes.sorted() == [island.count, 60], "the 60 are one component, the island another")
             let drawn = layout.positions(for: before).map { Optional($0) }
             let after = Graph(nodes: before.ids, edges: before.edgeList.map { (before.ids[$0], before.ids[$1]) } + [(island[0], contact)])
-            let sizes = after.ids.indices.map { Optional(components.sizes[Int(components.label[$0])]) }
+            let sizes = after.ids.indices.map { Optional(components.size(of: $0)) }
             let communities = Communities.detect(after, seed: 1).membership
             /// How far each of the island is from the person they met, in the picture's median pairs.
             func distances(_ grown: [Point]) -> [Double] {
@@ -161,7 +161,7 @@ import Testing
         let index = Dictionary(uniqueKeysWithValues: before.ids.enumerated().map { ($1, $0) })
         let grown = layout.grow(
             graph, from: graph.ids.map { index[$0].map { drawn[$0] } },
-            componentSizes: graph.ids.map { index[$0].map { components.sizes[Int(components.label[$0])] } },
+            componentSizes: graph.ids.map { index[$0].map { components.size(of: $0) } },
             communities: Communities.detect(graph, seed: 1).membership, mayLayOutAfresh: false
         ).positions
         let fresh = layout.positions(for: graph)

@@ -131,7 +131,7 @@ extension ConstellationLayout {
     /// where the pull and the push balance, k² over the pull) keeps its length picture after
     /// picture rather than shrinking with the unit.
     private func settlingGraph<ID>(_ graph: Graph<ID>, components: Components) -> WeightedGraph {
-        let small = { (v: Int) in components.sizes[Int(components.label[v])] < Self.mainPart }
+        let small = { (v: Int) in components.size(of: v) < Self.mainPart }
         let weighted = WeightedGraph(graph)
         let settling = weighted.scaled(by: Self.idealLength, at: small)
         let hierarchy = LayoutHierarchy(weighted, seed: seed)

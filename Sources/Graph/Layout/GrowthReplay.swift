@@ -61,7 +61,7 @@ public enum GrowthReplay {
             let components = Components(graph)
             previous = Dictionary(
                 uniqueKeysWithValues: graph.ids.indices.map {
-                    (graph.ids[$0], (grown[$0], Int(communities[$0]), components.sizes[Int(components.label[$0])]))
+                    (graph.ids[$0], (grown[$0], Int(communities[$0]), components.size(of: $0)))
                 })
         }
         return frames

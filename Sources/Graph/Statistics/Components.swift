@@ -31,6 +31,9 @@ public struct Components: Sendable {
         self.sizes = sizes
     }
 
+    /// The size of `node`'s component.
+    public func size(of node: Int) -> Int { sizes[Int(label[node])] }
+
     public var count: Int { sizes.count }
     public var largest: Int { sizes.max() ?? 0 }
 }

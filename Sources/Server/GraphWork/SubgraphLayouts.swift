@@ -52,7 +52,7 @@ actor SubgraphLayouts {
             self.ids = graph.ids
             self.points = points
             self.communities = communities
-            self.componentSizes = components.label.map { Int32(components.sizes[Int($0)]) }
+            self.componentSizes = graph.ids.indices.map { Int32(components.size(of: $0)) }
             self.warmStarted = warmStarted
             self.grownInARow = grownInARow
         }
