@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Client
 import ConstellationModel
 import Foundation
@@ -75,18 +74,15 @@ import Testing
 
     /// `ConstellationClient.newConnections` (what `constellation show --watch` says) comes back to a
     /// cut stream where it stood, from the hello's id when it had heard of no connection yet: a
-    /// connection made while it was away is heard when it is back. Here its read timeout (1 s,
-    /// under the server's 15 s of quiet) cuts the stream, and Bob scans while the client waits its
-    /// 2 s to reconnect. (The CLI read for 10 s, so its stream was cut every 12 s, and resumed
-    /// only after a connection heard: a scan in the gap was never told.) A stranger's key ends the
+    /// connection made while it was away is heard when it is back. Here the server ends every
+    /// stream after 2 s (`streamLifetime`), and Bob scans while the client waits its 2 s to
+    /// reconnect. (The CLI's stream was cut every 12 s by its 10 s read timeout, and resumed only
+    /// after a connection heard: a scan in the gap was never told.) A stranger's key ends the
     /// sequence with the server's refusal.
     @Test func theClientResumesACutStreamFromItsHelloAndMissesNothing() async throws {
-        try await TestServer.run { server throws in
+        try await TestServer.run(configure: { $0.streamLifetime = .seconds(2) }) { server throws in
             let (ada, bob) = try await server.users("Ada", "Bob")
-            var configuration = HTTPClient.Configuration()
-            configuration.timeout = .init(read: .seconds(1))
-            let http = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            let watching = ConstellationClient(baseURL: "http://127.0.0.1:\(server.port)", apiKey: ada.client.apiKey, http: http)
+            let watching = ConstellationClient(baseURL: "http://127.0.0.1:\(server.port)", apiKey: ada.client.apiKey)
             let heard = Task { () throws -> Connection? in
                 for try await connection in watching.newConnections() { return connection }
                 return nil
@@ -96,7 +92,7 @@ import Testing
             while feeds.watcherCount == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
             #expect(feeds.watcherCount == 1, "the stream opened")
             while feeds.watcherCount == 1, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
-            #expect(feeds.watcherCount == 0, "the read timeout cut it")
+            #expect(feeds.watcherCount == 0, "the server ended it")
 
             let redemption = try await bob.client.scan(ada.client)
             let timeout = Task {
@@ -107,14 +103,13 @@ import Testing
             timeout.cancel()
             #expect(connection?.id == redemption.connection.id && connection?.peer.displayName == "Bob")
 
-            let stranger = ConstellationClient(baseURL: watching.baseURL, apiKey: "cst_nope", http: http)
+            let stranger = ConstellationClient(baseURL: watching.baseURL, apiKey: "cst_nope")
             await #expect {
                 for try await _ in stranger.newConnections() {}
             } throws: { error in
                 guard case .problem(let problem) = error as? ClientError else { return false }
                 return problem.status == 401
             }
-            try await http.shutdown()
         }
     }
 
