@@ -30,7 +30,8 @@ public enum SigningKeyFile {
     /// before the file existed; without it, a missing signing key is an error and nothing is written.
     public static func load(environment: [String: String], dataDirectory: URL, create: Bool = true) throws -> KeyMaterial {
         if let secret = environment["CONSTELLATION_SIGNING_KEY"] {
-            return try loadEnvironment(environment, secret: secret)
+            return try loadEnvironment(environment, secret: secret).checked(
+                signingKey: "CONSTELLATION_SIGNING_KEY", retiredKeys: "CONSTELLATION_RETIRED_KEYS")
         }
         for name in ["CONSTELLATION_RETIRED_KEYS", "CONSTELLATION_PSEUDONYM_KEY"] where environment[name] != nil {
             throw SigningKeyError.malformed(
@@ -38,7 +39,9 @@ public enum SigningKeyFile {
                 why: "it goes with CONSTELLATION_SIGNING_KEY; "
                     + "with keys in the data directory, `keys rotate` keeps them in its files")
         }
-        return try loadFiles(dataDirectory: dataDirectory, create: create)
+        return try loadFiles(dataDirectory: dataDirectory, create: create).checked(
+            signingKey: dataDirectory.appendingPathComponent(signingKeyName).path,
+            retiredKeys: dataDirectory.appendingPathComponent(retiredKeysName).path)
     }
 
     static func loadEnvironment(_ environment: [String: String], secret: String) throws(SigningKeyError) -> KeyMaterial {
@@ -110,6 +113,28 @@ public struct KeyMaterial: Sendable {
     public let eventPseudonyms: PseudonymKey
     /// Whether the keys come from `CONSTELLATION_SIGNING_KEY` (which `keys rotate` cannot change).
     public let fromEnvironment: Bool
+
+    /// Itself, if each key is a secret and each is listed once: the signing key's seed is not all
+    /// zeros (anyone could sign with it), no retired key is all zeros, and none is the signing key's
+    /// public half or another retired key's (a copy gone wrong, which would be trusted past its
+    /// own dates). A pseudonym key of all zeros is refused where it is read (`PseudonymKey`).
+    func checked(signingKey: String, retiredKeys: String) throws(SigningKeyError) -> KeyMaterial {
+        let zeros = [UInt8](repeating: 0, count: 32)
+        if let zeroSeed = try? SigningKey(seed: zeros).publicKey, current.publicKey == zeroSeed {
+            throw .malformed(source: signingKey, line: nil, why: "its seed is all zeros: it is no secret")
+        }
+        var seen: Set<[UInt8]> = [current.publicKey.bytes]
+        for key in retired {
+            guard key.publicKey.bytes != zeros else {
+                throw .malformed(source: retiredKeys, line: nil, why: "the retired key \(key.kid) is all zeros: it is no key")
+            }
+            guard seen.insert(key.publicKey.bytes).inserted else {
+                throw .malformed(
+                    source: retiredKeys, line: nil, why: "the retired key \(key.kid) is the signing key or another retired key")
+            }
+        }
+        return self
+    }
 
     public func keyRing() throws(TokenError) -> KeyRing {
         try KeyRing(current: current, since: since, retired: retired.map(\.verificationKey), eventPseudonyms: eventPseudonyms)

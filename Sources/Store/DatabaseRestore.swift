@@ -12,6 +12,9 @@ import Logging
 public struct DatabaseRestore: Sendable {
     public let dump: URL
     private let migrations: [(version: String, sql: String)]
+    /// This binary's migrations after the backup's: applied in the restore's transaction, so
+    /// that rows an older release let through meet this release's rules before anything is kept.
+    private let later: [(version: String, sql: String)]
     private let reference: ReferenceSchema
     private let listing: DumpListing
     /// Rows by table, as the dump holds them.
@@ -20,7 +23,9 @@ public struct DatabaseRestore: Sendable {
     /// Checks `dump` against the schema of `migrations` (this binary's, from the first to the
     /// backup's last), building that schema in a throwaway cluster inside `work`. Blocks for a few
     /// seconds. Throws `RestoreError` for a dump that is not of that schema.
-    public init(dump: URL, migrations: [(version: String, sql: String)], work: URL, logger: Logger) throws {
+    public init(
+        dump: URL, migrations: [(version: String, sql: String)], later: [(version: String, sql: String)] = [], work: URL, logger: Logger
+    ) throws {
         let listing = try DumpListing(parsing: try DatabaseDump.listing(of: dump))
         let reference = try ReferenceSchema.build(migrations, in: work, logger: logger)
         guard listing.serverMajor == reference.listing.serverMajor else {
@@ -37,6 +42,7 @@ public struct DatabaseRestore: Sendable {
         }
         self.dump = dump
         self.migrations = migrations
+        self.later = later
         self.reference = reference
         self.listing = listing
         rows = try Self.read(dump, listing: listing, reference: reference)
@@ -44,11 +50,13 @@ public struct DatabaseRestore: Sendable {
 
     /// Restores the dump into `database`, which must hold nothing, in one transaction: builds the
     /// schema of the migrations, loads each table's rows (each after those its foreign keys refer
-    /// to) and the sequences, and checks that the migrations the dump records are this binary's.
+    /// to) and the sequences, checks that the migrations the dump records are this binary's,
+    /// applies the later ones and checks every row by `rules`. A row that breaks a rule, the
+    /// schema's or one of `rules`, is `RestoreError.breaksRules`, naming its table, key and rule.
     /// Then checks what was committed, table by table, and removes it all if that fails. Refuses
     /// a connection as a superuser unless `allowingSuperuser`. Returns the rows per table.
     @discardableResult
-    public func load(into database: Database, allowingSuperuser: Bool) async throws -> [String: Int] {
+    public func load(into database: Database, allowingSuperuser: Bool, rules: [StoredValueRule] = []) async throws -> [String: Int] {
         try await database.withConnection { [self] connection in
             let role = try connection.query("SELECT current_user AS role, current_setting('is_superuser') = 'on' AS superuser")[0]
             if try role.bool("superuser"), !allowingSuperuser { throw RestoreError.superuser(role: try role.string("role")) }
@@ -56,7 +64,19 @@ public struct DatabaseRestore: Sendable {
                 // Restores (and migrations) into one database take turns: the second finds the first's tables.
                 try connection.query("SELECT pg_advisory_xact_lock(\(Migrator.lockKey))")
                 guard try connection.query(DatabaseDump.emptiness)[0].bool("empty") else { throw RestoreError.notEmpty }
-                try write(on: connection)
+                do {
+                    try write(on: connection)
+                    try Migrator.apply(later, on: connection)
+                } catch let error as PostgresError {
+                    // Matched inside the catch: a `catch … where` in async code never finished a Swift 6.3 release build.
+                    guard error.isCheckViolation || error.sqlState == Migrator.rowsBreakRules else { throw error }
+                    throw RestoreError.breaksRules(Self.describe(error))
+                }
+                let broken = try rules.compactMap { rule in
+                    let keys = try rule.breakingKeys(on: connection)
+                    return keys.isEmpty ? nil : "\(rule.table) \(keys.joined(separator: ", ")) (\(rule.rule))"
+                }
+                if !broken.isEmpty { throw RestoreError.breaksRules(broken.joined(separator: "; ")) }
             }
         }
         do {
@@ -119,6 +139,14 @@ public struct DatabaseRestore: Sendable {
     }
 
     private static let newline: ArraySlice<UInt8> = [UInt8(ascii: "\n")]
+
+    /// A refused row as its table, key and rule (a check constraint's name says its rule), or a
+    /// migration's account of the rows that break its rules: never the row's data.
+    private static func describe(_ error: PostgresError) -> String {
+        guard error.isCheckViolation else { return error.message }
+        let key = error.refusedRowKey.map { " \($0.uuidString.lowercased())" } ?? ""
+        return "\(error.table ?? "a table")\(key) (\(error.constraint ?? "a check"))"
+    }
 
     /// The migrations `schema_migrations` records, with their checksums.
     private static func recordedMigrations(on connection: PostgresConnection) throws -> [Recorded] {

@@ -40,6 +40,8 @@ package struct EventMemberView: Sendable, Equatable {
     package let profileId: UUID
     package let displayName: String
     package let named: Bool
+    /// Whether they chose to be named on the event's walls too.
+    package let onWall: Bool
 }
 
 /// What the event's growth and summary are computed from.
@@ -114,13 +116,14 @@ extension EventRepository {
         let pairs = try Self.pairs(of: event, on: connection)
         let members = try connection.query(
             """
-            SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named
+            SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named, m.wall_name AS on_wall
             FROM event_members m JOIN profiles p ON p.id = m.profile_id
             WHERE m.event_id = \(event)
             """
         ).map { row throws(PostgresError) in
             EventMemberView(
-                profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"), named: try row.bool("named"))
+                profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"), named: try row.bool("named"),
+                onWall: try row.bool("on_wall"))
         }
         return (pairs, members)
     }

@@ -69,11 +69,14 @@ extension EventRepository {
         try await database.withConnection { connection in
             let rows = try connection.query(
                 """
-                SELECT e.id AS event_id, e.slug, e.name, p.display_name AS inviter_name, l.expires_at, \(Self.state)
+                SELECT e.id AS event_id, e.slug, e.name, e.purged_at IS NOT NULL AS purged, p.display_name AS inviter_name,
+                       l.expires_at, \(Self.state)
                 FROM organizer_invitation_links l JOIN events e ON e.id = l.event_id JOIN profiles p ON p.id = l.invited_by
                 WHERE l.code_hash = \(ByteString(codeHash))
                 """)
             guard let row = rows.first else { throw StoreError.invitationLinkUnknown }
+            // From the purge's mark on, a look names nobody, before the purge removes the link.
+            if try row.bool("purged") { throw StoreError.eventPurged }
             try Self.requireWaiting(row)
             return InvitationPreview(
                 eventId: try row.uuid("event_id"), eventSlug: try row.string("slug"), eventName: try row.string("name"),

@@ -250,7 +250,9 @@ extension PurgeDate {
 extension KeptRecord {
     init(row: Row) throws {
         let peak = try row.optionalDate("peak_hour")
-        guard let share = Double(try row.string("share")), let modularity = Double(try row.string("modularity")) else {
+        guard let share = Double(try row.string("share")), let modularity = Double(try row.string("modularity")),
+            share.isFinite, modularity.isFinite
+        else {
             throw PostgresError(.decoding, message: "an event record's figures are not numbers")
         }
         self.init(
@@ -261,6 +263,15 @@ extension KeptRecord {
                 peakHour: try peak.map { EventSummary.Peak(start: $0, newConnections: Int(try row.int("peak_hour_connections"))) },
                 communities: Int(try row.int("communities")), modularity: modularity,
                 largestComponent: Int(try row.int("largest_component"))),
-            steps: try JSONDecoder().decode([[Int]].self, from: Data(try row.string("growth").utf8)))
+            steps: try Self.steps(row.string("growth")))
+    }
+
+    /// A record's growth as integers; a number that is not one (a fraction, beyond 64 bits) is a decoding error.
+    private static func steps(_ json: String) throws(PostgresError) -> [[Int]] {
+        do {
+            return try JSONDecoder().decode([[Int]].self, from: Data(json.utf8))
+        } catch {
+            throw PostgresError(.decoding, message: "an event record's growth is not a series of integers")
+        }
     }
 }

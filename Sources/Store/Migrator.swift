@@ -55,7 +55,7 @@ public struct Migrator: Sendable {
             defer { _ = try? connection.query("SELECT set_config('statement_timeout', \(timeout), false)") }
             try connection.query("SELECT pg_advisory_lock(\(Self.lockKey))")
             defer { _ = try? connection.query("SELECT pg_advisory_unlock(\(Self.lockKey))") }
-            return try Self.apply(migrations, on: connection)
+            return try Self.applyMissing(migrations, on: connection)
         }
         for version in applied { logger.info("applied migration", metadata: ["db.migration": "\(version)"]) }
         return applied
@@ -66,12 +66,21 @@ public struct Migrator: Sendable {
     /// its data in one transaction.
     package static func build(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws {
         try connection.execute(unsafeSQL: createTable)
+        try apply(migrations, on: connection)
+    }
+
+    /// Applies `migrations` and records them, inside the caller's transaction on `connection`.
+    package static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws {
         for migration in migrations {
             try connection.execute(unsafeSQL: migration.sql)
             try connection.query(
                 "INSERT INTO schema_migrations (version, checksum) VALUES (\(migration.version), md5(\(migration.sql)))")
         }
     }
+
+    /// The SQLSTATE a migration raises when rows break a rule it adds (0022): it names them and
+    /// changes nothing.
+    public static let rowsBreakRules = "CNR02"
 
     private static let createTable = """
         CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -81,7 +90,7 @@ public struct Migrator: Sendable {
         )
         """
 
-    private static func apply(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
+    private static func applyMissing(_ migrations: [(version: String, sql: String)], on connection: PostgresConnection) throws -> [String] {
         try connection.execute(unsafeSQL: createTable)
         var done: [String: String] = [:]
         for row in try connection.query("SELECT version, checksum FROM schema_migrations") {

@@ -330,8 +330,18 @@ package final class PostgresConnection: @unchecked Sendable {
             PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
             ?? Self.errorMessage(handle)
         let kind: PostgresError.Kind = isHealthy ? .server : .connectionFailed
-        return PostgresError(kind, sqlState: state, message: message, query: sql)
+        func field(_ code: Character) -> String? { PQresultErrorField(result, Int32(code.asciiValue!)).map { String(cString: $0) } }
+        // A check violation's detail is "Failing row contains (key, …)": only the key is kept.
+        let key = field("D").flatMap { detail -> UUID? in
+            guard detail.hasPrefix(Self.failingRow) else { return nil }
+            return UUID(uuidString: String(detail.dropFirst(Self.failingRow.count).prefix { $0 != "," && $0 != ")" }))
+        }
+        return PostgresError(
+            kind, sqlState: state, message: message, query: sql, constraint: field("n"), table: field("t"),
+            refusedRowKey: state == "23514" ? key : nil)
     }
+
+    private static let failingRow = "Failing row contains ("
 
     /// COPY data is sent in pieces of about this many bytes.
     private static let copyChunk = 65_536

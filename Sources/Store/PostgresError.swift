@@ -1,3 +1,5 @@
+import Foundation
+
 /// A failure talking to PostgreSQL. `description` leaks no SQL or data; `debugDescription` has the query.
 public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     public enum Kind: Sendable, Equatable {
@@ -28,12 +30,25 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     public let sqlState: String?
     public let message: String
     let query: String?
+    /// The constraint that refused a row, and its table, as the server names them: the schema's
+    /// names, never the row's data.
+    public let constraint: String?
+    public let table: String?
+    /// The key of the row a check constraint refused: the first column of the failing row the
+    /// server reports, when it is a UUID (the key of every table whose rules a restore relies on).
+    public let refusedRowKey: UUID?
 
-    init(_ kind: Kind, sqlState: String? = nil, message: String, query: String? = nil) {
+    init(
+        _ kind: Kind, sqlState: String? = nil, message: String, query: String? = nil, constraint: String? = nil, table: String? = nil,
+        refusedRowKey: UUID? = nil
+    ) {
         self.kind = kind
         self.sqlState = sqlState
         self.message = message
         self.query = query
+        self.constraint = constraint
+        self.table = table
+        self.refusedRowKey = refusedRowKey
     }
 
     /// SQLSTATE 22021 (character not in repertoire): what the server answers for NUL in text.
@@ -47,6 +62,9 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
 
     /// SQLSTATE 57014: the statement ran past `statement_timeout` (or was cancelled).
     public var isQueryCanceled: Bool { sqlState == "57014" }
+
+    /// SQLSTATE 23514: a check constraint refused the row.
+    public var isCheckViolation: Bool { sqlState == "23514" }
 
     /// SQLSTATE class 23: a constraint (check, unique, foreign key, not null) refused the row.
     public var isIntegrityViolation: Bool { sqlState?.hasPrefix("23") == true }

@@ -11,6 +11,9 @@ public enum RestoreError: Error, Equatable, CustomStringConvertible {
     case superuser(role: String)
     /// The restored database is not what the dump holds.
     case checkFailed(String)
+    /// Rows of the dump break rules the server keeps on what it stores: which rows (by key) and
+    /// which rules, never their data. Nothing was written.
+    case breaksRules(String)
 
     public var description: String {
         switch self {
@@ -24,6 +27,8 @@ public enum RestoreError: Error, Equatable, CustomStringConvertible {
         case .superuser(let role):
             "the database role \(role) is a superuser: restore as the role that owns the database "
                 + "(the one the server connects as), or pass --allow-superuser"
+        case .breaksRules(let detail):
+            "the backup holds rows that break rules this release keeps on what it stores: \(detail); nothing was restored"
         case .checkFailed(let detail):
             "the restored database is not what the backup holds: \(detail); what was restored has been removed"
         }

@@ -30,6 +30,7 @@ public struct PseudonymKey: Sendable {
         var bytes = try Base64URL.decode(text.dropFirst(Self.prefix.count))
         defer { bytes.withUnsafeMutableBytes(Sodium.wipe) }
         guard bytes.count == 32 else { throw .invalidKey("a pseudonym key is 32 bytes, not \(bytes.count)") }
+        guard bytes.contains(where: { $0 != 0 }) else { throw .invalidKey("a pseudonym key of all zeros is no secret") }
         try self.init(bytes: bytes)
     }
 

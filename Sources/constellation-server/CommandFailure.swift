@@ -51,6 +51,8 @@ struct CommandFailure: Error, CustomStringConvertible {
             failure = .busy(error.message)
         } catch let error as PostgresError where [.connectionFailed, .embeddedServer].contains(error.kind) {
             failure = .unavailable(error.description)
+        } catch let error as PostgresError where error.sqlState == Migrator.rowsBreakRules {
+            failure = .data("a migration refuses rows of this database: \(error.message)")
         } catch let error as SetupError {
             failure = .configuration(error.description)
         } catch let error as SigningKeyError {
@@ -92,7 +94,7 @@ extension RestoreError {
     /// count what it loaded is a fault (70).
     var failure: CommandFailure {
         switch self {
-        case .foreign, .otherPostgreSQL: .data(description)
+        case .foreign, .otherPostgreSQL, .breaksRules: .data(description)
         case .notEmpty: .cannotCreate(description)
         case .superuser: .configuration(description)
         case .checkFailed: .software(description)

@@ -126,7 +126,7 @@ struct ImportSocioPatterns: AsyncParsableCommand {
                 NewEvent(
                     name: name ?? event, slug: event, startsAt: date(times.lowerBound),
                     endsAt: date(times.upperBound).addingTimeInterval(1), timeZone: timeZone),
-                dates: RFC3339.accepted)
+                dates: RFC3339.accepted, horizon: settings.eventHorizon)
         } catch let refusal as any ProblemConvertible {
             throw CommandFailure.data("the event would not be valid: \(refusal.problem.detail ?? refusal.problem.title)")
         }

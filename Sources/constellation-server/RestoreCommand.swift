@@ -22,7 +22,8 @@ struct RestoreCommand: AsyncParsableCommand {
             does not write (exit 65); a database that holds tables or a data directory that holds keys (73); a server \
             running on the data directory (75); a backup whose schema is newer than this binary's migrations, or a \
             connection as a superuser without --allow-superuser (78). Migrations this binary has beyond the backup's run \
-            when the server starts. Events in the archive past their purge date are said, and purged by the server \
+            in the same transaction, and every row must keep the rules this release keeps on what it stores (the \
+            schema's and the API's): a row that breaks one is named by its table, key and rule (65). Events in the archive past their purge date are said, and purged by the server \
             soon after its start, or at once with --purge-overdue.
             """
     )
@@ -59,16 +60,19 @@ struct RestoreCommand: AsyncParsableCommand {
                 throw CommandFailure.data(error.description)
             }
             let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
-            let migrations = try Self.migrations(of: manifest, in: try Migrator(directory: try setup.migrationsDirectory(), logger: logger))
+            let migrator = Migrator(directory: try setup.migrationsDirectory(), logger: logger)
+            let migrations = try Self.migrations(of: manifest, in: migrator)
+            let later = Array(try migrator.migrations().dropFirst(migrations.count))
             let keys = try Self.checkedKeys(in: work.appendingPathComponent(BackupArchive.keysFolder), manifest: manifest)
             let restore = try await NIOThreadPool.singleton.runIfActive {
                 try DatabaseRestore(
-                    dump: work.appendingPathComponent(BackupArchive.databaseName), migrations: migrations, work: work, logger: logger)
+                    dump: work.appendingPathComponent(BackupArchive.databaseName), migrations: migrations, later: later, work: work,
+                    logger: logger)
             }
             let staged = try KeyStaging(keys, from: work.appendingPathComponent(BackupArchive.keysFolder), beside: dataDirectory)
             defer { staged.discard() }
             let (rows, overdue) = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database in
-                let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser)
+                let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser, rules: StoredValueRules.all)
                 do {
                     try staged.moveIntoPlace()
                 } catch {

@@ -15,7 +15,7 @@ import Testing
     let canary = "/tmp/constellation-canary-\(UUID().uuidString)"
 
     /// A database with Constellation's schema and a little data, as a server left it, and its key files.
-    private func source() async throws -> (conninfo: String, keys: URL, migrations: [String]) {
+    func source() async throws -> (conninfo: String, keys: URL, migrations: [String]) {
         let conninfo = try await TestDatabase.createEmpty()
         let data = workspace.root.appendingPathComponent("source")
         let server = try ServerProcess(databaseURL: conninfo, dataDirectory: data)
@@ -29,7 +29,7 @@ import Testing
 
     /// The source's database changed by `sql` (run by a superuser), dumped as pg_dump does
     /// (with the privileges where asked), in an archive with the source's keys and an honest manifest.
-    private func craft(
+    func craft(
         _ name: String, sql: String, privileges: Bool = false, from source: (conninfo: String, keys: URL, migrations: [String])
     ) async throws -> URL {
         let crafted = try await TestDatabase.createCopy(of: source.conninfo)
@@ -47,11 +47,11 @@ import Testing
         return try archive(name, files: [(BackupArchive.databaseName, dump)] + keyFiles(source.keys), migrations: source.migrations)
     }
 
-    private func keyFiles(_ directory: URL) -> [(String, URL)] {
+    func keyFiles(_ directory: URL) -> [(String, URL)] {
         ["signing-key", "pseudonym-key"].map { (BackupArchive.keysFolder + $0, directory.appendingPathComponent($0)) }
     }
 
-    private func archive(_ name: String, files: [(String, URL)], migrations: [String]) throws -> URL {
+    func archive(_ name: String, files: [(String, URL)], migrations: [String]) throws -> URL {
         let archive = workspace.root.appendingPathComponent("\(name).backup")
         try BackupArchive.write(to: archive, files: files, migrations: migrations, keysFromEnvironment: false)
         return archive
@@ -59,7 +59,7 @@ import Testing
 
     /// Restores `archive` into a new empty database and data directory: refused with 65 in one
     /// line saying `says`, nothing run, nothing written.
-    private func expectRefused(_ name: String, _ archive: URL, says: String) async throws {
+    func expectRefused(_ name: String, _ archive: URL, says: String) async throws {
         let target = try await TestDatabase.createEmpty(ownedBy: BackupTests.role)
         let directory = workspace.root.appendingPathComponent("target-\(name)")
         let restore = try Binaries.server(

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import TestSupport
 import Testing
+import Tokens
 
 /// The release server binary on its own: its embedded PostgreSQL (started, restarted, cleaned up)
 /// and the network view it once crashed on.
@@ -82,6 +83,27 @@ import Testing
             busy.stderr.hasSuffix("constellation-server: cannot serve on 127.0.0.1:\(port): Address already in use\n"), "\(busy.stderr)")
         #expect(await Self.status(of: holder.client) == "401 missing_credentials", "the first server serves on")
         #expect(holder.stop() == 0)
+    }
+
+    /// Key files that hold no secret, or a retired key that is the signing key again: `serve`
+    /// refuses to start (78, one line) rather than sign or pseudonymize with them.
+    @Test func keysThatAreNoSecretStopTheServerAtStart() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        for (name, file, contents) in [
+            ("zero pseudonym key", "pseudonym-key", "cst.pseudonym.v1." + String(repeating: "A", count: 43)),
+            ("zero signing key", "signing-key", PASERK.encode(try SigningKey(seed: [UInt8](repeating: 0, count: 32)))),
+        ] {
+            let data = workspace.appendingPathComponent(name.replacingOccurrences(of: " ", with: "-"))
+            try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+            let path = data.appendingPathComponent(file).path
+            #expect(
+                FileManager.default.createFile(atPath: path, contents: Data((contents + "\n").utf8), attributes: [.posixPermissions: 0o600])
+            )
+            let refused = try Binaries.server(
+                ["serve", "--port", "0", "--data-dir", data.path], databaseURL: databaseURL, scratch: workspace, timeout: 60)
+            #expect(refused.status == 78, "\(name): \(refused.stderr)")
+            #expect(refused.stderr.contains("all zeros") && refused.stderr.split(separator: "\n").count == 1, "\(name): \(refused.stderr)")
+        }
     }
 
     /// An installed service (`CONSTELLATION_EMBEDDED_DATABASE=no`) never starts a PostgreSQL of

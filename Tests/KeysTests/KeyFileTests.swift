@@ -45,6 +45,61 @@ import Tokens
         #expect(error?.description.hasPrefix("CONSTELLATION_SIGNING_KEY: ") == true)
     }
 
+    /// Keys that are no secret, or listed twice, are refused wherever they come from, naming where.
+    @Test func keysOfAllZerosOrListedTwiceAreRefused() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let zeroSeed = PASERK.encode(try SigningKey(seed: [UInt8](repeating: 0, count: 32)))
+        let zeroPublic = "k4.public." + String(repeating: "A", count: 43)
+        let key = try SigningKey.generate()
+        let other = PASERK.encode(try SigningKey.generate().publicKey)
+        let cases: [(String, [String: String], String)] = [
+            ("a zero seed", ["CONSTELLATION_SIGNING_KEY": zeroSeed], "CONSTELLATION_SIGNING_KEY: "),
+            (
+                "a zero pseudonym key",
+                [
+                    "CONSTELLATION_SIGNING_KEY": PASERK.encode(key),
+                    "CONSTELLATION_PSEUDONYM_KEY": "cst.pseudonym.v1." + String(repeating: "A", count: 43),
+                ],
+                "CONSTELLATION_PSEUDONYM_KEY: "
+            ),
+            (
+                "a zero retired key",
+                ["CONSTELLATION_SIGNING_KEY": PASERK.encode(key), "CONSTELLATION_RETIRED_KEYS": "\(zeroPublic)@2030-01-01T00:00:00Z"],
+                "CONSTELLATION_RETIRED_KEYS: "
+            ),
+            (
+                "the signing key retired",
+                [
+                    "CONSTELLATION_SIGNING_KEY": PASERK.encode(key),
+                    "CONSTELLATION_RETIRED_KEYS": "\(PASERK.encode(key.publicKey))@2030-01-01T00:00:00Z",
+                ],
+                "CONSTELLATION_RETIRED_KEYS: "
+            ),
+            (
+                "a retired key twice",
+                [
+                    "CONSTELLATION_SIGNING_KEY": PASERK.encode(key),
+                    "CONSTELLATION_RETIRED_KEYS": "\(other)@2030-01-01T00:00:00Z,\(other)@2030-01-02T00:00:00Z",
+                ],
+                "CONSTELLATION_RETIRED_KEYS: "
+            ),
+        ]
+        for (name, environment, prefix) in cases {
+            let error = #expect(throws: SigningKeyError.self, "\(name)") {
+                try SigningKeyFile.loadKeyRing(environment: environment, dataDirectory: directory)
+            }
+            #expect(error?.description.hasPrefix(prefix) == true, "\(name): \(String(describing: error))")
+        }
+        // The same keys in files: a zero seed in `signing-key` is refused by its path.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("signing-key")
+        #expect(
+            FileManager.default.createFile(
+                atPath: file.path, contents: Data((zeroSeed + "\n").utf8), attributes: [.posixPermissions: 0o600]))
+        let error = #expect(throws: SigningKeyError.self) { try SigningKeyFile.loadKeyRing(environment: [:], dataDirectory: directory) }
+        #expect(error?.description.hasPrefix(file.path) == true, "\(String(describing: error))")
+    }
+
     @Test func aMalformedRetiredKeysLineIsAClearErrorAndAReloadKeepsTheKeysInUse() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let keys = try KeyRingStore(environment: [:], dataDirectory: directory)

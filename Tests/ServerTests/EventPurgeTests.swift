@@ -173,6 +173,26 @@ import Testing
         }
     }
 
+    /// From the purge's mark (what the 202 commits) on, before the background round keeps the
+    /// record: the report draws no picture and names nobody, an invitation link names nobody, and a
+    /// member's choices are refused as the event's other personal routes refuse it.
+    @Test func fromThePurgesMarkOnNothingNamesAnybody() async throws {
+        try await Self.run { server throws in
+            let (ada, bob, _, _, event) = try await Self.busyEvent(server)
+            let before = String(decoding: try await ada.client.report(of: "rustconf-2026"), as: UTF8.self)
+            #expect(before.contains("Bob") && before.contains("<circle"), "the report names Bob and draws the picture before")
+            let link = try await ada.client.createInvitationLink(to: "rustconf-2026")
+            #expect(try await bob.client.lookAtInvitation(link.code).invitedByName == "Ada")
+            _ = try await server.services.database.withConnection {
+                try $0.query("UPDATE events SET purged_at = now() WHERE id = \(event.id)")
+            }
+            let after = String(decoding: try await ada.client.report(of: "rustconf-2026"), as: UTF8.self)
+            #expect(!after.contains("Bob") && !after.contains("<circle"), "no name and no picture from the mark on")
+            await expectProblem(410, "event_purged") { _ = try await bob.client.lookAtInvitation(link.code) }
+            await expectProblem(410, "event_purged") { _ = try await bob.client.setEventVisibility(.pseudonymous, at: "rustconf-2026") }
+        }
+    }
+
     @Test func aScanNeverCountsForAnEventOnceItsPurgeBegan() async throws {
         try await Self.run { server throws in
             let (ada, bob, _, dora, event) = try await Self.busyEvent(server)

@@ -202,16 +202,21 @@ import Tokens
         }
     }
 
-    @Test func wallTokensShowPseudonymsOnly() async throws {
+    /// A wall's token learns no name nobody chose to show the room, and no pseudonym.
+    @Test func wallTokensShowNoNameAndNoPseudonym() async throws {
         try await TestServer.run { server throws in
             let (ada, bob, _, _, _, _) = try await EventNetworkTests.smallEvent(server)
             _ = try await bob.client.setEventVisibility(.named, at: "net-event")
             let wall = server.client.authenticated(try await ada.client.issueViewToken(for: "net-event", wall: true).token)
             let network = try await wall.eventNetwork("net-event")
             #expect(
-                network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.hasPrefix("Attendee ") }, "\(network.nodes.map(\.label))")
+                network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.isEmpty && $0.pseudonymous == true },
+                "\(network.nodes.map(\.label))")
             let summary = String(decoding: try await wall.send(.GET, "/v1/events/net-event/summary").body, as: UTF8.self)
-            #expect(summary.contains("Attendee ") && !summary.contains("Bob Hidden"))
+            #expect(!summary.contains("Attendee ") && !summary.contains("Bob Hidden"), "\(summary)")
+            // Nobody chose the wall: no top connector, so no one's choice of names either.
+            let decoded = try await wall.eventSummary("net-event")
+            #expect(decoded.topByDegree.isEmpty && decoded.topByBetweenness.isEmpty && decoded.people == 4)
             let graphology = String(decoding: try await wall.exportEventNetwork("net-event", format: "graphology"), as: UTF8.self)
             #expect(!graphology.contains("Bob Hidden"))
         }

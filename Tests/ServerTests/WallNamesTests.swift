@@ -25,8 +25,17 @@ import Testing
                 #expect(network.nodes.filter { $0.pseudonymous == false }.map(\.label) == ["Cleo Hidden"], "\(how)")
                 #expect(network.nodes.allSatisfy { $0.pseudonymous != nil }, "\(how): every node says which it is")
                 let pseudonyms = network.nodes.filter { $0.pseudonymous == true }
-                #expect(pseudonyms.count == 3 && pseudonyms.allSatisfy { $0.label.hasPrefix("Attendee ") }, "\(how)")
+                // No pseudonym reaches the room: no label at all, and the node's id for the page.
+                #expect(pseudonyms.count == 3 && pseudonyms.allSatisfy { $0.label.isEmpty && !$0.id.isEmpty }, "\(how)")
             }
+            // The wall's summary lists only those on the wall, by name: not Bob, whom only the
+            // organizers see by name, and no pseudonym.
+            let summary = try await wall.eventSummary("net-event")
+            let listed = summary.topByDegree + summary.topByBetweenness
+            #expect(!listed.isEmpty && listed.allSatisfy { $0.name == "Cleo Hidden" && $0.named }, "\(listed)")
+            let organizersSummary = try await ada.client.eventSummary("net-event")
+            #expect(organizersSummary.topByDegree.contains { $0.name == "Bob Hidden" && $0.named })
+            #expect(organizersSummary.topByDegree.contains { $0.name.hasPrefix("Attendee ") && !$0.named })
             // The organizers' own view follows the choice of visibility, not the wall's.
             let organizers = try await ada.client.eventNetwork("net-event")
             #expect(organizers.nodes.filter { $0.pseudonymous == false }.map(\.label) == ["Bob Hidden"])
@@ -42,7 +51,7 @@ import Testing
             let pair = try JSONDecoder.constellation.decode(LiveConnection.self, from: Data(message.data.utf8))
             let people = [pair.source, pair.target]
             #expect(people.filter { !$0.pseudonymous }.map(\.label) == ["Cleo Hidden"])
-            #expect(people.contains { $0.pseudonymous && $0.label.hasPrefix("Attendee ") })
+            #expect(people.contains { $0.pseudonymous && $0.label.isEmpty })
 
             // Any other view is refused, and says so.
             let other = try await EventStreamTests.Stream(

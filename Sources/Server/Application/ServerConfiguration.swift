@@ -91,6 +91,11 @@ public struct ServerConfiguration: Sendable {
     /// How long an invitation link to organize an event works, once (`CONSTELLATION_INVITATION_HOURS`):
     /// a week by default, time for a message to reach a co-organizer and for them to answer.
     public var invitationLifetime: Duration = .seconds(7 * 24 * 3600)
+    /// How far ahead an event may start when it is created (`CONSTELLATION_EVENT_HORIZON_DAYS`, 1
+    /// to 3650; 730 by default): next year's conference, or the one after a biennial's, is
+    /// created today; an event dated further ahead would hold its people's data as long past the
+    /// purge rules, which count from its end.
+    public var eventHorizon: Duration = .seconds(730 * 86_400)
 
     public init() {}
 
@@ -159,6 +164,7 @@ public struct ServerConfiguration: Sendable {
         if let minutes = try integer("CONSTELLATION_VIEW_TOKEN_MINUTES", in: 1...10_080) { viewTokenLifetime = .seconds(minutes * 60) }
         if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
         if let hours = try integer("CONSTELLATION_INVITATION_HOURS", in: 1...720) { invitationLifetime = .seconds(hours * 3600) }
+        if let days = try integer("CONSTELLATION_EVENT_HORIZON_DAYS", in: 1...3_650) { eventHorizon = .seconds(days * 86_400) }
         if let days = try integer("CONSTELLATION_PURGE_AFTER_DAYS", in: 0...365) { purgeAfter = .seconds(days * 86_400) }
         if let days = try integer("CONSTELLATION_PURGE_LONGEST_DAYS", in: 1...3_650) { purgeLongest = .seconds(days * 86_400) }
         guard purgeAfter <= purgeLongest else {

@@ -34,7 +34,9 @@ struct EventController {
 
     @Sendable func create(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let input = try EventFields.check(try await request.decode(as: NewEvent.self, context: context))
+        let input = try EventFields.check(
+            try await request.decode(as: NewEvent.self, context: context), horizon: services.configuration.eventHorizon)
+        try services.limiter.admit(.createEvent, credential: me.id, address: context.clientAddress)
         let event = try await services.events.create(
             id: UUID(), slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
             purgeOn: services.configuration.defaultPurgeDate(endingAt: input.endsAt), organizer: me.id)

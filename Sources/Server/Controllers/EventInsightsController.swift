@@ -40,9 +40,10 @@ struct EventInsightsController {
         let summary = try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
             try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
                 let (pairs, members) = try await services.eventReads.graph(of: event)
-                let faces = try EventIdentity(keyRing: services.keyRing)
-                    .faces(of: members.map { ($0.profileId, showsNames && $0.named ? $0.displayName : nil) }, at: event)
-                let labels = faces.mapValues(\.label)
+                let labels =
+                    showsNames
+                    ? try EventIdentity(keyRing: services.keyRing)
+                        .faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event).mapValues(\.label) : nil
                 return try await work.compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
             }
         }

@@ -81,9 +81,11 @@ struct EventNetworkController {
         guard let text = context.parameters.get("event"),
             let found = try await services.events.event(EventReference(text), viewer: me.id)
         else { throw Problem.noSuchEvent }
-        guard found.role != nil else { throw Problem.notAMember }
+        // Purged first: a purge removed its members, and "not a member" would not say why.
         guard found.event.purgedAt == nil else { throw Problem.eventPurged }
+        guard found.role != nil else { throw Problem.notAMember }
         let input = try await request.decode(as: EventVisibilityChange.self, context: context)
+        try services.limiter.admit(.choices, credential: me.id, address: context.clientAddress)
         guard input.visibility != nil || input.printBadge != nil || input.onWall != nil else {
             throw Problem.validation(
                 "give visibility, printBadge and/or onWall", FieldError("", .required, fields: ["visibility", "printBadge", "onWall"]))

@@ -70,6 +70,7 @@ struct PurgeController {
         let query = try GrowthQuery(request.uri.queryParameters)
         let kept = try await keptOrComputed(event, quotaKey: me.id)
         guard let series = GrowthSeries(recorded: kept.steps) else {
+            context.logger.error("an event's kept record holds no growth series the server can read", metadata: ["event.id": "\(event.id)"])
             throw Problem(status: 500, code: "record_unreadable", title: "The event's record holds no growth series it can read")
         }
         let dates = event.startsAt...event.endsAt

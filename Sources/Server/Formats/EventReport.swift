@@ -38,6 +38,11 @@ struct EventReport {
             record = kept
             picture = .purged
             connectors = nil
+        case .graph(let pairs, let members) where event.purgedAt != nil:
+            // Marked for its purge, which has not kept the record yet: from the mark on, no picture and no names.
+            record = EventPurge.record(pairs: pairs, members: members)
+            picture = .purged
+            connectors = nil
         case .graph(let pairs, let members):
             record = EventPurge.record(pairs: pairs, members: members)
             let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })

@@ -9,20 +9,25 @@ import Store
 enum EventSummaryBuilder {
     static let topCount = 5
 
-    /// `labels` names each member as organizers see them (`EventIdentity`): never a profile id.
-    static func summary(pairs: [EventPair], members: [EventMemberView], labels: [UUID: String]) -> EventSummary {
+    /// The summary for organizers, when `labels` names each member as they see them (by name or
+    /// pseudonym, `EventIdentity`: never a profile id), or for a wall, when `labels` is nil: its
+    /// top connectors are only those who chose to be named on the wall, by name, and nobody else
+    /// is listed (a wall learns neither pseudonyms nor who chose to be named to organizers).
+    static func summary(pairs: [EventPair], members: [EventMemberView], labels: [UUID: String]?) -> EventSummary {
         let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })
         let degrees = (0..<graph.nodeCount).map(graph.degree(of:))
         let betweenness = Betweenness.compute(graph).values
         let byId = Dictionary(members.map { ($0.profileId, $0) }, uniquingKeysWith: { first, _ in first })
 
-        let connectors = (0..<graph.nodeCount).map { node -> EventSummary.Connector in
+        let connectors = (0..<graph.nodeCount).compactMap { node -> EventSummary.Connector? in
             let id = graph.ids[node]
             let member = byId[id]
-            let named = member?.named ?? false
+            guard let labels else {
+                guard let member, member.onWall else { return nil }
+                return EventSummary.Connector(name: member.displayName, named: true, degree: degrees[node], betweenness: betweenness[node])
+            }
             return EventSummary.Connector(
-                name: labels[id] ?? "Attendee", named: named,
-                degree: degrees[node], betweenness: betweenness[node])
+                name: labels[id] ?? "Attendee", named: member?.named ?? false, degree: degrees[node], betweenness: betweenness[node])
         }
         // Ties go by name, so the order never depends on anyone's profile id.
         let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)

@@ -8,8 +8,11 @@ import Store
 /// Step `s` covers `[300·s, 300·(s+1))` seconds since the Unix epoch, so buckets of any of those
 /// sizes fall on UTC boundaries. Components are tracked by union–find over the people seen, with
 /// sizes kept at each union, so `largestComponent` at a step's end costs nothing extra.
-struct GrowthSeries: Sendable {
+package struct GrowthSeries: Sendable {
     static let stepSeconds = 300
+    /// The most steps a series spans: a year of five-minute steps, ten times a 31-day event and
+    /// its grace; a pair later than that (only a hand-made row can be) counts in the last.
+    package static let longestSpan = 365 * 86_400 / stepSeconds
 
     /// One step: what it added and where the totals stood at its end.
     private struct Step {
@@ -21,14 +24,14 @@ struct GrowthSeries: Sendable {
     }
 
     /// Which buckets to answer: indices `first ..< end` (in units of the size since the epoch).
-    struct Window: Equatable {
-        let size: Int
-        let first: Int
-        let end: Int
-        var count: Int { max(0, end - first) }
+    package struct Window: Equatable {
+        package let size: Int
+        package let first: Int
+        package let end: Int
+        package var count: Int { max(0, end - first) }
     }
 
-    enum WindowError: Error, Equatable {
+    package enum WindowError: Error, Equatable {
         case tooMany(Int)
     }
 
@@ -39,7 +42,7 @@ struct GrowthSeries: Sendable {
     private var steps: [Step] = []
 
     /// A series of `pairs`, sorted by `firstAt`.
-    init(_ pairs: [EventPair]) {
+    package init(_ pairs: [EventPair]) {
         _ = append(pairs)
     }
 
@@ -50,7 +53,8 @@ struct GrowthSeries: Sendable {
         if !steps.isEmpty, Self.step(of: earliest.firstAt) < firstStep + steps.count - 1 { return false }
         if steps.isEmpty { firstStep = Self.step(of: earliest.firstAt) }
         for pair in pairs {
-            let index = Self.step(of: pair.firstAt) - firstStep
+            // Bounded: one pair dated years after the rest would otherwise ask for a step each five minutes between.
+            let index = min(Self.step(of: pair.firstAt) - firstStep, Self.longestSpan)
             while steps.count <= index {
                 var empty = Step()
                 if let last = steps.last {
@@ -72,7 +76,7 @@ struct GrowthSeries: Sendable {
 
     /// The series as an event's record keeps it, with no one in it: per step from the first pair's
     /// to the last's, `[step, new connections, new people, people, connections, largest group]`.
-    var recorded: [[Int]] {
+    package var recorded: [[Int]] {
         steps.enumerated().map { offset, step in
             [
                 firstStep + offset, step.newConnections, step.newPeople, step.cumulativePeople, step.cumulativeConnections,
@@ -81,16 +85,23 @@ struct GrowthSeries: Sendable {
         }
     }
 
-    /// The series an event's record kept (`recorded`); nil if it is not one (out of order, or not six numbers a step).
-    init?(recorded: [[Int]]) {
+    /// The largest number a recorded step holds: the schema's bound on a record's growth
+    /// (`event_growth_is_well_formed`), so that no arithmetic on a step or a count overflows.
+    package static let largestRecorded = Int(Int32.max)
+
+    /// The series an event's record kept (`recorded`); nil if it is not one: not six numbers a step,
+    /// a number outside `0...largestRecorded`, or steps that do not follow one another.
+    package init?(recorded: [[Int]]) {
+        let first = recorded.first?.first ?? 0
         for (offset, values) in recorded.enumerated() {
-            guard values.count == 6, let first = recorded.first?[0], values[0] == first + offset else { return nil }
+            guard values.count == 6, values.allSatisfy({ (0...Self.largestRecorded).contains($0) }), values[0] == first + offset
+            else { return nil }
             steps.append(
                 Step(
                     newConnections: values[1], newPeople: values[2], cumulativePeople: values[3], cumulativeConnections: values[4],
                     largestComponent: values[5]))
         }
-        firstStep = recorded.first?[0] ?? 0
+        firstStep = first
     }
 
     /// Whether `profile` made a connection this series counts.
@@ -100,7 +111,7 @@ struct GrowthSeries: Sendable {
     /// `to` (default: the last one), each widened to bucket boundaries; `to` is exclusive; never
     /// outside `event`'s dates and its pairs. Nil when there is nothing to answer (no pairs, or an
     /// empty window).
-    func window(size: Int, from: Date?, to: Date?, within event: ClosedRange<Date>) throws(WindowError) -> Window? {
+    package func window(size: Int, from: Date?, to: Date?, within event: ClosedRange<Date>) throws(WindowError) -> Window? {
         guard !steps.isEmpty else { return nil }
         let perBucket = size / Self.stepSeconds
         let dataFirst = Self.floorDivide(firstStep, perBucket)
@@ -120,7 +131,7 @@ struct GrowthSeries: Sendable {
     }
 
     /// The buckets of `window`, cumulative values counting every pair before it too.
-    func buckets(_ window: Window) -> [GrowthBucket] {
+    package func buckets(_ window: Window) -> [GrowthBucket] {
         let perBucket = window.size / Self.stepSeconds
         return (window.first..<window.end).map { k in
             // The steps inside bucket k, as positions in `steps`, clamped to the ones there are.

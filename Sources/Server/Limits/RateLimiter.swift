@@ -18,6 +18,8 @@ extension RateLimits.Action {
         case .joinGuess: "wrong join codes"
         case .viewLink: "new view links"
         case .registerThroughCode: "registrations through codes"
+        case .createEvent: "new events"
+        case .choices: "changes of choices at this event"
         }
     }
 }

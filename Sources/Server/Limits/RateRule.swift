@@ -55,6 +55,11 @@ public struct RateLimits: Sendable, Equatable {
         /// A registration through a code (a person's, an event's, or its join code), counted per
         /// address: each new profile can show codes, so without it registrations could be chained.
         case registerThroughCode = "register_code"
+        /// An event created: each is a slug taken and rows kept.
+        case createEvent = "create_event"
+        /// A member's choices at an event changed (`PATCH /v1/events/{event}/me`): each makes the
+        /// event's shared pictures and summaries anew.
+        case choices
     }
 
     /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
@@ -77,16 +82,20 @@ public struct RateLimits: Sendable, Equatable {
     /// comes through a person's code against that person's 60 a minute, and one with nothing behind
     /// it against its address's 60. Every registration through a code also counts against its
     /// address's 1,200 a minute for them: a script's new profiles, each able to show a code or open
-    /// an event, do not bring it a fresh budget.
+    /// an event, do not bring it a fresh budget. An organizer creates 30 events an hour (a
+    /// conference's tracks and side events set up in one sitting), an address 120 (four such
+    /// organizers at one office); a member changes their choices at an event 10 times a minute
+    /// (a change of mind and back, not a loop).
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
             .viewLink: RateRule(20, per: .seconds(3_600)), .register: RateRule(60, per: .seconds(60)),
+            .createEvent: RateRule(30, per: .seconds(3_600)), .choices: RateRule(10, per: .seconds(60)),
         ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(3_000, per: .seconds(60)),
             .redeem: RateRule(3_000, per: .seconds(60)), .authFailure: RateRule(60, per: .seconds(60)),
-            .registerThroughCode: RateRule(1_200, per: .seconds(60)),
+            .registerThroughCode: RateRule(1_200, per: .seconds(60)), .createEvent: RateRule(120, per: .seconds(3_600)),
         ],
         perEvent: [.joinGuess: RateRule(120, per: .seconds(60)), .register: RateRule(900, per: .seconds(60))])
 

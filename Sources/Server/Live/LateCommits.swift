@@ -20,7 +20,9 @@ struct LateCommits {
     /// 10,000 of them); below it, an awaited one has come.
     mutating func saw(_ number: Int64) {
         if number > position {
-            if number - position <= 10_000 {
+            // Reported, not trapped: a restored sequence may put the two 2^63 apart.
+            let (gap, overflow) = number.subtractingReportingOverflow(position)
+            if !overflow, gap <= 10_000 {
                 for skipped in (position + 1)..<number { missing[skipped] = .now }
             }
             position = number

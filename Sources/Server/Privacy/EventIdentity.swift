@@ -24,13 +24,14 @@ package struct EventIdentity: Sendable {
     }
 
     /// The faces of everyone in `graph` at `event`, by profile id: with `showingNames` (an
-    /// organizer's view), by name those who chose `named`; without (a wall, for the room), by name
-    /// only those who chose to be on the wall by name. Everyone else by pseudonym.
+    /// organizer's view), by name those who chose `named`, everyone else by pseudonym; without (a
+    /// wall, for the room), by name only those who chose to be on the wall by name, and everyone
+    /// else by no label at all (the room reads no pseudonym).
     func faces(of people: [EventGraph.Person], at event: UUID, showingNames: Bool = true) throws -> [UUID: Face] {
         try faces(
             of: people.map { person in
                 (person.id, (showingNames ? person.visibility == .named : person.onWall) ? person.displayName : nil)
-            }, at: event)
+            }, at: event, pseudonymLabels: showingNames)
     }
 
     /// The faces of the people of `pairs` (a live feed's) at `event`, by profile id, as
@@ -38,12 +39,13 @@ package struct EventIdentity: Sendable {
     func faces(of pairs: [FedPair], at event: UUID, showingNames: Bool) throws -> [UUID: Face] {
         try faces(
             of: pairs.flatMap { [($0.a, showingNames ? $0.nameA : $0.wallNameA), ($0.b, showingNames ? $0.nameB : $0.wallNameB)] },
-            at: event)
+            at: event, pseudonymLabels: showingNames)
     }
 
     /// The faces of `people` at `event`, by profile id: each shown by `namedAs` if they chose to be
-    /// named (non-nil), else by pseudonym. Every organizer view (network, stats, summary) uses this.
-    func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID) throws -> [UUID: Face] {
+    /// named (non-nil), else by pseudonym, or by an empty label without `pseudonymLabels`. Every
+    /// event view (network, stats, summary, streams) uses this.
+    func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID, pseudonymLabels: Bool = true) throws -> [UUID: Face] {
         let key = keyRing.eventPseudonyms
         let eventBytes = Self.bytes(of: event)
         var faces: [UUID: Face] = [:]
@@ -51,7 +53,7 @@ package struct EventIdentity: Sendable {
         for person in people {
             let symbols = Self.base32(try key.digest(eventBytes + Self.bytes(of: person.id), length: 16).prefix(10))
             faces[person.id] = Face(
-                id: "p" + symbols.lowercased(), label: person.namedAs ?? "Attendee " + symbols.prefix(6),
+                id: "p" + symbols.lowercased(), label: person.namedAs ?? (pseudonymLabels ? "Attendee " + symbols.prefix(6) : ""),
                 pseudonymous: person.namedAs == nil)
         }
         return faces

@@ -8,11 +8,28 @@ package enum EventFields {
 
     /// The checked input: a tidied name, and a slug, zone and dates as given. Its dates must lie in
     /// `dates`: an event's (years 2000 to 2199) for the API; an import of a recording may pass
-    /// `RFC3339.accepted`, since recordings count UNIX seconds from 1970.
-    package static func check(_ input: NewEvent, dates: Range<Date> = eventDates) throws -> NewEvent {
+    /// `RFC3339.accepted`, since recordings count UNIX seconds from 1970. It starts at most
+    /// `horizon` after `now` (`CONSTELLATION_EVENT_HORIZON_DAYS`): everything an event's dates
+    /// bound (its purge date, view links, badge codes) is then bounded from now too.
+    package static func check(_ input: NewEvent, dates: Range<Date> = eventDates, horizon: Duration, now: Date = Date()) throws -> NewEvent
+    {
         NewEvent(
-            name: try nameText.check(input.name), slug: try slug(input.slug), startsAt: try date(input.startsAt, "startsAt", in: dates),
+            name: try nameText.check(input.name), slug: try slug(input.slug),
+            startsAt: try startsAt(date(input.startsAt, "startsAt", in: dates), within: horizon, of: now),
             endsAt: try endsAt(date(input.endsAt, "endsAt", in: dates), after: input.startsAt), timeZone: try timeZone(input.timeZone))
+    }
+
+    /// At most `horizon` after `now`: a date further ahead would keep its people's data as long beyond the purge rules.
+    static func startsAt(_ startsAt: Date, within horizon: Duration, of now: Date) throws -> Date {
+        let latest = now.addingTimeInterval(TimeInterval(horizon.components.seconds))
+        guard startsAt <= latest else {
+            throw InvalidDate(
+                field: "startsAt",
+                expected: "a date-time at most \(horizon.components.seconds / 86_400) days from now, by \(ISO8601Seconds.string(latest)) "
+                    + "(an event is created at most that far ahead)",
+                within: eventDates.lowerBound..<latest)
+        }
+        return startsAt
     }
 
     /// The instants an event's dates may take through the API: years 2000 to 2199 (an earlier or later one is a typo).

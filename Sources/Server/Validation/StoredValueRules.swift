@@ -1,0 +1,18 @@
+import Foundation
+import Store
+
+/// The rules on stored values that the schema cannot hold, checked by the code that checks a
+/// request: a restore asks every restored row, so that a backup cannot bring in what the API
+/// refuses (the schema's `CHECK`s hold the rest, `migrations/0022_stored_values_keep_the_rules.sql`).
+package enum StoredValueRules {
+    package static let all: [StoredValueRule] = [
+        StoredValueRule(table: "events", key: "id", column: "time_zone", rule: "an IANA time zone this server knows") {
+            (try? EventFields.timeZone($0)) != nil
+        },
+        // The schema bounds an event's start and purge date from its creation: a creation in the
+        // future would stretch both.
+        StoredValueRule(
+            table: "events", key: "id", column: "created_at", rule: "created at most a day after now",
+            acceptsDate: { $0 <= Date().addingTimeInterval(86_400) }),
+    ]
+}
