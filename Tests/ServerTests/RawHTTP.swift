@@ -9,11 +9,22 @@ import NIOPosix
 final class RawHTTP: Sendable {
     private let socket: Int32
 
-    /// With `receiveBuffer`, the socket's receive buffer is that small (set before connecting).
-    init(port: Int, receiveBuffer: Int32? = nil) throws {
+    /// With `receiveBuffer`, the socket's receive buffer is that small (set before connecting);
+    /// `source` is the loopback address it connects from (another client, as the server sees it).
+    init(port: Int, receiveBuffer: Int32? = nil, from source: String = "127.0.0.1") throws {
         socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         if var size = receiveBuffer {
             setsockopt(socket, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(socket)
+            throw RawHTTPError(message: "cannot bind to \(source)")
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -42,6 +42,8 @@ public struct AppServices: Sendable {
     package let personalFeeds: PersonalFeeds
     /// Where this server listens, for links when there is no public URL.
     let listening: ListeningAddress
+    /// The connections each client address holds open, and how many it may.
+    package let connectionsPerAddress: ConnectionsPerAddress
     /// Events' join codes, as the key ring in use now derives them.
     var joinCodes: JoinCodes { JoinCodes(keyRing: keyRing, base: publicBase) }
     /// The start of the links the server hands out: `CONSTELLATION_PUBLIC_URL`, else the address it listens on.
@@ -92,11 +94,13 @@ public struct AppServices: Sendable {
         feedsLogger[metadataKey: "component"] = "feeds"
         let files = OpenFiles.raiseSoftLimit()
         let slots = StreamSlots(limit: configuration.maximumStreams ?? OpenFiles.streamCapacity(of: files.now), logger: feedsLogger)
+        connectionsPerAddress = ConnectionsPerAddress(
+            limit: configuration.connectionsPerAddress ?? min(8_000, files.now / 2), proxies: configuration.trustedProxies)
         logger.notice(
             "open files and live streams",
             metadata: [
                 "files.limit": "\(files.now)", "files.limit_before": "\(files.before)", "files.hard_limit": "\(files.hard)",
-                "streams.limit": "\(slots.limit)",
+                "streams.limit": "\(slots.limit)", "connections.per_address": "\(connectionsPerAddress.limit)",
             ])
         let feedSettings = FeedSettings(lifetime: configuration.streamLifetime, keepAlive: configuration.streamKeepAlive)
         feeds = EventFeeds(

@@ -73,7 +73,8 @@ public func buildApplication(
         server: HTTPServerBuilder { responder in
             GuardedHTTP1Channel(
                 responder: responder, requestTimeout: .init(configuration.requestTimeout),
-                idleTimeout: configuration.idleTimeout, drainTimeout: .init(configuration.drainTimeout))
+                idleTimeout: configuration.idleTimeout, drainTimeout: .init(configuration.drainTimeout),
+                perAddress: services.connectionsPerAddress)
         },
         configuration: .init(
             address: .hostname(services.configuration.host, port: services.configuration.port),

@@ -96,6 +96,12 @@ public struct ServerConfiguration: Sendable {
     /// created today; an event dated further ahead would hold its people's data as long past the
     /// purge rules, which count from its end.
     public var eventHorizon: Duration = .seconds(730 * 86_400)
+    /// The most connections one client address holds open at once
+    /// (`CONSTELLATION_MAX_CONNECTIONS_PER_ADDRESS`, 1 to 1,000,000; nil: 8,000, or half the
+    /// open-file limit if that is less): a 10,000-person venue behind one address
+    /// (`Tools/bench-eventday` at scale 2: about 4,000 streams and their requests) twice over,
+    /// with most descriptors still free for everyone else. A trusted proxy's address is not counted.
+    public var connectionsPerAddress: Int? = nil
 
     public init() {}
 
@@ -165,6 +171,7 @@ public struct ServerConfiguration: Sendable {
         if let seconds = try integer("CONSTELLATION_DEVICE_LINK_SECONDS", in: 10...900) { deviceLinkLifetime = .seconds(seconds) }
         if let hours = try integer("CONSTELLATION_INVITATION_HOURS", in: 1...720) { invitationLifetime = .seconds(hours * 3600) }
         if let days = try integer("CONSTELLATION_EVENT_HORIZON_DAYS", in: 1...3_650) { eventHorizon = .seconds(days * 86_400) }
+        if let count = try integer("CONSTELLATION_MAX_CONNECTIONS_PER_ADDRESS", in: 1...1_000_000) { connectionsPerAddress = count }
         if let days = try integer("CONSTELLATION_PURGE_AFTER_DAYS", in: 0...365) { purgeAfter = .seconds(days * 86_400) }
         if let days = try integer("CONSTELLATION_PURGE_LONGEST_DAYS", in: 1...3_650) { purgeLongest = .seconds(days * 86_400) }
         guard purgeAfter <= purgeLongest else {

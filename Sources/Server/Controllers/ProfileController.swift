@@ -52,6 +52,8 @@ struct ProfileController {
             let attempt: JoinCodeAttempt
             do {
                 guard let found = try await services.events.event(EventReference(reference)) else { throw Problem.unknownEvent }
+                // A purged event has no join code left: said as what it is, not as a wrong code.
+                guard found.event.purgedAt == nil else { throw Problem.eventPurged }
                 guard let given = try services.joinCodes.attempt(code, for: found.event.id),
                     try await services.events.joinCodeMatches(given, of: found.event.id) == true
                 else { throw StoreError.invalidJoinCode }

@@ -1,3 +1,4 @@
+import ConstellationModel
 import HummingbirdCore
 import Logging
 import NIOCore
@@ -24,6 +25,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
     let requestTimeout: TimeAmount
     let idleTimeout: Duration
     let drainTimeout: TimeAmount
+    let perAddress: ConnectionsPerAddress
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
@@ -34,6 +36,16 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
             let connection = ConnectionGuard(requestTimeout: requestTimeout, maximumRequestLine: Self.maximumLineLength)
             let pipeline = channel.pipeline.syncOperations
             try pipeline.addHandler(connection)
+            let address = channel.remoteAddress?.ipAddress
+            if perAddress.open(from: address, logger: logger) {
+                channel.closeFuture.whenComplete { [perAddress] _ in perAddress.closed(from: address) }
+            } else {
+                // Refused before anything is read: one 503 and the socket closes, its memory with it.
+                connection.refuse(
+                    Problem(
+                        status: 503, code: "too_many_connections", title: "This address holds as many connections as it may",
+                        detail: "Close some, or reuse them (keep-alive), and try again.", retryAfter: 5))
+            }
             try pipeline.addHandler(ClientDeparture(eventLoop: channel.eventLoop))
             try pipeline.addHandler(DrainDeadline(timeout: drainTimeout))
             try pipeline.configureHTTPServerPipeline(

@@ -1,6 +1,6 @@
 // `/`: a profile (its key stays in this browser), my code, connections, constellation and events.
 // `/#join=SLUG&code=CODE` (a wall's QR) joins that event; `/#link=TOKEN` brings another device's profile.
-import { call, json, session, explain, say, sayWaits, registerFrom } from './api.js';
+import { call, json, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
@@ -334,7 +334,7 @@ const deviceLink = takeDeviceLink();
 window.addEventListener('hashchange', () => {
   const link = takeJoinLink();
   if (link && session.key) joinFromLink();
-  else if (link) say(status, t('home.typeNameToJoin', { event: link.slug }));
+  else if (link) checkJoinLink(link);
   if (takeDeviceLink()) {
     if (session.key) offerToReplace(status);
     else offerDeviceLink();
@@ -362,9 +362,34 @@ function offerDeviceLink() {
   accept.focus();
 }
 
+/**
+ * A `#join=` link's event, looked at before a name is asked for: an ended or purged event joins
+ * nobody, so the first screen says so and the link is dropped (a name typed then makes a profile of
+ * its own, at no event). Offline, the link is kept and the server decides when it answers.
+ */
+async function checkJoinLink(link) {
+  say(status, t('home.typeNameToJoin', { event: link.slug }));
+  let event;
+  try {
+    event = await json(`/events/${encodeURIComponent(link.slug)}`, { auth: null });
+  } catch (error) {
+    if (!(error instanceof ApiError)) return;
+    sessionStorage.removeItem(JOIN_LINK);
+    say(status, explain(error), 'error');
+    return;
+  }
+  const reason = event.purgedAt ? 'home.joinPurged' : Date.now() >= Date.parse(event.endsAt) ? 'home.joinEnded' : null;
+  if (!reason) {
+    say(status, t('home.typeNameToJoin', { event: event.name }));
+    return;
+  }
+  sessionStorage.removeItem(JOIN_LINK);
+  say(status, t(reason, { event: event.name }), 'error');
+}
+
 /** The two ways in without a profile: make one, or take one from another device. */
 function showForms() {
-  if (joinLink) say(status, t('home.typeNameToJoin', { event: joinLink.slug }));
+  if (joinLink) checkJoinLink(joinLink);
   else if (keptProfile()) {
     say(status, t('home.offlineWithScans'), 'info');
     sendWaitingThenWelcome();

@@ -40,6 +40,8 @@ export default {
   'live.joinHide': 'Hide code',
   'live.joinShow': 'Show code',
   'live.noCredential': 'No credential: open the link `constellation event open {slug}` prints, or this page in the browser where you use Constellation as the event\'s organizer.',
+  'live.ended': 'This event has ended: there is no code to scan any more, and this screen shows nothing more.',
+  'live.endedState': 'Ended',
   'live.purged': 'This event was purged: who attended and its pairs are gone, so this page shows nothing more. Its figures stay on the organizer\'s page.',
   'live.viewRevoked': 'An organizer revoked this view link: this page shows nothing more. Ask them for a new one.',
   'live.viewExpired': 'This view link has expired. Run `constellation event open {slug}` for a fresh one.',

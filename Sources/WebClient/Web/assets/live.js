@@ -26,6 +26,7 @@ const SHARED_MS = 2500;
 const INSIGHTS_EVERY_MS = 10_000;
 /** How often a wall asks for the join code, to follow a rotation. */
 const JOIN_CODE_MS = 3000;
+const IDLE_CHECK_MS = 30_000;
 const GLIDE_MS = 900;
 
 /** The pseudonym the server would show for node `id` (`p` + base32), in this page's language: never a name. */
@@ -183,10 +184,8 @@ class LivePage {
     // Busy with this credential's other graph requests: retried quietly.
     if (error instanceof ApiError && error.code === 'too_many_graph_requests') return false;
     if (error instanceof ApiError && ([401, 403, 404].includes(error.status) || error.code === 'event_purged')) {
-      this.stop();
       if (error.code === 'view_token_expired') sessionStorage.removeItem(this.viewKey);
-      say(this.status, this.explainStop(error), 'error');
-      this.setState('stopped', t('live.notLive'));
+      this.end(this.explainStop(error), t('live.notLive'));
       return true;
     }
     // No answer (offline, cut, silent): keep the picture. A problem (busy, rate limited): say which.
@@ -202,6 +201,33 @@ class LivePage {
   stop() {
     this.stopped = true;
     this.stream?.stop();
+    clearInterval(this.idleCheck);
+  }
+
+  /** Stops the page for good, clearing everything it may no longer show (the picture, its
+   * labels and words, the figures, the growth chart, the join code), and says why. */
+  end(why, state) {
+    this.stop();
+    this.view.setGraph({ nodes: [], edges: [] }, { glideMs: 0 });
+    this.unconfirmed.clear();
+    this.describe(null);
+    $('network-text').textContent = '';
+    $('summary').replaceChildren();
+    $('connectors').replaceChildren();
+    $('growth').replaceChildren();
+    $('growth-detail').textContent = '';
+    $('growth-value').textContent = '';
+    $('search-results').replaceChildren();
+    $('join').hidden = true;
+    $('join-controls').hidden = true;
+    const image = $('join-qr');
+    if (image.src.startsWith('blob:')) URL.revokeObjectURL(image.src);
+    image.removeAttribute('src');
+    $('join-code').textContent = '';
+    $('join').removeAttribute('data-code');
+    this.showCount();
+    say(this.status, why, 'error');
+    this.setState('stopped', state);
   }
 
   setState(state, text) {
@@ -389,14 +415,19 @@ class LivePage {
     const given = sessionStorage.getItem(this.codeKey);
     let shown = null;
     const show = async () => {
+      // An event that ended (or was changed to end sooner) shows no code to scan: the wall ends.
+      if (this.hasEnded()) {
+        this.end(t('live.ended'), t('live.endedState'));
+        return;
+      }
       let code = null;
       try {
         code = (await json(`/events/${encodeURIComponent(event.id)}/join-code`, { auth: this.credential() })).joinCode;
       } catch (error) {
         // A live page's link opened as a wall reads no join code: the wall goes on without it.
         if (error instanceof ApiError && error.code === 'view_token_read_only') return;
-        // A revoked or expired link stops the page here too, within seconds on a wall.
-        if (error instanceof ApiError && [401, 403, 404].includes(error.status)) {
+        // A revoked or expired link, or a purged event, stops the page here too, within a poll on a wall.
+        if (error instanceof ApiError && ([401, 403, 404].includes(error.status) || error.code === 'event_purged')) {
           this.report(error);
           return;
         }
@@ -433,10 +464,22 @@ class LivePage {
     };
     const again = async () => {
       if (this.stopped) return;
-      try { await show(); } catch { /* kept as it was: asked again in a moment */ }
+      try { await this.readEvent(); await show(); } catch { /* kept as it was: asked again in a moment */ }
       setTimeout(again, JOIN_CODE_MS);
     };
     await again();
+  }
+
+  /** The event as it is now (public: its name, dates and purge), read again by the wall's poll. */
+  async readEvent() {
+    this.event = await json(`/events/${encodeURIComponent(this.event.id)}`, { auth: null });
+    $('event-name').textContent = this.event.name;
+    if (this.event.purgedAt) this.report(new ApiError(410, { code: 'event_purged' }));
+  }
+
+  /** Whether the event's end has passed, by this screen's clock. */
+  hasEnded() {
+    return Date.now() >= Date.parse(this.event.endsAt);
   }
 
   search() {
@@ -515,6 +558,8 @@ class LivePage {
     });
     this.stream.start();
     if (this.wall) this.showJoinCode();
+    // Idle, a live page still asks every 30 s, so that a revoked link or a purge clears it then.
+    else this.idleCheck = setInterval(() => this.scheduleNetwork(), IDLE_CHECK_MS);
     // After the first picture: the summary's statistics would hold the server's graph work up.
     await this.firstPicture;
     this.loadInsights();

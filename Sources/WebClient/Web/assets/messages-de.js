@@ -21,6 +21,8 @@ export default {
   'home.scanWaiting': 'Ein Code, den du offline gescannt hast, wartet: Sag, wer du bist, dann wirst du verbunden.',
   'home.welcome': 'Willkommen, {name}. Dein Code ist bereit: Lass ihn von jemandem scannen.',
   'home.welcomeToEvent': 'Willkommen, {name}. Du bist jetzt bei {event} dabei: Solange die Veranstaltung läuft, zeigst du ihren Code, und jede Verbindung mit anderen Teilnehmenden zählt für sie. Lass deinen Code von jemandem scannen.',
+  'home.joinEnded': '{event} ist vorbei: Sein Code lässt niemanden mehr mitmachen. Unten kannst du trotzdem ein eigenes Profil anlegen.',
+  'home.joinPurged': '{event} wurde gelöscht: Sein Code lässt niemanden mitmachen. Unten kannst du trotzdem ein eigenes Profil anlegen.',
   'home.typeNameToJoin': 'Gib deinen Namen ein, um bei {event} mitzumachen.',
   'home.code': 'Mein Code',
   'home.codeFor': 'Code für',

@@ -26,6 +26,8 @@ export default {
   'home.scanWaiting': 'A code you scanned offline is waiting: say who you are, and you will be connected.',
   'home.welcome': 'Welcome, {name}. Your code is ready: let someone scan it.',
   'home.welcomeToEvent': 'Welcome, {name}. You joined {event}: while it runs, the code you show is the event\'s, and every connection you make with its other attendees counts for it. Let someone scan it.',
+  'home.joinEnded': '{event} has ended: its code joins nobody any more. You can still make a profile of your own below.',
+  'home.joinPurged': '{event} was purged: its code joins nobody. You can still make a profile of your own below.',
   'home.typeNameToJoin': 'Type your name to join {event}.',
   'home.code': 'My code',
   'home.codeFor': 'Code for',

@@ -1,0 +1,100 @@
+import Client
+import ConstellationModel
+import Foundation
+import Store
+import TestSupport
+import Testing
+
+/// A wall that may no longer show its event (its link revoked, its event purged or ended) clears
+/// the picture, every name and the join QR within a poll, and says why: read from the canvas's
+/// pixels and the document's text in a real Chromium at 1080p, against the release server.
+@Suite(.serialized, .tier(.browser)) struct WallEndingTests {
+    let workspace = Workspace()
+    static let names = ["Grace Hopper", "Alan Turing", "Ada Lovelace"]
+
+    /// An event running now (`slug`), its people connected to its organizer and named on its walls.
+    private func event(_ slug: String, organizer: ConstellationClient, on server: ServerProcess) async throws {
+        let start = Date().addingTimeInterval(-3600)
+        _ = try await organizer.createEvent(
+            NewEvent(name: "Wall \(slug)", slug: slug, startsAt: start, endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
+        for name in Self.names {
+            let person = server.client.authenticated(try await server.client.register(NewProfile(displayName: name)).apiKey)
+            _ = try await person.redeem(RedeemRequest(token: try await organizer.issueToken(event: slug).token))
+            _ = try await person.setWallName(true, at: slug)
+        }
+    }
+
+    /// What the wall shows: 4 people drawn and named, the join QR shown.
+    private func expectShowing(_ wall: Browser) async throws {
+        try await wall.wait(
+            for: "the picture", until: "document.getElementById('live-count').dataset.nodes === '4' && \(Self.paintedPixels) > 0")
+        try await wall.wait(for: "the join QR", until: "document.getElementById('join-qr').naturalWidth > 0")
+        for name in Self.names { #expect(try await Self.shows(name, wall), "\(name) is on the wall") }
+    }
+
+    /// Waits until the wall shows nothing of the event: no pixel painted on its canvas, no
+    /// name in its text, no QR; returns how long that took and what the wall says.
+    private func expectCleared(_ wall: Browser, _ what: String, since: ContinuousClock.Instant) async throws -> String {
+        // The wall polls every 3 s; the bound leaves room for CI's loaded cores (the note gives the measured times).
+        try await wall.wait(
+            for: "\(what): the wall cleared",
+            until: """
+                \(Self.paintedPixels) === 0 && document.getElementById('join').hidden
+                  && !document.getElementById('join-qr').getAttribute('src')
+                  && document.getElementById('live-state').dataset.state === 'stopped'
+                """, timeout: 20)
+        print("wall ending: \(what): cleared \(ContinuousClock.now - since) after the server refused it")
+        for name in Self.names { #expect(try await !Self.shows(name, wall), "\(what): \(name) is gone") }
+        return try await wall.text("#status")
+    }
+
+    /// How many pixels of the picture's canvas differ from its first (its background).
+    static let paintedPixels = """
+        (() => { const c = document.getElementById('network'); const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+          let n = 0; for (let i = 4; i < d.length; i += 4) if (d[i] !== d[0] || d[i + 1] !== d[1] || d[i + 2] !== d[2] || d[i + 3] !== d[3]) n++;
+          return n; })()
+        """
+
+    static func shows(_ name: String, _ wall: Browser) async throws -> Bool {
+        let labels = try await wall.run("return JSON.stringify(window.constellationLive.view.nodes.map((n) => n.label));") as? String ?? ""
+        let text = try await wall.run("return document.body.innerText;") as? String ?? ""
+        return labels.contains(name) || text.contains(name)
+    }
+
+    @Test func aRevokedPurgedOrEndedWallShowsNothingWithinAPoll() async throws {
+        let databaseURL = try await TestDatabase.createEmpty()
+        let server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let ada = server.client.authenticated(try await server.client.register(NewProfile(displayName: "Ada")).apiKey)
+        for slug in ["revoked-wall", "purged-wall", "ended-wall"] { try await event(slug, organizer: ada, on: server) }
+        let database = Database(conninfo: databaseURL, maximumConnections: 1, logger: TestDatabase.logger)
+
+        try await Browser.with(width: 1920, height: 1080) { wall in
+            let revoked = try await ada.issueViewToken(for: "revoked-wall", wall: true)
+            try await wall.open(server.url + revoked.path)
+            try await expectShowing(wall)
+            #expect(try await ada.revokeViewLinks(of: "revoked-wall") == 1)
+            let said = try await expectCleared(wall, "revoked", since: .now)
+            #expect(said.contains("revoked this view link"), "\(said)")
+
+            let purged = try await ada.issueViewToken(for: "purged-wall", wall: true)
+            try await wall.open(server.url + purged.path)
+            try await expectShowing(wall)
+            // Marked as a purge's 202 marks it (a purge now needs the event over).
+            try await database.withConnection {
+                try $0.execute(unsafeSQL: "UPDATE events SET purged_at = now() WHERE slug = 'purged-wall'")
+            }
+            #expect(try await expectCleared(wall, "purged", since: .now).contains("purged"))
+
+            let ended = try await ada.issueViewToken(for: "ended-wall", wall: true)
+            try await wall.open(server.url + ended.path)
+            try await expectShowing(wall)
+            try await database.withConnection {
+                try $0.execute(unsafeSQL: "UPDATE events SET ends_at = now() - interval '1 second' WHERE slug = 'ended-wall'")
+            }
+            #expect(try await expectCleared(wall, "ended", since: .now).contains("has ended"))
+            #expect(try await wall.text("#live-state") == "Ended")
+        }
+        await database.shutdown()
+    }
+}
