@@ -44,12 +44,21 @@ public struct PurgeBounds: Sendable {
         self.longest = longest
     }
 
-    /// The earliest date, on `events e`: the end and the grace, or now if later.
-    var earliest: SQL { "greatest(e.ends_at + make_interval(secs => \(grace.components.seconds)), now())" }
+    /// The earliest date, on `events e`: the end and the grace, or now if later (never past the
+    /// last instant the server reads, whatever a row holds).
+    var earliest: SQL {
+        "least(greatest(e.ends_at + make_interval(secs => \(grace.components.seconds)), now()), \(unsafeSQL: Self.lastReadable))"
+    }
     /// The latest date, on `events e`.
     var latest: SQL {
-        "greatest(e.ends_at, e.created_at) + make_interval(secs => \(grace.components.seconds + longest.components.seconds))"
+        """
+        least(greatest(e.ends_at, e.created_at) + make_interval(secs => \(grace.components.seconds + longest.components.seconds)),
+              \(unsafeSQL: Self.lastReadable))
+        """
     }
+
+    /// The last instant of the year 9999, the schema's bound on every time it stores.
+    private static let lastReadable = "'9999-12-31 23:59:59+00'::timestamptz"
 }
 
 /// Purges: an event's purge date, and the steps of its purge, each in the caller's transaction
