@@ -20,6 +20,34 @@ import Testing
         await database.shutdown()
     }
 
+    /// A cluster whose rows break the rules migration 0022 adds (written before it, by hand): the
+    /// migration names them, by table, key and rule, and changes nothing; mended, it applies.
+    @Test func aMigrationThatAddsARuleNamesTheRowsThatBreakItAndChangesNothing() async throws {
+        let database = Database(conninfo: try await TestDatabase.createEmpty(), logger: TestDatabase.logger)
+        let migrator = Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger)
+        try await migrator.migrate(database, through: "0021_event_purge")
+        let event = "22222222-2222-4222-8222-222222222222"
+        try await database.withConnection {
+            try $0.execute(
+                unsafeSQL: """
+                    INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation, purge_on)
+                    VALUES ('\(event)', 'long-one', 'Long', '2026-01-01', '2190-01-01', 'UTC', 0, '2190-02-01')
+                    """)
+        }
+        var refusal: PostgresError?
+        do { try await migrator.migrate(database) } catch let error as PostgresError { refusal = error }
+        let error = try #require(refusal)
+        #expect(error.sqlState == Migrator.rowsBreakRules)
+        #expect(error.message.contains("events (an event lasts at most 31 days): \(event)"), "\(error.message)")
+        #expect(error.message.contains("mend or delete these rows by hand"))
+        #expect(try await Migrator.applied(database).last == "0021_event_purge", "nothing of 0022 was applied")
+        try await database.withConnection {
+            try $0.execute(unsafeSQL: "UPDATE events SET ends_at = '2026-01-02', purge_on = '2026-02-01' WHERE id = '\(event)'")
+        }
+        #expect(try await migrator.migrate(database).contains("0022_stored_values_keep_the_rules"))
+        await database.shutdown()
+    }
+
     @Test func migratorsStartingAtOnceApplyEachFileOnce() async throws {
         let conninfo = try await TestDatabase.createEmpty()
         let migrator = Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger)
