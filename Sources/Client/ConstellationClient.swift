@@ -101,8 +101,22 @@ public struct ConstellationClient: Sendable {
     }
 
     /// The events I belong to and my role in each.
-    public func myEvents() async throws(ClientError) -> MyEvents {
-        try await decode(send(.GET, "/v1/me/events"))
+    /// A page of my events (`limit` 1 to 200, the server's 50 unless given; `cursor`, the last page's `nextCursor`).
+    public func myEvents(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> MyEvents {
+        let query = [limit.map { "limit=\($0)" }, cursor.map { "cursor=\(Self.escaped($0))" }].compactMap { $0 }.joined(separator: "&")
+        return try await decode(send(.GET, "/v1/me/events" + (query.isEmpty ? "" : "?" + query)))
+    }
+
+    /// Every event I belong to, page after page.
+    public func allMyEvents() async throws(ClientError) -> [MyEvent] {
+        var events: [MyEvent] = []
+        var cursor: String?
+        repeat {
+            let page = try await myEvents(limit: 200, cursor: cursor)
+            events += page.items
+            cursor = page.nextCursor
+        } while cursor != nil
+        return events
     }
 
     /// Invites `profile` to organize `event` (I must organize it): the invitation they must accept,

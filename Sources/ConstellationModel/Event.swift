@@ -175,8 +175,8 @@ public struct MyEvent: Codable, Sendable, Equatable {
     }
 }
 
-/// `GET /v1/me/events`: the events I belong to, the latest start first.
-public typealias MyEvents = Items<MyEvent>
+/// `GET /v1/me/events`: the events I belong to, the latest start first, a page at a time.
+public typealias MyEvents = Page<MyEvent>
 
 /// `POST /v1/events/{event}/organizers`: make a profile an organizer of the event.
 public struct NewOrganizer: Codable, Sendable {

@@ -68,19 +68,8 @@ struct ConnectionController {
             return try await exportConnections(format: format, peer: query.get("peer"), context: context)
         }
         guard query.get("peer") == nil else { throw Problem.badRequest("invalid_peer", "peer goes with format=csv or format=vcard") }
-        let limit =
-            try query.get("limit").map { text in
-                guard let value = Int(text), (1...200).contains(value) else {
-                    throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")
-                }
-                return value
-            } ?? 50
-        let cursor = try query.get("cursor").map { text in
-            guard let value = Int64(text), value > 0 else {
-                throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave")
-            }
-            return value
-        }
+        let page = try PageQuery(query)
+        let cursor = try page.cursor { text in Int64(text).flatMap { $0 > 0 ? $0 : nil } }
         var filter = ConnectionFilter()
         filter.text = try query.get("q").flatMap { try Self.searchText.check($0) }.flatMap { $0.isEmpty ? nil : $0 }
         filter.tag = try query.get("tag").map(NoteFields.tagText.check)
@@ -88,7 +77,7 @@ struct ConnectionController {
             guard let found = try await services.events.event(EventReference(reference)) else { throw Problem.unknownEvent }
             filter.eventId = found.event.id
         }
-        return try .json(try await services.connections.connections(of: me.id, before: cursor, limit: limit, filter: filter))
+        return try .json(try await services.connections.connections(of: me.id, before: cursor, limit: page.limit, filter: filter))
     }
 
     static let searchText = UserText(field: "q", minimum: 0, maximum: 100)

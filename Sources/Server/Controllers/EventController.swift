@@ -51,8 +51,12 @@ struct EventController {
         try .json(try await services.requireEvent(context))
     }
 
+    /// A page of my events, the latest start first (`PageQuery`).
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(MyEvents(items: try await services.events.events(of: context.requireProfile().id)))
+        let page = try PageQuery(request.uri.queryParameters)
+        let (events, next) = try await services.events.events(
+            of: context.requireProfile().id, after: try page.cursor(EventListCursor.init), limit: page.limit)
+        return try .json(MyEvents(items: events, nextCursor: next?.text))
     }
 
     @Sendable func rotateJoinCode(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -19,7 +19,7 @@ extension EventCommand {
     /// My membership of `event` (its slug or id), or exit 65 when I am not a member.
     static func membership(of event: String, in session: Session) async throws -> MyEvent {
         guard
-            let mine = try await session.client.myEvents().items.first(where: {
+            let mine = try await session.client.allMyEvents().first(where: {
                 $0.event.slug == event || $0.event.id.uuidString.lowercased() == event.lowercased()
             })
         else { throw CLIError.data("you are not a member of \(event): join it first") }

@@ -75,7 +75,8 @@ async function refreshCode() {
   }
 }
 
-/** Lists my events; the code shown follows them unless I picked one: says whether it changed. */
+/** Lists my events (the first page: the latest to start; "More events" brings the next); the code
+ * shown follows them unless I picked one: says whether it changed. */
 async function loadEvents() {
   try {
     const events = await json('/me/events');
@@ -84,9 +85,23 @@ async function loadEvents() {
     select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
     select.value = codePicked ? shown : await defaultCode(events.items);
     $('my-events').replaceChildren(...events.items.map(myEvent));
+    showMoreEvents(events.nextCursor);
     loadInvitations();
     return select.value !== shown;
   } catch { return false; /* the personal code still works */ }
+}
+
+/** The "More events" button, while there is a next page of my events. */
+function showMoreEvents(cursor) {
+  const more = $('more-events');
+  more.hidden = !cursor;
+  more.onclick = cursor ? async () => {
+    try {
+      const events = await json(`/me/events?cursor=${encodeURIComponent(cursor)}`);
+      $('my-events').append(...events.items.map(myEvent));
+      showMoreEvents(events.nextCursor);
+    } catch (error) { say(status, explain(error), 'error'); }
+  } : null;
 }
 
 /** The code shown unless I pick one: that of the event I joined last among those running now (or

@@ -41,6 +41,7 @@ export default {
   'home.network': 'Meine Konstellation',
   'home.networkLabel': 'Meine Konstellation – Personen: {people}, Verbindungen: {links}',
   'home.events': 'Meine Veranstaltungen',
+  'home.moreEvents': 'Weitere Veranstaltungen',
   'home.organizer': '(Veranstalter)',
   'badge.organizersPrintIt': 'Die Veranstalter drucken mein Namensschild (wer es hat, kann sich bis zum Ende der Veranstaltung mit mir verbinden)',
   'badge.print': 'Mein Namensschild drucken',

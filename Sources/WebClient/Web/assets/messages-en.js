@@ -46,6 +46,7 @@ export default {
   'home.network': 'My constellation',
   'home.networkLabel': 'My constellation: {people} people, {links} links',
   'home.events': 'My events',
+  'home.moreEvents': 'More events',
   'home.organizer': '(organizer)',
   'badge.organizersPrintIt': 'The organizers print my badge (whoever holds it can connect with me until the event ends)',
   'badge.print': 'Print my badge',

@@ -36,6 +36,18 @@ let event = null;
 /** The timer that follows the join code, stopped once I no longer organize the event. */
 let following = null;
 
+/** My membership of the event `id`, looked for page by page among my events; undefined if I have none. */
+async function membership(id) {
+  let cursor = null;
+  do {
+    const page = await json(`/me/events?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const found = page.items.find((item) => item.event.id === id);
+    if (found) return found;
+    cursor = page.nextCursor;
+  } while (cursor);
+  return undefined;
+}
+
 function refuse(text) {
   $('refused-text').textContent = text;
   $('refused').hidden = false;
@@ -227,7 +239,7 @@ async function start() {
     return showRecord(path).catch(() => {});
   };
   try {
-    const mine = (await json('/me/events')).items.find((item) => item.event.id === event.id);
+    const mine = await membership(event.id);
     if (mine?.role !== 'organizer') return refuse(t('organize.notOrganizer', { event: event.name }));
     if (event.purgedAt) return gone();
     $('organizer').hidden = false;
