@@ -48,6 +48,30 @@ import Testing
         await database.shutdown()
     }
 
+    /// A row the schema's rules refuse as it is copied in (as a restore copies rows) is named by
+    /// its table, its key and the rule's constraint, and nothing of its data is in the error.
+    @Test func aRefusedRowIsNamedByTableKeyAndRuleNotByItsData() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        let event = UUID()
+        let error = await #expect(throws: PostgresError.self) {
+            try await database.withConnection { connection in
+                try connection.copy(
+                    into: "events", columns: ["id", "slug", "name", "starts_at", "ends_at", "time_zone", "join_code_rotation", "purge_on"],
+                    rows: [
+                        [
+                            event.uuidString, "secret-slug", "Secret Name", "2026-01-01 00:00:00+00", "2190-01-01 00:00:00+00", "UTC", "0",
+                            "2190-01-02 00:00:00+00",
+                        ]
+                    ])
+            }
+        }
+        #expect(error?.isCheckViolation == true && error?.table == "events", "\(String(describing: error))")
+        #expect(error?.constraint == "events_last_at_most_31_days")
+        #expect(error?.refusedRowKey == event)
+        #expect(error.map { !"\($0)".contains("Secret Name") } == true, "no data in the error")
+        await database.shutdown()
+    }
+
     @Test func migratorsStartingAtOnceApplyEachFileOnce() async throws {
         let conninfo = try await TestDatabase.createEmpty()
         let migrator = Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger)
