@@ -1,8 +1,10 @@
 -- The rules the API enforces on what it stores hold in the schema too, so that a restored backup
 -- (or a hand-made row) cannot hold what the server was never meant to read: an event of 164
 -- years, a purge date in 9999, an invitation valid for ever, a growth series whose steps overflow.
--- Each bound is the widest any setting allows (the settings' own bounds are in
--- docs/configuration-and-operations.md); the server checks the narrower ones it is configured with.
+-- Each bound is the widest any setting, and any row an earlier release wrote, allows (the
+-- settings' own bounds are in docs/configuration-and-operations.md); the server checks the
+-- narrower ones it is configured with, such as how far ahead an event may start. Intervals are in
+-- hours: a day's length depends on the session's time zone, an hour's does not.
 --
 -- A cluster whose rows break a rule is not changed: this migration stops before adding any, and
 -- says which rows (by key) break which rule, so that an operator can mend or remove them by hand
@@ -34,17 +36,15 @@ DECLARE
 BEGIN
     FOR rule IN SELECT * FROM (VALUES
         ('events', 'an event lasts at most 31 days',
-         'SELECT id::text FROM events WHERE ends_at - starts_at > interval ''31 days'''),
+         'SELECT id::text FROM events WHERE NOT (ends_at <= starts_at + interval ''744 hours'')'),
         ('events', 'its dates and its creation are finite',
          'SELECT id::text FROM events WHERE NOT (isfinite(starts_at) AND isfinite(ends_at) AND isfinite(created_at))'),
-        ('events', 'it starts at most 3650 days after it was created',
-         'SELECT id::text FROM events WHERE starts_at > created_at + interval ''3650 days'''),
         ('events', 'its purge date is at most 3657 days after the later of its end and its creation',
-         'SELECT id::text FROM events WHERE purge_on > greatest(ends_at, created_at) + interval ''3657 days'''),
-        ('view_links', 'a view link lasts at most 3688 days from its creation',
-         'SELECT id::text FROM view_links WHERE longest_until > created_at + interval ''3688 days'''),
-        ('organizer_invitation_links', 'an invitation expires at most 720 hours after it was made',
-         'SELECT id::text FROM organizer_invitation_links WHERE expires_at > created_at + interval ''720 hours'''),
+         'SELECT id::text FROM events WHERE NOT (purge_on <= greatest(ends_at, created_at) + interval ''87768 hours'')'),
+        ('view_links', 'a view link lasts at most until a week into 2200 (events end by 2199)',
+         'SELECT id::text FROM view_links WHERE NOT (longest_until < ''2200-01-08 00:00:00+00'')'),
+        ('organizer_invitation_links', 'an invitation expires at most 720 hours after it was made (and an hour of clocks apart)',
+         'SELECT id::text FROM organizer_invitation_links WHERE NOT (expires_at <= created_at + interval ''721 hours'')'),
         ('event_records', 'its growth is six integers from 0 to 2147483647 a step, the steps consecutive',
          'SELECT event_id::text FROM event_records WHERE NOT event_growth_is_well_formed(growth)'),
         ('event_records', 'its modularity is a number from -1 to 1',
@@ -53,15 +53,19 @@ BEGIN
          'SELECT event_id::text FROM event_connections WHERE NOT (first_at >= ''1970-01-01 00:00:00+00'')')
     ) AS rules (table_name, description, query)
     UNION ALL
-    -- Every time the server reads: years 1 to 9999, the ones it parses.
+    -- Every time the server reads: years 1 to 9999, the ones it parses. Rows are named by their
+    -- first column when it is an id (uuid or integer), else only counted (a key's hash is no name).
     SELECT c.table_name::text, c.column_name || ' lies in the years 1 to 9999',
-           format('SELECT %I::text FROM %I WHERE NOT (%I BETWEEN ''0001-01-01 00:00:00+00'' AND ''9999-12-31 23:59:59+00'')',
-                  (SELECT a.attname FROM pg_attribute a WHERE a.attrelid = format('public.%I', c.table_name)::regclass AND a.attnum = 1),
+           format('SELECT %s FROM %I WHERE NOT (%I BETWEEN ''0001-01-01 00:00:00+00'' AND ''9999-12-31 23:59:59+00'')',
+                  CASE WHEN a.atttypid IN ('uuid'::regtype, 'bigint'::regtype, 'integer'::regtype)
+                       THEN format('%I::text', a.attname) ELSE '''a row''' END,
                   c.table_name, c.column_name)
     FROM information_schema.columns c
+    JOIN pg_attribute a ON a.attrelid = format('public.%I', c.table_name)::regclass AND a.attnum = 1
     WHERE c.table_schema = 'public' AND c.data_type = 'timestamp with time zone' AND c.table_name <> 'schema_migrations'
     LOOP
-        EXECUTE format('SELECT string_agg(key, '', '') FROM (%s ORDER BY 1 LIMIT 5) AS found (key)', rule.query) INTO keys;
+        EXECUTE format('SELECT string_agg(key, '', '') FROM (SELECT DISTINCT * FROM (%s) AS found (key) ORDER BY 1 LIMIT 5) AS shown (key)',
+                       rule.query) INTO keys;
         IF keys IS NOT NULL THEN
             broken := broken || format(E'\n  %s (%s): %s', rule.table_name, rule.description, keys);
         END IF;
@@ -75,30 +79,37 @@ BEGIN
 END
 $$;
 
-ALTER TABLE events
-    ADD CONSTRAINT events_last_at_most_31_days CHECK (ends_at - starts_at <= interval '31 days'),
-    ADD CONSTRAINT events_dates_are_finite CHECK (isfinite(starts_at) AND isfinite(ends_at) AND isfinite(created_at)),
-    ADD CONSTRAINT events_start_within_3650_days_of_creation CHECK (starts_at <= created_at + interval '3650 days'),
-    ADD CONSTRAINT events_purge_within_3657_days_of_the_end CHECK (purge_on <= greatest(ends_at, created_at) + interval '3657 days');
-ALTER TABLE view_links
-    ADD CONSTRAINT view_links_last_at_most_3688_days CHECK (longest_until <= created_at + interval '3688 days');
-ALTER TABLE organizer_invitation_links
-    ADD CONSTRAINT organizer_invitation_links_expire_within_720_hours CHECK (expires_at <= created_at + interval '720 hours');
-ALTER TABLE event_records
-    ADD CONSTRAINT event_records_growth_well_formed CHECK (event_growth_is_well_formed(growth)),
-    ADD CONSTRAINT event_records_modularity_from_minus_1_to_1 CHECK (modularity BETWEEN -1 AND 1);
-ALTER TABLE event_connections
-    ADD CONSTRAINT event_connections_met_from_1970 CHECK (first_at >= '1970-01-01 00:00:00+00');
-
+-- Each table's new rules are added by one ALTER TABLE, so that it reads the table once.
 DO $$
 DECLARE
-    c record;
+    t record;
 BEGIN
-    FOR c IN SELECT table_name, column_name FROM information_schema.columns
-             WHERE table_schema = 'public' AND data_type = 'timestamp with time zone' AND table_name <> 'schema_migrations'
-             ORDER BY table_name, column_name LOOP
-        EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I BETWEEN ''0001-01-01 00:00:00+00'' AND ''9999-12-31 23:59:59+00'')',
-                       c.table_name, left(c.table_name || '_' || c.column_name || '_in_years_1_to_9999', 63), c.column_name);
+    FOR t IN
+        SELECT table_name, string_agg(
+                   format('ADD CONSTRAINT %I CHECK (%I BETWEEN ''0001-01-01 00:00:00+00'' AND ''9999-12-31 23:59:59+00'')',
+                          left(table_name || '_' || column_name || '_in_years_1_to_9999', 63), column_name),
+                   ', ' ORDER BY column_name) AS years
+        FROM information_schema.columns
+        WHERE table_schema = 'public' AND data_type = 'timestamp with time zone' AND table_name <> 'schema_migrations'
+        GROUP BY table_name ORDER BY table_name
+    LOOP
+        EXECUTE format('ALTER TABLE %I %s%s', t.table_name, t.years, CASE t.table_name
+            WHEN 'events' THEN
+                ', ADD CONSTRAINT events_last_at_most_31_days CHECK (ends_at <= starts_at + interval ''744 hours'')'
+                ', ADD CONSTRAINT events_dates_are_finite CHECK (isfinite(starts_at) AND isfinite(ends_at) AND isfinite(created_at))'
+                ', ADD CONSTRAINT events_purge_within_3657_days_of_the_end'
+                ' CHECK (purge_on <= greatest(ends_at, created_at) + interval ''87768 hours'')'
+            WHEN 'view_links' THEN
+                ', ADD CONSTRAINT view_links_last_until_a_week_into_2200 CHECK (longest_until < ''2200-01-08 00:00:00+00'')'
+            WHEN 'organizer_invitation_links' THEN
+                ', ADD CONSTRAINT organizer_invitation_links_expire_within_721_hours'
+                ' CHECK (expires_at <= created_at + interval ''721 hours'')'
+            WHEN 'event_connections' THEN
+                ', ADD CONSTRAINT event_connections_met_from_1970 CHECK (first_at >= ''1970-01-01 00:00:00+00'')'
+            ELSE '' END);
     END LOOP;
 END
 $$;
+ALTER TABLE event_records
+    ADD CONSTRAINT event_records_growth_well_formed CHECK (event_growth_is_well_formed(growth)),
+    ADD CONSTRAINT event_records_modularity_from_minus_1_to_1 CHECK (modularity BETWEEN -1 AND 1);

@@ -1,7 +1,7 @@
 import Foundation
 
 /// `POST /v1/events/{event}/view-tokens`: `{"wall": true}` for a projector's link, which shows
-/// pseudonyms only, even for attendees who chose to be named; `screens`, how many screens it may
+/// only those who chose the wall by name, nobody by pseudonym; `screens`, how many screens it may
 /// light at once (1 to 50, 4 unless given). No body: a link for the organizer, for 4 screens.
 public struct ViewTokenRequest: Codable, Sendable {
     public let wall: Bool?

@@ -7,9 +7,11 @@ import Foundation
 /// way: organizers share the event's people, so nobody becomes the co-organizer of someone who
 /// blocked them or whom they blocked.
 extension EventRepository {
-    /// The condition on `organizer_invitations i` that an invitation stands.
+    /// The condition on `organizer_invitations i` that an invitation stands (never once its
+    /// event's purge began: from the mark on, nothing names its people).
     private static let standing: SQL = """
-        EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = i.event_id AND m.profile_id = i.invited_by AND m.role = 'organizer')
+        NOT EXISTS (SELECT 1 FROM events x WHERE x.id = i.event_id AND x.purged_at IS NOT NULL)
+        AND EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = i.event_id AND m.profile_id = i.invited_by AND m.role = 'organizer')
         AND NOT EXISTS (
             SELECT 1 FROM blocks b JOIN event_members m ON m.event_id = i.event_id AND m.role = 'organizer'
             WHERE (b.blocker_id = m.profile_id AND b.blocked_id = i.profile_id) OR (b.blocker_id = i.profile_id AND b.blocked_id = m.profile_id))

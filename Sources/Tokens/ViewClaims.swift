@@ -10,7 +10,7 @@ public struct ViewClaims: Sendable, Equatable {
     public let expiresAt: Date
     /// The token's id (`j`): what its graph work is counted by.
     public let tokenId: UUID
-    /// Whether named attendees are shown by name (`n`); false for a wall display, pseudonyms only.
+    /// Whether named attendees are shown by name (`n`); false for a wall display, which names only those who chose it.
     public let showsNames: Bool
 
     public init(eventId: UUID, expiresAt: Date, tokenId: UUID, showsNames: Bool) {

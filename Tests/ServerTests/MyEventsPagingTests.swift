@@ -10,10 +10,13 @@ import Testing
     @Test func myEventsComeAPageAtATimeEachOnce() async throws {
         try await TestServer.run { server throws in
             let (ada, bob) = try await server.users("Ada", "Bob")
-            // Seven events, two of them starting at the same second (the id breaks the tie).
+            // Seven events, three of them starting at the same instant (the id breaks the tie).
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 6 * 3600).rounded(.down))
             for n in 0..<7 {
-                let created = try await ada.client.createEvent(
-                    EventRoutesTests.newEvent("paged-\(n)", startsIn: n == 6 ? -3600 * 5 : -3600 * Double(n)))
+                let starts = start.addingTimeInterval(3600 * Double(min(n, 4)))
+                let event = NewEvent(
+                    name: "Paged", slug: "paged-\(n)", startsAt: starts, endsAt: starts.addingTimeInterval(8 * 3600), timeZone: "UTC")
+                let created = try await ada.client.createEvent(event)
                 _ = try await bob.client.joinEvent("paged-\(n)", code: created.joinCode)
             }
             var seen: [MyEvent] = []

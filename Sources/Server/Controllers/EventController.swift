@@ -100,7 +100,7 @@ struct EventController {
     }
 
     /// A view token for the event's live page (organizers only): body `{"wall": true}` for a
-    /// projector's link, which shows pseudonyms only, and `screens` (1 to 50, else 422), how many
+    /// projector's link, which names only those who chose the wall, and `screens` (1 to 50, else 422), how many
     /// screens it may light; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
     @Sendable func issueViewToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()

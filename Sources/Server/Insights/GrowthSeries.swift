@@ -10,9 +10,11 @@ import Store
 /// sizes kept at each union, so `largestComponent` at a step's end costs nothing extra.
 package struct GrowthSeries: Sendable {
     static let stepSeconds = 300
-    /// The most steps a series spans: a year of five-minute steps, ten times a 31-day event and
-    /// its grace; a pair later than that (only a hand-made row can be) counts in the last.
-    package static let longestSpan = 365 * 86_400 / stepSeconds
+    /// The most steps a series spans: 800 days of five-minute steps (an event's codes work from
+    /// its creation, at most `CONSTELLATION_EVENT_HORIZON_DAYS`, 730 by default, before its 31
+    /// days and their grace; about 9 MB at most); a pair later than that (a hand-made row, or a
+    /// horizon set beyond the default) counts in the last.
+    package static let longestSpan = 800 * 86_400 / stepSeconds
 
     /// One step: what it added and where the totals stood at its end.
     private struct Step {

@@ -26,7 +26,7 @@ package final class EventFeeds: Service {
         let reader: UUID
     }
 
-    /// A feed per event and per way of showing people (names for organizers, pseudonyms only for a wall).
+    /// A feed per event and per way of showing people (names for organizers; for a wall, names of those on it and no pseudonym).
     private struct FeedKey: Hashable {
         let event: UUID
         let showsNames: Bool

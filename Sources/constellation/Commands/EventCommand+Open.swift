@@ -9,7 +9,7 @@ extension EventCommand {
             discussion: """
                 The link carries a view token in its fragment: whoever opens it reads the event's network, \
                 growth and summary until it expires (CONSTELLATION_VIEW_TOKEN_MINUTES on the server, 12 hours by \
-                default), and can change nothing. `--wall` makes a link for a projector, which shows pseudonyms only. \
+                default), and can change nothing. `--wall` makes a link for a projector, which names only those who chose to be on the wall. \
                 `--screens` says on how many screens at once the link may be open (4 by default, up to 50): each \
                 link holds its own, apart from your own key's.
                 """)
@@ -19,7 +19,7 @@ extension EventCommand {
         @Argument(help: "The event's slug or id.")
         var event: String
 
-        @Flag(help: "A link for a projector: full screen, pseudonyms only, even for people who chose to be named.")
+        @Flag(help: "A link for a projector: full screen, naming only those who chose to be on the wall.")
         var wall = false
 
         @Option(help: ArgumentHelp("On how many screens at once the link may be open (1 to 50).", valueName: "count"))

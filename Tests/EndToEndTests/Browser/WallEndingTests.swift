@@ -84,7 +84,11 @@ import Testing
                 "ended-wall",
                 {
                     try await database.withConnection {
-                        try $0.execute(unsafeSQL: "UPDATE events SET ends_at = now() - interval '1 second' WHERE slug = 'ended-wall'")
+                        // Ended longer ago than the offline grace (2 h): no scan of it can come any more.
+                        try $0.execute(
+                            unsafeSQL:
+                                "UPDATE events SET starts_at = now() - interval '4 hours', ends_at = now() - interval '3 hours' WHERE slug = 'ended-wall'"
+                        )
                     }
                 }, "has ended"
             ),

@@ -39,6 +39,7 @@ export default {
   'live.joinHide': 'Code ausblenden',
   'live.joinShow': 'Code zeigen',
   'live.noCredential': 'Keine Berechtigung: Öffne den Link, den `constellation event open {slug}` ausgibt, oder diese Seite in dem Browser, in dem du Constellation als Veranstalter nutzt.',
+  'live.someone': 'Jemand',
   'live.ended': 'Diese Veranstaltung ist vorbei: Es gibt keinen Code mehr zum Scannen, und dieser Bildschirm zeigt nichts mehr.',
   'live.endedState': 'Beendet',
   'live.purged': 'Diese Veranstaltung wurde gelöscht: Wer teilgenommen hat und die Paare sind weg, diese Seite zeigt nichts mehr. Die Kennzahlen bleiben auf der Seite für Veranstalter.',

@@ -40,6 +40,7 @@ export default {
   'live.joinHide': 'Hide code',
   'live.joinShow': 'Show code',
   'live.noCredential': 'No credential: open the link `constellation event open {slug}` prints, or this page in the browser where you use Constellation as the event\'s organizer.',
+  'live.someone': 'Someone',
   'live.ended': 'This event has ended: there is no code to scan any more, and this screen shows nothing more.',
   'live.endedState': 'Ended',
   'live.purged': 'This event was purged: who attended and its pairs are gone, so this page shows nothing more. Its figures stay on the organizer\'s page.',

@@ -3,7 +3,7 @@
 // event's stream (Server-Sent Events) and are drawn at once, then the warm-started layout is
 // fetched again (at most every 3 s) and positions glide to it; the summary and growth follow
 // every 10 s (or 4× what they cost the server, for large events). `?wall`: full screen for a
-// projector, pseudonyms only, with the event's join code as a QR code.
+// projector, naming only those who chose the wall, with the event's join code as a QR code.
 //
 // Credentials: a view token from the link `constellation event open SLUG` prints
 // (`#view=TOKEN&code=XXXX-XXXX`, kept for this tab only), else this browser's organizer key.
@@ -65,7 +65,9 @@ function throttled(task, everyMs, stopped) {
     if (running) { again = true; return; }
     if (timer) return;
     timer = setTimeout(async () => {
-      timer = null; running = true; last = performance.now();
+      timer = null;
+      if (stopped()) return;
+      running = true; last = performance.now();
       try { await task(); } finally {
         running = false;
         if (again) { again = false; schedule(); }
@@ -144,7 +146,9 @@ class LivePage {
   face(node) {
     const named = node.pseudonymous === false;
     if (named) return { ...node, named, title: node.label };
-    return { ...node, named, label: this.wall ? '' : pseudonym(node.id), title: pseudonym(node.id) };
+    // The room reads no pseudonym, not even in a node's description.
+    if (this.wall) return { ...node, named, label: '', title: t('live.someone') };
+    return { ...node, named, label: pseudonym(node.id), title: pseudonym(node.id) };
   }
 
   /** Takes the view token and join code from the fragment into this tab's storage, and out of the address bar. */
@@ -255,6 +259,7 @@ class LivePage {
     const view = this.view;
     try {
       const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network${this.asWall()}`, { auth: this.credential() }));
+      if (this.stopped) return; // ended while it was asked for: nothing more is drawn
       const first = view.nodes.length === 0 && view.edgeCount === 0;
       const nodes = this.communities.relabel(network.nodes).map((node) => this.face(node));
       view.setGraph({ nodes, edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
@@ -280,6 +285,7 @@ class LivePage {
       const bucket = $('growth-bucket').value;
       const summary = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/summary`, { auth: this.credential() }));
       const growth = await this.insightsLane(() => json(`/events/${encodeURIComponent(this.slug)}/growth?bucket=${bucket}`, { auth: this.credential() }));
+      if (this.stopped) return;
       this.showSummary(summary);
       $('growth-detail').textContent = drawGrowth($('growth'), growth.buckets, {
         timeZone: this.event.timeZone, announce: (text) => { $('growth-value').textContent = text; }, axis: $('growth-axis'),
@@ -415,14 +421,22 @@ class LivePage {
     const given = sessionStorage.getItem(this.codeKey);
     let shown = null;
     const show = async () => {
-      // An event that ended (or was changed to end sooner) shows no code to scan: the wall ends.
-      if (this.hasEnded()) {
+      // An event whose end has come joins nobody: no code to scan. Once the offline grace after it
+      // has passed too (scans made before the end may still arrive until then), the wall ends.
+      if (Date.now() >= Date.parse(this.event.endsAt) + await this.offlineGrace()) {
         this.end(t('live.ended'), t('live.endedState'));
+        return;
+      }
+      if (Date.now() >= Date.parse(this.event.endsAt)) {
+        $('join').hidden = true;
+        $('join-controls').hidden = true;
+        this.setState('ended', t('live.endedState'));
         return;
       }
       let code = null;
       try {
         code = (await json(`/events/${encodeURIComponent(event.id)}/join-code`, { auth: this.credential() })).joinCode;
+        if (this.stopped) return;
       } catch (error) {
         // A live page's link opened as a wall reads no join code: the wall goes on without it.
         if (error instanceof ApiError && error.code === 'view_token_read_only') return;
@@ -477,9 +491,10 @@ class LivePage {
     if (this.event.purgedAt) this.report(new ApiError(410, { code: 'event_purged' }));
   }
 
-  /** Whether the event's end has passed, by this screen's clock. */
-  hasEnded() {
-    return Date.now() >= Date.parse(this.event.endsAt);
+  /** The server's offline grace in ms (asked once): how long after an event's end its scans still count. */
+  offlineGrace() {
+    this.grace ??= json('/keys', { auth: null }).then((keys) => keys.offlineGraceSeconds * 1000, () => 0);
+    return this.grace;
   }
 
   search() {

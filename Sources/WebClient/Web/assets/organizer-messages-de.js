@@ -35,7 +35,7 @@ export default {
   'organize.openHere': 'Der Browser hat den neuen Tab nicht geöffnet: Öffne {link}',
   'organize.links': 'Gültige Links',
   'organize.linkLive': { one: 'Live-Seite (Namen wie für Veranstalter), erstellt von {name}, bis {until}, ein Bildschirm', other: 'Live-Seite (Namen wie für Veranstalter), erstellt von {name}, bis {until}, {count} Bildschirme' },
-  'organize.linkWall': { one: 'Wand (Pseudonyme), erstellt von {name}, bis {until}, ein Bildschirm', other: 'Wand (Pseudonyme), erstellt von {name}, bis {until}, {count} Bildschirme' },
+  'organize.linkWall': { one: 'Wand (nur Namen für die Wand), erstellt von {name}, bis {until}, ein Bildschirm', other: 'Wand (nur Namen für die Wand), erstellt von {name}, bis {until}, {count} Bildschirme' },
   'organize.noLinks': 'Kein Link ist gültig.',
   'organize.extend': 'Bis zum Ende verlängern',
   'organize.extendLabel': 'Den Link von {name} bis zum Ende der Veranstaltung verlängern, {until}',

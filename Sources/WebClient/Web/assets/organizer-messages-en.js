@@ -37,7 +37,7 @@ export default {
   'organize.openHere': 'The browser kept the new tab from opening: open {link}',
   'organize.links': 'Links now live',
   'organize.linkLive': { one: 'Live page (names as organizers see them), made by {name}, until {until}, one screen', other: 'Live page (names as organizers see them), made by {name}, until {until}, {count} screens' },
-  'organize.linkWall': { one: 'Wall (pseudonyms), made by {name}, until {until}, one screen', other: 'Wall (pseudonyms), made by {name}, until {until}, {count} screens' },
+  'organize.linkWall': { one: 'Wall (names on the wall only), made by {name}, until {until}, one screen', other: 'Wall (names on the wall only), made by {name}, until {until}, {count} screens' },
   'organize.noLinks': 'No link is live.',
   'organize.extend': 'Extend to the end',
   'organize.extendLabel': 'Extend the link {name} made until the event\'s end, {until}',
