@@ -114,23 +114,24 @@ public struct KeyMaterial: Sendable {
     /// Whether the keys come from `CONSTELLATION_SIGNING_KEY` (which `keys rotate` cannot change).
     public let fromEnvironment: Bool
 
-    /// Itself, if each key is a secret and each is listed once: the signing key's seed is not all
-    /// zeros (anyone could sign with it), no retired key is all zeros, and none is the signing key's
-    /// public half or another retired key's (a copy gone wrong, which would be trusted past its
-    /// own dates). A pseudonym key of all zeros is refused where it is read (`PseudonymKey`).
+    /// Itself, if each key is a secret and each retired key is listed once: the signing key's seed
+    /// is not all zeros (anyone could sign with it), no retired key is all zeros, and none is
+    /// listed twice (a copy gone wrong, which would be trusted past its own dates). A retired key
+    /// equal to the signing key is let be: a rotation writes `retired-keys` before `signing-key`,
+    /// and a reader in between sees exactly that. A pseudonym key of all zeros is refused where it
+    /// is read (`PseudonymKey`).
     func checked(signingKey: String, retiredKeys: String) throws(SigningKeyError) -> KeyMaterial {
         let zeros = [UInt8](repeating: 0, count: 32)
         if let zeroSeed = try? SigningKey(seed: zeros).publicKey, current.publicKey == zeroSeed {
             throw .malformed(source: signingKey, line: nil, why: "its seed is all zeros: it is no secret")
         }
-        var seen: Set<[UInt8]> = [current.publicKey.bytes]
+        var seen: Set<[UInt8]> = []
         for key in retired {
             guard key.publicKey.bytes != zeros else {
                 throw .malformed(source: retiredKeys, line: nil, why: "the retired key \(key.kid) is all zeros: it is no key")
             }
             guard seen.insert(key.publicKey.bytes).inserted else {
-                throw .malformed(
-                    source: retiredKeys, line: nil, why: "the retired key \(key.kid) is the signing key or another retired key")
+                throw .malformed(source: retiredKeys, line: nil, why: "the retired key \(key.kid) is listed twice")
             }
         }
         return self

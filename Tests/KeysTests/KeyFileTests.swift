@@ -68,14 +68,6 @@ import Tokens
                 "CONSTELLATION_RETIRED_KEYS: "
             ),
             (
-                "the signing key retired",
-                [
-                    "CONSTELLATION_SIGNING_KEY": PASERK.encode(key),
-                    "CONSTELLATION_RETIRED_KEYS": "\(PASERK.encode(key.publicKey))@2030-01-01T00:00:00Z",
-                ],
-                "CONSTELLATION_RETIRED_KEYS: "
-            ),
-            (
                 "a retired key twice",
                 [
                     "CONSTELLATION_SIGNING_KEY": PASERK.encode(key),
