@@ -75,33 +75,18 @@ async function refreshCode() {
   }
 }
 
-/** Lists my events (the first page: the latest to start; "More events" brings the next); the code
- * shown follows them unless I picked one: says whether it changed. */
+/** Lists my events (up to 200, the latest to start first); the code shown follows them unless I picked one: says whether it changed. */
 async function loadEvents() {
   try {
-    const events = await json('/me/events');
+    const events = await json('/me/events?limit=200');
     const select = $('code-event');
     const shown = select.value;
     select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
     select.value = codePicked ? shown : await defaultCode(events.items);
     $('my-events').replaceChildren(...events.items.map(myEvent));
-    showMoreEvents(events.nextCursor);
     loadInvitations();
     return select.value !== shown;
   } catch { return false; /* the personal code still works */ }
-}
-
-/** The "More events" button, while there is a next page of my events. */
-function showMoreEvents(cursor) {
-  const more = $('more-events');
-  more.hidden = !cursor;
-  more.onclick = cursor ? async () => {
-    try {
-      const events = await json(`/me/events?cursor=${encodeURIComponent(cursor)}`);
-      $('my-events').append(...events.items.map(myEvent));
-      showMoreEvents(events.nextCursor);
-    } catch (error) { say(status, explain(error), 'error'); }
-  } : null;
 }
 
 /** The code shown unless I pick one: that of the event I joined last among those running now (or
@@ -324,10 +309,8 @@ function sayConnected(redemptions) {
 }
 
 /**
- * Says at once who just connected with me (someone scanned my code), and shows them in my lists.
- * A stream cut (no network, a server restarted) resumes from the last id it heard, the hello's
- * included, so a connection made meanwhile is still said. `#heard`'s `data-stream` tells the
- * stream's state ('open', 'reconnecting', 'failed').
+ * Says at once who just connected with me, and shows them in my lists. A cut stream resumes from the
+ * last id it heard, the hello's included. `#heard`'s `data-stream` tells its state.
  */
 function hearNewConnections() {
   new EventStream('/v1/me/stream', {
@@ -377,29 +360,20 @@ function offerDeviceLink() {
   accept.focus();
 }
 
-/**
- * A `#join=` link's event, looked at before a name is asked for: an ended or purged event joins
- * nobody, so the first screen says so and the link is dropped (a name typed then makes a profile of
- * its own, at no event). Offline, the link is kept and the server decides when it answers.
- */
+/** A `#join=` link's event, looked at first: an ended or purged one is said at once, and its link dropped. */
 async function checkJoinLink(link) {
   say(status, t('home.typeNameToJoin', { event: link.slug }));
-  let event;
   try {
-    event = await json(`/events/${encodeURIComponent(link.slug)}`, { auth: null });
+    const event = await json(`/events/${encodeURIComponent(link.slug)}`, { auth: null });
+    if (!event.purgedAt && Date.now() < Date.parse(event.endsAt)) return say(status, t('home.typeNameToJoin', { event: event.name }));
+    sessionStorage.removeItem(JOIN_LINK);
+    say(status, t('home.joinOver', { event: event.name }), 'error');
   } catch (error) {
+    // Offline: the link is kept, and the server decides once it answers.
     if (!(error instanceof ApiError)) return;
     sessionStorage.removeItem(JOIN_LINK);
     say(status, explain(error), 'error');
-    return;
   }
-  const reason = event.purgedAt ? 'home.joinPurged' : Date.now() >= Date.parse(event.endsAt) ? 'home.joinEnded' : null;
-  if (!reason) {
-    say(status, t('home.typeNameToJoin', { event: event.name }));
-    return;
-  }
-  sessionStorage.removeItem(JOIN_LINK);
-  say(status, t(reason, { event: event.name }), 'error');
 }
 
 /** The two ways in without a profile: make one, or take one from another device. */
