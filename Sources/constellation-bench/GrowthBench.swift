@@ -8,7 +8,7 @@ import Graph
 /// `constellation-bench growth FILE`: a real event's contacts (a SocioPatterns tij file) grown in
 /// the order people first met, its groups the communities of the whole event's graph.
 /// Either way a picture every fortieth of the pairs grown from the one before, each measured
-/// against a fresh layout of the same graph (`GrowthReplay`, METRICS.md's "picture that
+/// against a fresh layout of the same graph (`GrowthReplay`, docs/graph-engine.md's "picture that
 /// grows"), from the tenth picture on. Prints one JSON line per order; `Tools/bench-graph` reads them.
 enum GrowthBench {
     static func run(people: Int, seed: UInt64) {

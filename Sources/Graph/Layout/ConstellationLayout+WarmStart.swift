@@ -98,7 +98,7 @@ extension ConstellationLayout {
         // Dots on top of one another drawn side by side: the short ideal length, the ties and the
         // pull of a growing graph pack knots tighter than a fresh layout does (without this, a
         // 10,000-person picture had up to 0.3 more pairs a person closer than 0.4% of the side,
-        // METRICS.md's crowding; four rounds left 0.07).
+        // docs/graph-engine.md's crowding; four rounds left 0.07).
         Separation.apply(&points, distance: 0.0045 * (PictureChange.Box(points)?.side ?? 0), rounds: 8)
         return Self.fitted(points.map { Point(x: $0.x * unit, y: $0.y * unit) }, onto: previous, scale: .leastSquares)
     }

@@ -1,4 +1,4 @@
-/// A picture grown pair by pair, as a live page sees an event grow, measured as METRICS.md's
+/// A picture grown pair by pair, as a live page sees an event grow, measured as docs/graph-engine.md's
 /// "picture that grows": every `every` pairs a picture grown from the one before (a fresh layout
 /// allowed every tenth picture at most, as the server allows it, and communities started from the
 /// previous ones and the sizes of the components people were drawn in kept, as the server does),

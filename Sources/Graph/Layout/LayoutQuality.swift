@@ -1,4 +1,4 @@
-/// Layout quality as METRICS.md defines it: scale-normalised stress (lower is better),
+/// Layout quality as docs/graph-engine.md defines it: scale-normalised stress (lower is better),
 /// neighbourhood preservation and community purity (higher is better). Sampled above the stated
 /// sizes with a fixed seed, so figures repeat.
 public enum LayoutQuality {

@@ -1,4 +1,4 @@
-/// How a picture looks and how it moved, as METRICS.md measures a picture that grows: the share
+/// How a picture looks and how it moved, as docs/graph-engine.md measures a picture that grows: the share
 /// of people on its bounding box, how crowded it is, and how far the people of an earlier picture
 /// moved. Distances are shares of the side of the picture's bounding box (its larger side).
 public enum PictureChange {
