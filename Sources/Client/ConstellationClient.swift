@@ -100,23 +100,36 @@ public struct ConstellationClient: Sendable {
         try await decode(send(.GET, "/v1/events/\(Self.escaped(event))"))
     }
 
-    /// The events I belong to and my role in each.
-    /// A page of my events (`limit` 1 to 200, the server's 50 unless given; `cursor`, the last page's `nextCursor`).
+    /// A page of my events, the latest start first, with my role in each (`limit` 1 to 200, the
+    /// server's 50 unless given; `cursor`, the last page's `nextCursor`).
     public func myEvents(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> MyEvents {
-        let query = [limit.map { "limit=\($0)" }, cursor.map { "cursor=\(Self.escaped($0))" }].compactMap { $0 }.joined(separator: "&")
-        return try await decode(send(.GET, "/v1/me/events" + (query.isEmpty ? "" : "?" + query)))
+        try await page("/v1/me/events", limit: limit, cursor: cursor)
     }
 
     /// Every event I belong to, page after page.
     public func allMyEvents() async throws(ClientError) -> [MyEvent] {
-        var events: [MyEvent] = []
+        try await everyPage("/v1/me/events")
+    }
+
+    /// A page of the list at `path` (`limit` 1 to 200, the server's 50 unless given; `cursor`, the
+    /// last page's `nextCursor`).
+    private func page<Item: Codable & Sendable & Equatable>(_ path: String, limit: Int?, cursor: String?) async throws(ClientError) -> Page<
+        Item
+    > {
+        let query = [limit.map { "limit=\($0)" }, cursor.map { "cursor=\(Self.escaped($0))" }].compactMap { $0 }.joined(separator: "&")
+        return try await decode(send(.GET, path + (query.isEmpty ? "" : "?" + query)))
+    }
+
+    /// Every item of the list at `path`, page after page.
+    private func everyPage<Item: Codable & Sendable & Equatable>(_ path: String) async throws(ClientError) -> [Item] {
+        var items: [Item] = []
         var cursor: String?
         repeat {
-            let page = try await myEvents(limit: 200, cursor: cursor)
-            events += page.items
+            let page: Page<Item> = try await page(path, limit: 200, cursor: cursor)
+            items += page.items
             cursor = page.nextCursor
         } while cursor != nil
-        return events
+        return items
     }
 
     /// Invites `profile` to organize `event` (I must organize it): the invitation they must accept,
@@ -126,9 +139,14 @@ public struct ConstellationClient: Sendable {
         return response.status == 202 ? try decode(response) : nil
     }
 
-    /// The invitations to organize an event that wait for my answer.
-    public func invitations() async throws(ClientError) -> OrganizerInvitationList {
-        try await decode(send(.GET, "/v1/me/invitations"))
+    /// A page of the invitations to organize an event that wait for my answer, newest first.
+    public func invitations(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> OrganizerInvitationList {
+        try await page("/v1/me/invitations", limit: limit, cursor: cursor)
+    }
+
+    /// Every invitation to organize an event that waits for my answer, page after page.
+    public func allInvitations() async throws(ClientError) -> [OrganizerInvitation] {
+        try await everyPage("/v1/me/invitations")
     }
 
     /// Accepts my invitation to organize `event`: my membership, now an organizer's.
@@ -324,10 +342,14 @@ public struct ConstellationClient: Sendable {
         _ = try await send(.DELETE, "/v1/me/blocks/\(profileId.uuidString.lowercased())")
     }
 
-    /// The people I blocked, most recent first.
-    public func blocks() async throws(ClientError) -> [Block] {
-        let list: BlockList = try await decode(send(.GET, "/v1/me/blocks"))
-        return list.items
+    /// A page of the people I blocked, most recent first.
+    public func blocks(limit: Int? = nil, cursor: String? = nil) async throws(ClientError) -> BlockList {
+        try await page("/v1/me/blocks", limit: limit, cursor: cursor)
+    }
+
+    /// Everyone I blocked, page after page.
+    public func allBlocks() async throws(ClientError) -> [Block] {
+        try await everyPage("/v1/me/blocks")
     }
 
     /// Revokes every token I have shown so far; tokens issued from the answer's instant on redeem.

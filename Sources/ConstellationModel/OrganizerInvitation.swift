@@ -26,4 +26,4 @@ public struct OrganizerInvitation: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/me/invitations`: the invitations waiting for my answer, newest first.
-public typealias OrganizerInvitationList = Items<OrganizerInvitation>
+public typealias OrganizerInvitationList = Page<OrganizerInvitation>

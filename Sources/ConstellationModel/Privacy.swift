@@ -36,4 +36,4 @@ public struct Block: Codable, Sendable, Equatable {
 }
 
 /// `GET /v1/me/blocks`: the people I blocked, most recent first.
-public typealias BlockList = Items<Block>
+public typealias BlockList = Page<Block>

@@ -53,20 +53,34 @@ public struct BlockRepository: Sendable {
         }
     }
 
-    /// The people `blocker` blocked, most recent first.
-    public func blocks(by blocker: UUID) async throws -> [Block] {
+    /// A page of the people `blocker` blocked, most recent first: at most `limit`, after `cursor`
+    /// (the previous page's `next`), and the cursor of the page after it, if there is one.
+    public func blocks(by blocker: UUID, after cursor: PageCursor? = nil, limit: Int) async throws -> (items: [Block], next: PageCursor?) {
         try await database.withConnection { connection in
-            try Self.blocks(by: blocker, on: connection)
+            PageCursor.page(try Self.blocks(by: blocker, after: cursor, limit: limit + 1, on: connection), limit: limit)
         }
     }
 
-    static func blocks(by blocker: UUID, on connection: PostgresConnection) throws -> [Block] {
-        try connection.query(
+    /// Every person `blocker` blocked, in the caller's transaction (for their personal data).
+    static func blocks(by blocker: UUID, on connection: PostgresConnection) throws(PostgresError) -> [Block] {
+        try blocks(by: blocker, after: nil, limit: nil, on: connection).map(\.item)
+    }
+
+    private static func blocks(
+        by blocker: UUID, after cursor: PageCursor?, limit: Int?, on connection: PostgresConnection
+    ) throws(PostgresError) -> [(item: Block, cursor: PageCursor)] {
+        let bound: SQL = limit.map { "LIMIT \($0)" } ?? ""
+        return try connection.query(
             """
-            SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id
-            WHERE b.blocker_id = \(blocker) ORDER BY b.created_at DESC, b.blocked_id
+            SELECT b.created_at, \(PageCursor.microseconds("b.created_at")) AS at_us, \(Profile.columns)
+            FROM blocks b JOIN profiles p ON p.id = b.blocked_id
+            WHERE b.blocker_id = \(blocker) AND \(PageCursor.after(cursor, time: "b.created_at", id: "b.blocked_id"))
+            ORDER BY b.created_at DESC, b.blocked_id DESC \(bound)
             """
-        ).map(Block.init(row:))
+        ).map { row throws(PostgresError) in
+            let block = try Block(row: row)
+            return (block, PageCursor(microseconds: try row.int("at_us"), id: block.profile.id))
+        }
     }
 }
 

@@ -15,11 +15,19 @@ extension EventRepository {
         EXISTS (SELECT 1 FROM event_members m WHERE m.event_id = l.event_id AND m.profile_id = l.invited_by AND m.role = 'organizer')
         """
 
+    /// The condition on `organizer_invitation_links l` that a link waits for an answer: unused, not
+    /// withdrawn, not expired, and its inviter organizes the event.
+    static let waitingLink: SQL = """
+        l.answered_at IS NULL AND l.withdrawn_at IS NULL AND l.expires_at > now() AND \(inviterOrganizes)
+        """
+
     /// Records a new link to organize `event`, made by `caller` (who must organize it), usable once
-    /// until `expiresAt`. The event's links that expired over a day ago are forgotten meanwhile.
+    /// until `expiresAt`; `organizerTeamFull` past `organizerTeamLimit`. The event's links that
+    /// expired over a day ago are forgotten meanwhile.
     public func createInvitationLink(to event: UUID, by caller: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> InvitationLink {
         try await database.withTransaction { connection in
             try Self.requireOrganizer(caller, of: event, on: connection)
+            try Self.requireRoomInTeam(of: event, on: connection)
             try connection.query(
                 "DELETE FROM organizer_invitation_links WHERE event_id = \(event) AND expires_at < now() - interval '1 day'")
             return try InvitationLink(
@@ -40,8 +48,7 @@ extension EventRepository {
             try connection.query(
                 """
                 SELECT \(Self.columns) FROM organizer_invitation_links l JOIN profiles p ON p.id = l.invited_by
-                WHERE l.event_id = \(event) AND l.answered_at IS NULL AND l.withdrawn_at IS NULL AND l.expires_at > now()
-                  AND \(Self.inviterOrganizes)
+                WHERE l.event_id = \(event) AND \(Self.waitingLink)
                 ORDER BY l.created_at DESC, l.id
                 """
             ).map(InvitationLink.init(row:))

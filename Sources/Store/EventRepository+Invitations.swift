@@ -35,8 +35,28 @@ extension EventRepository {
         case organizer(EventMember)
     }
 
-    /// Invites `profile` to organize `event`, if `caller` organizes it and no block stands between
-    /// `profile` and any of its organizers (`StoreError.blocked`).
+    /// How many organizers and invitations waiting for an answer (to a profile, or as a link) an
+    /// event may have in all: far more than an event's team, and a bound on its organizer lists.
+    public static let organizerTeamLimit = 100
+
+    /// Throws `organizerTeamFull` unless `event` has room for one more organizer or invitation
+    /// (`invitee`'s own standing invitation is not counted: inviting them again takes no room);
+    /// holds `lockCappedLists` until the transaction ends.
+    static func requireRoomInTeam(of event: UUID, besides invitee: UUID? = nil, on connection: PostgresConnection) throws {
+        try lockCappedLists(of: event, on: connection)
+        let team = try connection.query(
+            """
+            SELECT (SELECT count(*) FROM event_members WHERE event_id = \(event) AND role = 'organizer')
+                 + (SELECT count(*) FROM organizer_invitations i
+                    WHERE i.event_id = \(event) AND i.profile_id IS DISTINCT FROM \(invitee) AND \(standing))
+                 + (SELECT count(*) FROM organizer_invitation_links l WHERE l.event_id = \(event) AND \(waitingLink)) AS team
+            """)[0]
+        guard try team.int("team") < organizerTeamLimit else { throw StoreError.organizerTeamFull }
+    }
+
+    /// Invites `profile` to organize `event`, if `caller` organizes it, no block stands between
+    /// `profile` and any of its organizers (`StoreError.blocked`) and the team has room
+    /// (`organizerTeamFull`).
     public func inviteOrganizer(_ profile: UUID, to event: UUID, by caller: UUID) async throws -> Invited {
         do {
             return try await database.withTransaction { connection -> Invited in
@@ -53,6 +73,7 @@ extension EventRepository {
                 guard try state.bool("known") else { throw StoreError.unknownProfile }
                 guard try !state.bool("organizes") else { return .organizer(try Self.member(profile, of: event, on: connection)) }
                 guard try !state.bool("blocked") else { throw StoreError.blocked }
+                try Self.requireRoomInTeam(of: event, besides: profile, on: connection)
                 let row = try connection.query(
                     """
                     WITH i AS (
@@ -70,15 +91,23 @@ extension EventRepository {
         }
     }
 
-    /// `profile`'s standing invitations, newest first.
-    public func invitations(of profile: UUID) async throws -> [OrganizerInvitation] {
+    /// A page of `profile`'s standing invitations, newest first: at most `limit`, after `cursor`
+    /// (the previous page's `next`), and the cursor of the page after it, if there is one.
+    public func invitations(of profile: UUID, after cursor: PageCursor? = nil, limit: Int) async throws -> (
+        items: [OrganizerInvitation], next: PageCursor?
+    ) {
         try await database.withConnection { connection in
-            try connection.query(
+            let rows = try connection.query(
                 """
-                SELECT \(Self.columns) FROM organizer_invitations i \(Self.joins)
-                WHERE i.profile_id = \(profile) AND \(Self.standing) ORDER BY i.created_at DESC, i.event_id
+                SELECT \(Self.columns), \(PageCursor.microseconds("i.created_at")) AS at_us FROM organizer_invitations i \(Self.joins)
+                WHERE i.profile_id = \(profile) AND \(Self.standing) AND \(PageCursor.after(cursor, time: "i.created_at", id: "i.event_id"))
+                ORDER BY i.created_at DESC, i.event_id DESC LIMIT \(limit + 1)
                 """
-            ).map(OrganizerInvitation.init(row:))
+            ).map { row throws(PostgresError) in
+                let invitation = try OrganizerInvitation(row: row)
+                return (invitation, PageCursor(microseconds: try row.int("at_us"), id: invitation.eventId))
+            }
+            return PageCursor.page(rows, limit: limit)
         }
     }
 

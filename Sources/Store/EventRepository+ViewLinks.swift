@@ -16,13 +16,20 @@ extension EventRepository {
         l.id, l.event_id, l.created_by, p.display_name, l.shows_names, l.screens, l.created_at, l.expires_at, l.longest_until
         """
 
+    /// How many live view links an event may have: a link lights up to 50 screens, so this is
+    /// far more than a venue's screens, and a bound on the event's list of links.
+    public static let liveViewLinkLimit = 100
+
     /// Records a new link `id` of `event` made by `maker`, live until `expiresAt` and extendable up to
-    /// `longestUntil` (its token's own expiry); links of the event past their longest a day ago or
-    /// more are forgotten in the same statement.
+    /// `longestUntil` (its token's own expiry); `tooManyViewLinks` past `liveViewLinkLimit`. Links
+    /// of the event past their longest a day ago or more are forgotten in the same statement.
     package func createViewLink(
         _ id: UUID, of event: UUID, by maker: UUID, showsNames: Bool, screens: Int, expiresAt: Date, longestUntil: Date
     ) async throws {
-        try await database.withConnection { connection in
+        try await database.withTransaction { connection in
+            try Self.lockCappedLists(of: event, on: connection)
+            let live = try connection.query("SELECT count(*) AS live FROM view_links l WHERE l.event_id = \(event) AND \(Self.live)")[0]
+            guard try live.int("live") < Self.liveViewLinkLimit else { throw StoreError.tooManyViewLinks }
             _ = try connection.query(
                 """
                 WITH forgotten AS (DELETE FROM view_links WHERE event_id = \(event) AND longest_until < now() - interval '1 day')

@@ -192,33 +192,26 @@ public struct EventRepository: Sendable {
 
     /// A page of the events `profile` belongs to, the latest start first: at most `limit`, after
     /// `cursor` (the previous page's `next`), and the cursor of the page after it, if there is one.
-    public func events(of profile: UUID, after cursor: EventListCursor?, limit: Int) async throws -> (
-        events: [MyEvent], next: EventListCursor?
-    ) {
+    public func events(of profile: UUID, after cursor: PageCursor?, limit: Int) async throws -> (items: [MyEvent], next: PageCursor?) {
         try await database.withConnection { connection in
-            let page = try Self.events(of: profile, after: cursor, limit: limit + 1, on: connection)
-            guard page.count > limit else { return (page.map(\.event), nil) }
-            return (page.prefix(limit).map(\.event), page[limit - 1].cursor)
+            PageCursor.page(try Self.events(of: profile, after: cursor, limit: limit + 1, on: connection), limit: limit)
         }
     }
 
     /// The events `profile` belongs to, in the caller's transaction (every one, for their personal data).
     static func events(of profile: UUID, on connection: PostgresConnection) throws(PostgresError) -> [MyEvent] {
-        try events(of: profile, after: nil, limit: nil, on: connection).map(\.event)
+        try events(of: profile, after: nil, limit: nil, on: connection).map(\.item)
     }
 
     private static func events(
-        of profile: UUID, after cursor: EventListCursor?, limit: Int?, on connection: PostgresConnection
-    ) throws(PostgresError) -> [(event: MyEvent, cursor: EventListCursor)] {
-        // Keyset paging on the start to the microsecond (as it is stored), then the id.
-        let start: SQL = "floor(extract(epoch FROM e.starts_at) * 1000000)::bigint"
-        let after: SQL = cursor.map { "AND (\(start), e.id) < (\($0.startMicroseconds), \($0.id))" } ?? ""
+        of profile: UUID, after cursor: PageCursor?, limit: Int?, on connection: PostgresConnection
+    ) throws(PostgresError) -> [(item: MyEvent, cursor: PageCursor)] {
         let bound: SQL = limit.map { "LIMIT \($0)" } ?? ""
         return try connection.query(
             """
-            SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge, m.wall_name, \(start) AS start_us
+            SELECT \(Event.columns), m.role, m.joined_at, m.visibility, m.print_badge, m.wall_name, \(PageCursor.microseconds("e.starts_at")) AS start_us
             FROM event_members m JOIN events e ON e.id = m.event_id
-            WHERE m.profile_id = \(profile) \(after) ORDER BY e.starts_at DESC, e.id DESC \(bound)
+            WHERE m.profile_id = \(profile) AND \(PageCursor.after(cursor, time: "e.starts_at", id: "e.id")) ORDER BY e.starts_at DESC, e.id DESC \(bound)
             """
         ).map { row throws(PostgresError) in
             let event = try Event(row: row)
@@ -226,9 +219,17 @@ public struct EventRepository: Sendable {
                 MyEvent(
                     event: event, role: try EventRole(row: row), joinedAt: try row.date("joined_at"),
                     visibility: try EventVisibility(row: row), printsBadge: try row.bool("print_badge"), onWall: try row.bool("wall_name")),
-                EventListCursor(startMicroseconds: try row.int("start_us"), id: event.id)
+                PageCursor(microseconds: try row.int("start_us"), id: event.id)
             )
         }
+    }
+
+    /// Holds, until the transaction ends, the lock under which `event`'s capped lists (its organizer
+    /// team, its live view links) are counted and added to, so that requests at once cannot
+    /// together pass a cap. A two-key advisory lock: a space apart from the single-key locks of
+    /// the migrations and the background work.
+    static func lockCappedLists(of event: UUID, on connection: PostgresConnection) throws(PostgresError) {
+        try connection.query("SELECT pg_advisory_xact_lock(1, hashtext(\(event)::text))")
     }
 
     /// Throws `notAnOrganizer` unless `profile` organizes `event`; the row stays locked (shared)
@@ -261,24 +262,4 @@ extension EventMember {
             eventId: try row.uuid("event_id"), profileId: try row.uuid("profile_id"),
             role: try EventRole(row: row), joinedAt: try row.date("joined_at"))
     }
-}
-
-/// Where a page of someone's events ends: the last event's start, to the microsecond, and its id.
-/// As text (`nextCursor`), `MICROSECONDS.UUID`.
-public struct EventListCursor: Sendable, Equatable {
-    let startMicroseconds: Int64
-    let id: UUID
-
-    public init?(_ text: String) {
-        let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let start = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-        self.init(startMicroseconds: start, id: id)
-    }
-
-    init(startMicroseconds: Int64, id: UUID) {
-        self.startMicroseconds = startMicroseconds
-        self.id = id
-    }
-
-    public var text: String { "\(startMicroseconds).\(id.uuidString.lowercased())" }
 }

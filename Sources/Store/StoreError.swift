@@ -53,6 +53,11 @@ public enum StoreError: Error, Equatable, Sendable, CaseIterable {
     case eventNotOver
     /// An organizer leaves an event by stepping down first.
     case organizerCannotLeave
+    /// The event's organizers, the people invited to organize it and its waiting invitation links
+    /// number `EventRepository.organizerTeamLimit` already.
+    case organizerTeamFull
+    /// The event has `EventRepository.liveViewLinkLimit` live view links already.
+    case tooManyViewLinks
 
     // Devices.
     /// No device link has that code.

@@ -81,8 +81,8 @@ import Tokens
 
             // Blocking again changes nothing; the blocked person does not see who blocked them.
             #expect(try await ada.client.send(.POST, "/v1/me/blocks/\(bob.profile.id.uuidString)").status == 200)
-            #expect(try await ada.client.blocks().map(\.profile.id) == [bob.profile.id])
-            #expect(try await bob.client.blocks().isEmpty)
+            #expect(try await ada.client.blocks().items.map(\.profile.id) == [bob.profile.id])
+            #expect(try await bob.client.blocks().items.isEmpty)
             let export = try JSONDecoder.constellation.decode(PersonalData.self, from: Data(try await ada.client.exportPersonalData()))
             #expect(export.blocks.map(\.profile.id) == [bob.profile.id])
 

@@ -23,8 +23,8 @@ import Testing
         #expect(try await blocks.block(bob.id, by: ada.id).created == false)
         await #expect(throws: StoreError.selfBlock) { try await blocks.block(ada.id, by: ada.id) }
         await #expect(throws: StoreError.unknownProfile) { try await blocks.block(UUID(), by: ada.id) }
-        #expect(try await blocks.blocks(by: ada.id).map(\.profile.id) == [bob.id])
-        #expect(try await blocks.blocks(by: bob.id).isEmpty, "the blocked person is not told who blocked them")
+        #expect(try await blocks.blocks(by: ada.id, limit: 50).items.map(\.profile.id) == [bob.id])
+        #expect(try await blocks.blocks(by: bob.id, limit: 50).items.isEmpty, "the blocked person is not told who blocked them")
         #expect(try await blocks.unblock(bob.id, by: ada.id))
         #expect(try await blocks.unblock(bob.id, by: ada.id) == false)
         #expect(try await store.connections.redeem(store.request(token: "t4", owner: ada, scanner: bob)).created)

@@ -55,7 +55,7 @@ struct EventController {
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {
         let page = try PageQuery(request.uri.queryParameters)
         let (events, next) = try await services.events.events(
-            of: context.requireProfile().id, after: try page.cursor(EventListCursor.init), limit: page.limit)
+            of: context.requireProfile().id, after: try page.cursor(PageCursor.init), limit: page.limit)
         return try .json(MyEvents(items: events, nextCursor: next?.text))
     }
 
@@ -101,7 +101,8 @@ struct EventController {
 
     /// A view token for the event's live page (organizers only): body `{"wall": true}` for a
     /// projector's link, which names only those who chose the wall, and `screens` (1 to 50, else 422), how many
-    /// screens it may light; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`.
+    /// screens it may light; lives `CONSTELLATION_VIEW_TOKEN_MINUTES`. 409 `too_many_view_links` past
+    /// `EventRepository.liveViewLinkLimit` live links.
     @Sendable func issueViewToken(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context)

@@ -50,11 +50,13 @@ struct OrganizerController {
 
     /// 202 with the invitation the profile must accept to organize the event (a second request is the
     /// same invitation), 200 with its membership when it organizes the event already; 403 `blocked`
-    /// between two people of whom one blocked the other (neither learns which).
+    /// between two people of whom one blocked the other (neither learns which); 409
+    /// `organizer_team_full` past `EventRepository.organizerTeamLimit`. Counted as `invite`.
     @Sendable func inviteOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context)
         let input = try await request.decode(as: NewOrganizer.self, context: context)
+        try services.limiter.admit(.invite, credential: me.id, address: context.clientAddress)
         switch try await services.events.inviteOrganizer(input.profileId, to: event.id, by: me.id) {
         case .organizer(let member):
             return try .json(member)
@@ -78,11 +80,12 @@ struct OrganizerController {
     }
 
     /// 201 with a new invitation link, its code and address shown this once (`no-store`, as every
-    /// answer); it works once, for `CONSTELLATION_INVITATION_HOURS`. Counted like minting a code.
+    /// answer); it works once, for `CONSTELLATION_INVITATION_HOURS`. 409 `organizer_team_full` past
+    /// `EventRepository.organizerTeamLimit`. Counted as `invite`.
     @Sendable func createLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context)
-        try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
+        try services.limiter.admit(.invite, credential: me.id, address: context.clientAddress)
         let (code, hash) = try SecretCode.organizerInvitation.generate()
         let expiresAt = Date(
             timeIntervalSince1970: (Date().timeIntervalSince1970 + services.configuration.invitationLifetime.seconds).rounded(.down))
@@ -165,9 +168,12 @@ struct OrganizerController {
         }
     }
 
-    /// The invitations to organize an event that wait for my answer.
+    /// A page of the invitations to organize an event that wait for my answer, newest first (`PageQuery`).
     @Sendable func myInvitations(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(OrganizerInvitationList(items: try await services.events.invitations(of: context.requireProfile().id)))
+        let page = try PageQuery(request.uri.queryParameters)
+        let (invitations, next) = try await services.events.invitations(
+            of: context.requireProfile().id, after: try page.cursor(PageCursor.init), limit: page.limit)
+        return try .json(OrganizerInvitationList(items: invitations, nextCursor: next?.text))
     }
 
     /// 201 with my membership, now an organizer's; 404 `unknown_invitation` when none stands.

@@ -3,6 +3,7 @@ import Foundation
 import Graph
 import Hummingbird
 import NIOCore
+import Store
 
 /// An attendee's control over their own data: `DELETE /v1/me/connections/{profileId}`,
 /// blocks (`POST|DELETE /v1/me/blocks/{profileId}`, `GET /v1/me/blocks`), `POST /v1/me/qr/reset`,
@@ -56,10 +57,12 @@ struct PrivacyController {
         return Response(status: .noContent)
     }
 
-    /// The people I blocked, most recent first.
+    /// A page of the people I blocked, most recent first (`PageQuery`).
     @Sendable func listBlocks(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        return try .json(BlockList(items: try await services.blocks.blocks(by: me.id)))
+        let page = try PageQuery(request.uri.queryParameters)
+        let (blocks, next) = try await services.blocks.blocks(by: me.id, after: try page.cursor(PageCursor.init), limit: page.limit)
+        return try .json(BlockList(items: blocks, nextCursor: next?.text))
     }
 
     /// Revokes every token I have shown so far; see `TokenReset` for the rule at the second.

@@ -74,6 +74,16 @@ extension StoreError: ProblemConvertible {
             Problem(
                 status: 409, code: "organizer_cannot_leave", title: "You organize this event",
                 detail: "Step down first (DELETE /v1/events/{event}/organizers/me): then you can leave it.")
+        case .organizerTeamFull:
+            Problem(
+                status: 409, code: "organizer_team_full",
+                title: "This event has \(EventRepository.organizerTeamLimit) organizers, invitations and invitation links already",
+                detail: "Withdraw an invitation or a link that is not needed, or ask an organizer who is done to step down.")
+        case .tooManyViewLinks:
+            Problem(
+                status: 409, code: "too_many_view_links",
+                title: "This event has \(EventRepository.liveViewLinkLimit) live view links already",
+                detail: "Revoke a link that is not needed, or show the same link on several screens.")
         case .unknownDeviceLink:
             Problem(
                 status: 404, code: "device_link_unknown", title: "No device link has this code",

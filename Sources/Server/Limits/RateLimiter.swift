@@ -19,6 +19,7 @@ extension RateLimits.Action {
         case .viewLink: "new view links"
         case .registerThroughCode: "registrations through codes"
         case .createEvent: "new events"
+        case .invite: "invitations to organize"
         case .choices: "changes of choices at this event"
         }
     }

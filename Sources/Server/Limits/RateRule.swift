@@ -57,6 +57,9 @@ public struct RateLimits: Sendable, Equatable {
         case registerThroughCode = "register_code"
         /// An event created: each is a slug taken and rows kept.
         case createEvent = "create_event"
+        /// An invitation to organize an event made, to a profile or as a link: each is a row kept
+        /// until it is answered or expires.
+        case invite
         /// A member's choices at an event changed (`PATCH /v1/events/{event}/me`): each makes the
         /// event's shared pictures and summaries anew.
         case choices
@@ -84,13 +87,15 @@ public struct RateLimits: Sendable, Equatable {
     /// address's 1,200 a minute for them: a script's new profiles, each able to show a code or open
     /// an event, do not bring it a fresh budget. An organizer creates 30 events an hour (a
     /// conference's tracks and side events set up in one sitting), an address 120 (four such
-    /// organizers at one office); a member changes their choices at an event 10 times a minute
-    /// (a change of mind and back, not a loop).
+    /// organizers at one office), and invites people to organize 60 times an hour, by profile or
+    /// by link; a member changes their choices at an event 10 times a minute (a change of mind and
+    /// back, not a loop).
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
             .viewLink: RateRule(20, per: .seconds(3_600)), .register: RateRule(60, per: .seconds(60)),
             .createEvent: RateRule(30, per: .seconds(3_600)), .choices: RateRule(10, per: .seconds(60)),
+            .invite: RateRule(60, per: .seconds(3_600)),
         ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(3_000, per: .seconds(60)),

@@ -29,8 +29,8 @@ struct BlockCommand: SessionCommand {
 
     func run(in session: Session) async throws {
         guard let id = profileId.flatMap(UUID.init(uuidString:)) else {
-            let blocks = try await session.client.blocks()
-            if options.json { return try Terminal.printJSON(BlockList(items: blocks)) }
+            let blocks = try await session.client.allBlocks()
+            if options.json { return try Terminal.printJSON(BlockList(items: blocks, nextCursor: nil)) }
             if blocks.isEmpty { return Terminal.print("You have not blocked anyone.") }
             for block in blocks { Terminal.print("\(block.profile.displayName)  \(block.profile.id.uuidString.lowercased())") }
             return

@@ -95,10 +95,10 @@ extension EventCommand {
         }
 
         private func mine(_ session: Session) async throws {
-            let list = try await session.client.invitations()
-            if options.json { return try Terminal.printJSON(list) }
-            guard !list.items.isEmpty else { return Terminal.print("No invitation waits for you.") }
-            for item in list.items {
+            let invitations = try await session.client.allInvitations()
+            if options.json { return try Terminal.printJSON(OrganizerInvitationList(items: invitations, nextCursor: nil)) }
+            guard !invitations.isEmpty else { return Terminal.print("No invitation waits for you.") }
+            for item in invitations {
                 Terminal.print(
                     "\(item.eventName) (\(item.eventId)), from \(item.invitedByName): `constellation event accept \(item.eventId)`")
             }

@@ -151,7 +151,7 @@ function forgotten(event) {
 /** The invitations to organize an event made to my profile, each answered here with a click. */
 async function loadInvitations() {
   let items;
-  try { items = (await json('/me/invitations')).items; } catch { return; }
+  try { items = (await json('/me/invitations?limit=200')).items; } catch { return; }
   $('invitations-box').hidden = !items.length;
   $('invitations').replaceChildren(...items.map((invitation) => {
     const item = document.createElement('li');

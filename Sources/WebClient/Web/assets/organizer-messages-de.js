@@ -106,6 +106,8 @@ export default {
   'problem.invitation_withdrawn': 'Ein Veranstalter hat diese Einladung zurückgezogen. Bitte um eine neue, wenn sie dir galt.',
   'problem.invitation_expired': 'Diese Einladung ist abgelaufen. Bitte einen Veranstalter um eine neue.',
   'problem.last_organizer': 'Du bist der einzige Veranstalter, und eine Veranstaltung behält mindestens einen.',
+  'problem.organizer_team_full': 'Diese Veranstaltung hat schon 100 Veranstalter und Einladungen. Ziehe zuerst eine nicht benötigte Einladung zurück.',
+  'problem.too_many_view_links': 'Diese Veranstaltung hat schon 100 gültige Links. Widerrufe einen nicht benötigten oder zeige einen Link auf mehreren Bildschirmen.',
   'newEvent.title': 'Veranstaltung anlegen · Constellation',
   'newEvent.heading': 'Eine Veranstaltung anlegen',
   'newEvent.noProfile': 'Zum Anlegen einer Veranstaltung braucht dieser Browser ein Profil: Lege zuerst auf der Startseite eins an (ein Name genügt) und komm dann zurück.',

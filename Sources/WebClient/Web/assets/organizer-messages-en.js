@@ -108,6 +108,8 @@ export default {
   'problem.invitation_withdrawn': 'An organizer withdrew this invitation. Ask for a new one if it was meant for you.',
   'problem.invitation_expired': 'This invitation has expired. Ask an organizer for a new one.',
   'problem.last_organizer': 'You are the event\'s only organizer, and an event keeps at least one.',
+  'problem.organizer_team_full': 'This event has 100 organizers and invitations already. Withdraw an invitation that is not needed first.',
+  'problem.too_many_view_links': 'This event has 100 live links already. Revoke one that is not needed, or show one link on several screens.',
   'newEvent.title': 'Create an event · Constellation',
   'newEvent.heading': 'Create an event',
   'newEvent.noProfile': 'Creating an event needs a profile in this browser: make one on the home page first (a name is enough), then come back.',
