@@ -61,12 +61,18 @@ public struct DeviceRepository: Sendable {
         }
     }
 
-    /// Records a new link for `profile`, made by its device `creator`, usable once until `expiresAt`; its id.
-    /// The profile's links that expired over a day ago are forgotten meanwhile (their status is
+    /// How many live devices (API keys) one profile may hold: far more than a person's devices, and
+    /// a bound on the list of them. A device link is refused past it; a recovery code never is.
+    public static let liveDeviceLimit = 20
+
+    /// Records a new link for `profile`, made by its device `creator`, usable once until `expiresAt`;
+    /// its id. `tooManyDevices` when the profile holds `liveDeviceLimit` devices already. The
+    /// profile's links that expired over a day ago are forgotten meanwhile (their status is
     /// unknown from then on), so a profile's old links do not pile up.
     public func createLink(for profile: UUID, by creator: UUID, codeHash: [UInt8], expiresAt: Date) async throws -> UUID {
-        try await database.withConnection { connection in
-            try connection.query(
+        try await database.withTransaction { connection in
+            guard try Self.liveDevices(of: profile, on: connection) < Self.liveDeviceLimit else { throw StoreError.tooManyDevices }
+            return try connection.query(
                 """
                 WITH forgotten AS (DELETE FROM device_links WHERE profile_id = \(profile) AND expires_at < now() - interval '1 day')
                 INSERT INTO device_links (profile_id, created_by, code_hash, expires_at)
@@ -99,7 +105,8 @@ public struct DeviceRepository: Sendable {
 
     /// Uses the live link whose code hashes to `codeHash`: in one transaction, marks it used and
     /// gives its profile a new key (`keyHash`) named `deviceName`. Throws `StoreError` (and
-    /// writes nothing) when there is no such link, or it was used, or it expired.
+    /// writes nothing) when there is no such link, or it was used, or it expired, or the profile
+    /// holds `liveDeviceLimit` devices already.
     public func redeemLink(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
         try await database.withTransaction { connection in
             let links = try connection.query(
@@ -110,7 +117,9 @@ public struct DeviceRepository: Sendable {
             guard let link = links.first else { throw StoreError.unknownDeviceLink }
             guard try !link.bool("used") else { throw StoreError.deviceLinkUsed }
             guard try !link.bool("expired") else { throw StoreError.deviceLinkExpired }
-            let (profile, device) = try Self.addKey(keyHash, named: deviceName, to: try link.uuid("profile_id"), on: connection)
+            let owner = try link.uuid("profile_id")
+            guard try Self.liveDevices(of: owner, on: connection) < Self.liveDeviceLimit else { throw StoreError.tooManyDevices }
+            let (profile, device) = try Self.addKey(keyHash, named: deviceName, to: owner, on: connection)
             try connection.query("UPDATE device_links SET used_at = now(), device_id = \(device.id) WHERE id = \(try link.uuid("id"))")
             return (profile, device)
         }
@@ -130,13 +139,38 @@ public struct DeviceRepository: Sendable {
     }
 
     /// Uses the recovery code hashing to `codeHash`: in one transaction, deletes it (a code works
-    /// once) and gives its profile a new key. Throws `StoreError.unknownRecoveryCode` when there is none.
-    public func redeemRecoveryCode(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (Profile, Device) {
+    /// once) and gives its profile a new key. Throws `StoreError.unknownRecoveryCode` when there is
+    /// none. Recovery is never refused: a profile that holds `liveDeviceLimit` devices already has
+    /// the one used longest ago signed out (likely the one lost), and `signedOut` says so.
+    public func redeemRecoveryCode(codeHash: [UInt8], keyHash: [UInt8], deviceName: String?) async throws -> (
+        profile: Profile, device: Device, signedOut: UUID?
+    ) {
         try await database.withTransaction { connection in
             let owners = try connection.query("DELETE FROM recovery_codes WHERE code_hash = \(ByteString(codeHash)) RETURNING profile_id")
-            guard let owner = owners.first else { throw StoreError.unknownRecoveryCode }
-            return try Self.addKey(keyHash, named: deviceName, to: try owner.uuid("profile_id"), on: connection)
+            guard let owner = try owners.first?.uuid("profile_id") else { throw StoreError.unknownRecoveryCode }
+            var signedOut: UUID?
+            if try Self.liveDevices(of: owner, on: connection) >= Self.liveDeviceLimit {
+                signedOut = try connection.query(
+                    """
+                    UPDATE api_keys SET revoked_at = now() WHERE id = (
+                        SELECT id FROM api_keys WHERE profile_id = \(owner) AND revoked_at IS NULL
+                        ORDER BY coalesce(last_used_at, created_at), id LIMIT 1)
+                    RETURNING id
+                    """
+                ).first?.uuid("id")
+            }
+            let (profile, device) = try Self.addKey(keyHash, named: deviceName, to: owner, on: connection)
+            return (profile, device, signedOut)
         }
+    }
+
+    /// How many live devices `profile` holds, its row locked until the transaction ends so that
+    /// two devices added at once are counted one after the other.
+    private static func liveDevices(of profile: UUID, on connection: PostgresConnection) throws(PostgresError) -> Int {
+        try connection.query("SELECT 1 FROM profiles WHERE id = \(profile) FOR NO KEY UPDATE")
+        return Int(
+            try connection.query("SELECT count(*) AS live FROM api_keys WHERE profile_id = \(profile) AND revoked_at IS NULL")[0].int(
+                "live"))
     }
 
     /// Stores a new key for `profile`, in the caller's transaction: the profile and the new device.

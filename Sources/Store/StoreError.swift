@@ -72,4 +72,6 @@ public enum StoreError: Error, Equatable, Sendable, CaseIterable {
     case unknownDevice
     /// It is the profile's last live key, and the caller did not say it meant that.
     case lastDevice
+    /// The profile holds `DeviceRepository.liveDeviceLimit` live devices already.
+    case tooManyDevices
 }

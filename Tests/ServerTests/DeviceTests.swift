@@ -260,6 +260,34 @@ import Testing
     }
 
     /// Keys nobody used for a lifetime leave the cache, however far it is from full.
+    @Test func aProfileHoldsTwentyDevicesAndARecoveryCodeStillWorks() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = .off }) { server throws in
+            let ada = try await server.user("Ada")
+            let limit = DeviceRepository.liveDeviceLimit
+            for n in 2..<limit {
+                let link = try await ada.client.createDeviceLink()
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: link.code, deviceName: "Device \(n)"))
+            }
+            // Two links made at 19 devices, redeemed at once: one device gets in.
+            let links = [try await ada.client.createDeviceLink(), try await ada.client.createDeviceLink()]
+            let statuses = try await CappedListsTests.statuses(links.count) { [server] in
+                _ = try await server.client.redeemDeviceLink(DeviceLinkRedemption(code: links.randomElement()!.code))
+            }
+            #expect(statuses.sorted() == [201, 409], "at most \(limit) at once")
+            #expect(try await ada.client.devices().count == limit)
+            await expectProblem(409, "too_many_devices") { _ = try await ada.client.createDeviceLink() }
+
+            // A recovery code is never refused: the device used longest ago is signed out for it.
+            let code = try await ada.client.createRecoveryCode()
+            let before = try await ada.client.devices()
+            let longestAgo = try #require(before.min { ($0.lastUsedAt ?? $0.createdAt) < ($1.lastUsedAt ?? $1.createdAt) })
+            let recovered = try await server.client.redeemRecoveryCode(RecoveryRedemption(recoveryCode: code.recoveryCode))
+            let devices = try await server.client.authenticated(recovered.apiKey).devices()
+            #expect(devices.count == limit && devices.contains { $0.id == recovered.device.id })
+            #expect(Set(before.map(\.id)).subtracting(devices.map(\.id)) == [longestAgo.id], "the device used longest ago went, alone")
+        }
+    }
+
     @Test func expiredKeysAreSweptOutOncePerLifetime() async throws {
         let cache = CredentialCache(lifetime: .milliseconds(200))
         func credential() -> Credential {

@@ -67,7 +67,8 @@ struct DeviceController {
         return Response(status: .noContent)
     }
 
-    /// 201 with a new single-use link for the caller's profile; counted like minting a QR code.
+    /// 201 with a new single-use link for the caller's profile; counted like minting a QR code; 409
+    /// `too_many_devices` at `DeviceRepository.liveDeviceLimit` (its redemption checks again).
     /// `?qr=svg` adds its QR code as an SVG document (a web page cannot draw one itself).
     @Sendable func createLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
@@ -120,13 +121,16 @@ struct DeviceController {
         return try Response.json(RecoveryCode(recoveryCode: code, createdAt: createdAt), status: .created)
     }
 
-    /// 201 with a new key for the code's profile; the code is used up (make a new one).
+    /// 201 with a new key for the code's profile; the code is used up (make a new one). Never
+    /// refused for the number of devices: at `DeviceRepository.liveDeviceLimit`, the one used longest ago is signed out.
     @Sendable func redeemRecoveryCode(_ request: Request, context: AppRequestContext) async throws -> Response {
         try await issueKey(context, "profile recovered") { keyHash in
             let input = try await request.decode(as: RecoveryRedemption.self, context: context)
             let deviceName = try input.deviceName.map(Self.deviceNameText.check)
             guard let hash = try SecretCode.recovery.hash(input.recoveryCode) else { throw Self.invalidRecoveryCode }
-            return try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
+            let recovered = try await services.devices.redeemRecoveryCode(codeHash: hash, keyHash: keyHash, deviceName: deviceName)
+            if recovered.signedOut != nil { services.credentials.forget(profile: recovered.profile.id) }
+            return (recovered.profile, recovered.device)
         }
     }
 

@@ -106,6 +106,11 @@ extension StoreError: ProblemConvertible {
             Problem(
                 status: 409, code: "last_device", title: "This is your profile's last device",
                 detail: "Without a device you can only come back with a recovery code; add ?confirm=last-device if you mean it.")
+        case .tooManyDevices:
+            Problem(
+                status: 409, code: "too_many_devices",
+                title: "This profile has \(DeviceRepository.liveDeviceLimit) devices signed in already",
+                detail: "Sign out a device you no longer use first (DELETE /v1/me/devices/{id}); a recovery code always works.")
         }
     }
 }

@@ -144,6 +144,7 @@ export default {
   'problem.device_link_unknown': 'Kein Gerät zeigt diesen Code. Prüfe ihn, oder erstelle auf deinem anderen Gerät einen neuen.',
   'problem.device_link_used': 'Dieser Code wurde schon verwendet: Erstelle auf deinem anderen Gerät einen neuen.',
   'problem.device_link_expired': 'Dieser Code ist abgelaufen: Erstelle auf deinem anderen Gerät einen neuen.',
+  'problem.too_many_devices': 'Dieses Profil ist schon auf 20 Geräten angemeldet: Melde zuerst eins ab, das du nicht mehr nutzt.',
 
   'card.title': 'Meine Karte',
   'card.intro': 'Was die Leute, mit denen du dich verbindest, außer deinem Namen von dir sehen: nur, was du ankreuzt.',

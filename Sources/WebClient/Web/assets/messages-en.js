@@ -156,6 +156,7 @@ export default {
   'problem.device_link_unknown': 'No device shows that code. Check it, or make a new one on your other device.',
   'problem.device_link_used': 'That code was used already: make a new one on your other device.',
   'problem.device_link_expired': 'That code has expired: make a new one on your other device.',
+  'problem.too_many_devices': 'This profile has 20 devices signed in already: sign out one you no longer use first.',
 
   'card.title': 'My card',
   'card.intro': 'What the people you connect with see of you besides your name: only what you tick.',
