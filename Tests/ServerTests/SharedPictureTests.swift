@@ -7,7 +7,7 @@ import Testing
 /// One picture for many screens: the walls and live pages that follow an event share its picture
 /// and its summary for `pictureInterval`, however fast its graph changes, so ten screens cost one
 /// layout an interval rather than ten; a member's change of how the event shows them is seen at
-/// once. (Before, a picture was cached per graph version, and at a conference's pace the version
+/// once, by relabelling the summary's shared core rather than making it again. (Before, a picture was cached per graph version, and at a conference's pace the version
 /// changed several times a second: each screen laid out the whole event again.)
 @Suite(.tier(.database)) struct SharedPictureTests {
     typealias Users = EventNetworkTests
@@ -15,7 +15,7 @@ import Testing
     /// A minute's interval, so that nothing in the test outlives it on a loaded machine.
     @Test func tenScreensShareOnePictureAndOneSummaryUntilAChoiceChanges() async throws {
         try await TestServer.run(configure: { $0.pictureInterval = .seconds(60) }) { server throws in
-            let (ada, _, cleo, _, eve, _) = try await Users.smallEvent(server)
+            let (ada, _, cleo, dan, eve, _) = try await Users.smallEvent(server)
             let work = server.services.graphWork
             let pictures = try await withThrowingTaskGroup(of: EventNetwork.self) { group in
                 for _ in 0..<10 { group.addTask { try await ada.client.eventNetwork("net-event") } }
@@ -42,9 +42,15 @@ import Testing
             _ = try await eve.client.setEventVisibility(.named, at: "net-event")
             let after = try await ada.client.eventNetwork("net-event")
             #expect(after.edges.count == 5 && after.nodes.contains { $0.label == "Eve Hidden" })
-            #expect(try await ada.client.eventSummary("net-event").connections == 5)
+            // Dan too: the summary is relabelled, not made again; its costly core (communities,
+            // betweenness, the pairs it counts) stays until the interval ends.
+            _ = try await dan.client.setEventVisibility(.named, at: "net-event")
+            let relabelled = try await ada.client.eventSummary("net-event")
+            #expect(relabelled.topByDegree.contains { $0.name == "Dan Hidden" && $0.named }, "Dan by name at once")
+            #expect(relabelled.connections == 4)
             #expect(await work.eventPictures.runs == 2)
             #expect(await work.summaries.runs == 2)
+            #expect(await work.summaryCoreRuns == 1)
         }
     }
 }

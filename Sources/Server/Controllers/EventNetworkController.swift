@@ -33,9 +33,10 @@ struct EventNetworkController {
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
         let key = RenderingKey(event: event, format: format, showsNames: reader.showsNames, viewer: reader.organizer)
-        // Counted against the reader's graph requests only when it starts the work: a shared answer costs nothing.
+        // In the reader's turn only when it starts the work: a shared answer costs nothing. Others
+        // may wait for the work it starts: it runs even if its client leaves.
         let rendered = try await work.renderings.value(for: key) { [self] in
-            try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+            try await work.run("picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }) {
                 let (graph, picture) = try await picture(of: event)
                 let identity = EventIdentity(keyRing: services.keyRing)
                 return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
@@ -55,7 +56,9 @@ struct EventNetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
-        let computed = try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+        let computed = try await work.run(
+            "statistics", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: context.clientIsGone
+        ) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends.lazy.map { ($0.a, $0.b) })
@@ -126,6 +129,7 @@ struct EventNetworkController {
         guard let graph = try await work.eventGraphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
             throw Self.tooLarge
         }
+        work.noteSize(of: event, members: graph.people.count, pairs: graph.pairs.count)
         return graph
     }
 }

@@ -5,9 +5,9 @@ import GraphExport
 import Store
 
 /// The server's graph work and what it keeps of it, built once per server: the one graph thread,
-/// the pictures and statistics of networks and events, each event's growth and graph, the event
-/// pictures and summaries that everyone watching an event shares for an interval, and how many
-/// graph requests one credential may have running.
+/// the turns every graph request waits for (`GraphScheduler`), the pictures and statistics of
+/// networks and events, each event's growth and graph, and the event pictures, summaries,
+/// records and reports that everyone watching an event shares for an interval.
 package struct GraphWork: Sendable {
     let compute: GraphComputation
     let layouts: SubgraphLayouts
@@ -22,7 +22,17 @@ package struct GraphWork: Sendable {
     /// An event's summary (with names or without), shared for `pictureInterval`; the last one answers
     /// while the next is made.
     package let summaries: SharedResults<SummaryKey, EventSummary>
-    package let quota: GraphWorkQuota
+    /// An event's summary before anyone is named in it (the costly part), shared for
+    /// `pictureInterval` by every view and kept through members' changes of choice.
+    let summaryCores: SharedResults<UUID, EventSummaryBuilder.Core>
+    /// How many summary cores were made (for tests).
+    package var summaryCoreRuns: Int { get async { await summaryCores.runs } }
+    /// An event's record (its figures and growth as they would be kept now), shared for `pictureInterval`.
+    package let records: SharedResults<UUID, KeptRecord>
+    /// An event's report in one language, shared for `pictureInterval`.
+    package let reports: SharedResults<ReportKey, String>
+    package let scheduler: GraphScheduler
+    private let sizes = EventSizes()
 
     init(configuration: ServerConfiguration, eventReads: EventRepository, metrics: ServerMetrics) {
         compute = GraphComputation(metrics: metrics)
@@ -30,18 +40,54 @@ package struct GraphWork: Sendable {
         layouts = SubgraphLayouts(capacity: entries, compute: compute)
         growth = GrowthCache(events: eventReads, compute: compute)
         statistics = VersionedCache(capacity: entries) { metrics.cacheLookup("statistics", hit: $0) }
-        quota = GraphWorkQuota(limit: configuration.graphRequestsPerCredential)
+        scheduler = GraphScheduler(
+            limits: GraphScheduler.Limits(
+                waiting: configuration.graphQueue, memory: configuration.graphMemoryMB << 20,
+                perCredential: configuration.graphRequestsPerCredential),
+            metrics: metrics)
         eventGraphs = EventGraphCache(events: eventReads)
         eventPictures = SharedResults(interval: configuration.pictureInterval)
         // What the screens fetch: while the next is computed, they get the last one at once.
         summaries = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
         renderings = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
+        records = SharedResults(interval: configuration.pictureInterval)
+        summaryCores = SharedResults(interval: configuration.pictureInterval)
+        reports = SharedResults(interval: configuration.pictureInterval)
+    }
+
+    /// Runs `body` (its reads and computations) as `kind` work on `event`'s lane in its turn
+    /// (`GraphScheduler`), for `credential` (an organizer, or a view link with its `allowance`);
+    /// its inputs estimated from the event's size as last read.
+    func run<T: Sendable>(
+        _ kind: String, event: UUID, credential: UUID, allowance: Int? = nil, clientGone: @escaping @Sendable () -> Bool,
+        _ body: () async throws -> T
+    ) async throws -> T {
+        let bytes = sizes.estimate(of: event)
+        let job = GraphScheduler.Job(
+            kind: kind, lane: .event(event), credential: credential, allowance: allowance, bytes: bytes, clientGone: clientGone)
+        return try await scheduler.run(job, body)
+    }
+
+    /// Runs `body` as `kind` work on `person`'s own network, in its turn.
+    func run<T: Sendable>(
+        _ kind: String, person: UUID, clientGone: @escaping @Sendable () -> Bool, _ body: () async throws -> T
+    ) async throws -> T {
+        let job = GraphScheduler.Job(
+            kind: kind, lane: .person(person), credential: person, bytes: EventSizes.networkBytes, clientGone: clientGone)
+        return try await scheduler.run(job, body)
+    }
+
+    /// Notes the size of `event` as just read: its next jobs are estimated by it.
+    func noteSize(of event: UUID, members: Int, pairs: Int) {
+        sizes.note(event, members: members, pairs: pairs)
     }
 
     /// Forgets everything kept of `event`: its graph, growth and what is shared of it (it was purged).
     func forget(event: UUID) async {
         await eventGraphs.forget(event: event)
         await growth.forget(event: event)
+        await records.forget { $0 == event }
+        await summaryCores.forget { $0 == event }
         await forgetShared(event)
     }
 
@@ -51,6 +97,12 @@ package struct GraphWork: Sendable {
         await eventPictures.forget { event == nil || $0 == event }
         await renderings.forget { event == nil || $0.event == event }
         await summaries.forget { event == nil || $0.event == event }
+        await reports.forget { event == nil || $0.event == event }
+        // A record and a summary's core name nobody: a choice changes nothing in them; an erasure may.
+        if event == nil {
+            await records.forget { _ in true }
+            await summaryCores.forget { _ in true }
+        }
     }
 }
 
@@ -72,6 +124,12 @@ package struct RenderingKey: Hashable, Sendable {
 package struct Rendering: Sendable {
     let bytes: [UInt8]
     let type: String
+}
+
+/// Which report of an event: its language.
+package struct ReportKey: Hashable, Sendable {
+    let event: UUID
+    let language: DocumentLanguage
 }
 
 /// Which summary of an event: with the names of those who chose to be named, or without.
