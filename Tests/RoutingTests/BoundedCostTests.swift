@@ -44,7 +44,7 @@ import Testing
     }
 
     @Test func aCredentialHasAtMostItsShareOfGraphRequestsInFlight() async throws {
-        let scheduler = GraphScheduler(limits: .init(running: 3, perCredential: 2))
+        let scheduler = GraphScheduler(limits: .init(perCredential: 2))
         let job: @Sendable (UUID) -> GraphScheduler.Job = { GraphScheduler.Job(kind: "test", lane: .person($0), credential: $0) }
         let ada = UUID()
         let bob = UUID()

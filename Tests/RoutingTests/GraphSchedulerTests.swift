@@ -4,9 +4,10 @@ import Server
 import Synchronization
 import Testing
 
-/// Graph work takes turns: lanes (events, people's own networks) in turn, credentials in turn
-/// within a lane; admission is bounded by the jobs waiting, their memory and each credential's
-/// allowance, and a refused job runs nothing; a job whose client left is dropped at its turn.
+/// Graph work is admitted within bounds (the requests under way, their memory, each credential's
+/// allowance), and a refused request runs nothing; its computations take turns on the graph
+/// thread: lanes (events, people's own networks) in turn, credentials in turn within a lane; a
+/// computation whose client left is dropped at its turn.
 struct GraphSchedulerTests {
     /// What ran, in order, and a gate that holds the first job until a test opens it.
     final class Runs: Sendable {
@@ -27,16 +28,19 @@ struct GraphSchedulerTests {
         GraphScheduler.Job(kind: "test", lane: lane, credential: credential, allowance: 100, bytes: bytes, clientGone: { gone })
     }
 
-    /// Starts `job` named `name` on `scheduler` and waits until it is running or waiting there.
+    /// Starts `job` named `name` on `scheduler`, its computation taking a turn, and waits until it
+    /// computes (`holding` it until `runs` is released) or waits for its turn.
     func start(
         _ scheduler: GraphScheduler, _ job: GraphScheduler.Job, _ name: String, _ runs: Runs, holding: Bool = false
     ) async -> Task<Result<Void, Problem>, Never> {
-        let before = scheduler.load
+        let waiting = scheduler.load.waiting
         let task = Task {
             do {
                 try await scheduler.run(job) {
-                    runs.ran(name)
-                    if holding { await runs.waitForRelease() }
+                    try await scheduler.turn("test") {
+                        runs.ran(name)
+                        if holding { await runs.waitForRelease() }
+                    }
                 }
                 return Result<Void, Problem>.success(())
             } catch let problem as Problem {
@@ -45,28 +49,28 @@ struct GraphSchedulerTests {
                 return .failure(Problem(status: 500, code: "unexpected", title: "\(error)"))
             }
         }
-        while scheduler.load == before { await Task.yield() }
+        while scheduler.load.waiting == waiting && !runs.order.contains(name) { await Task.yield() }
         return task
     }
 
-    @Test func anotherEventWaitsForNoMoreThanTheJobRunningAndOneOfEachOtherLane() async throws {
-        let scheduler = GraphScheduler(limits: .init(running: 1))
+    @Test func anotherEventWaitsForNoMoreThanTheComputationRunningAndOneOfEachOtherLane() async throws {
+        let scheduler = GraphScheduler(limits: .init())
         let runs = Runs()
         let first = await start(scheduler, job(flooded, organizer), "running", runs, holding: true)
         var flood: [Task<Result<Void, Problem>, Never>] = []
-        for n in 0..<5 { flood.append(await start(scheduler, job(flooded, organizer), "flood \(n)", runs)) }
+        for n in 0..<5 { flood.append(await start(scheduler, job(flooded, UUID()), "flood \(n)", runs)) }
         let bystander = await start(scheduler, job(other, UUID()), "other event", runs)
-        #expect(scheduler.load.waiting == 6)
+        #expect(scheduler.load.waiting == 6 && scheduler.load.admitted == 7)
         runs.release()
         _ = await first.value
         _ = await bystander.value
         for task in flood { _ = await task.value }
         #expect(runs.order.count == 7)
-        #expect(runs.order.firstIndex(of: "other event") == 2, "after the running job and one of the flooded lane: \(runs.order)")
+        #expect(runs.order.firstIndex(of: "other event") == 2, "after the running computation and one of the flooded lane: \(runs.order)")
     }
 
     @Test func withinAnEventCredentialsTakeTurns() async throws {
-        let scheduler = GraphScheduler(limits: .init(running: 1))
+        let scheduler = GraphScheduler(limits: .init(perCredential: 10))
         let runs = Runs()
         let first = await start(scheduler, job(flooded, organizer), "running", runs, holding: true)
         var tasks: [Task<Result<Void, Problem>, Never>] = []
@@ -79,14 +83,14 @@ struct GraphSchedulerTests {
     }
 
     @Test func pastItsBoundsAJobIsRefusedAtOnceAndRunsNothing() async throws {
-        let scheduler = GraphScheduler(limits: .init(running: 1, waiting: 2, memory: 1_000, perCredential: 2))
+        let scheduler = GraphScheduler(limits: .init(admitted: 3, memory: 1_000, perCredential: 2))
         let runs = Runs()
         let first = await start(scheduler, job(flooded, organizer, bytes: 100), "running", runs, holding: true)
         let waiting = [
             await start(scheduler, job(other, UUID(), bytes: 100), "waiting 1", runs),
             await start(scheduler, job(other, UUID(), bytes: 100), "waiting 2", runs),
         ]
-        // The queue is full: 503 before anything is read.
+        // As many under way as admitted: 503 before anything is read.
         let full = await Self.outcome(scheduler, job(other, UUID())) { runs.ran("refused") }
         #expect(full?.status == 503 && full?.code == "graph_work_busy" && full?.retryAfter == 2)
         runs.release()
@@ -94,12 +98,12 @@ struct GraphSchedulerTests {
         for task in waiting { _ = await task.value }
         #expect(!runs.order.contains("refused"))
 
-        // Memory: a job whose inputs would pass the bound waits for nothing: 503.
+        // Memory: a job whose inputs would pass the bound is refused: 503.
         let runs2 = Runs()
         let big = await start(scheduler, job(flooded, UUID(), bytes: 900), "big", runs2, holding: true)
         let tooBig = await Self.outcome(scheduler, job(other, UUID(), bytes: 200)) { runs2.ran("refused") }
         #expect(tooBig?.code == "graph_work_busy")
-        // A credential's allowance counts what waits and what runs: 429.
+        // A credential's allowance counts every job of its under way: 429.
         let own = UUID()
         let mine = await start(scheduler, GraphScheduler.Job(kind: "test", lane: other, credential: own, allowance: 1), "mine", runs2)
         let second = await Self.outcome(scheduler, GraphScheduler.Job(kind: "test", lane: other, credential: own, allowance: 1)) {
@@ -111,11 +115,11 @@ struct GraphSchedulerTests {
         _ = await mine.value
         #expect(runs2.order == ["big", "mine"])
         let load = scheduler.load
-        #expect(load.running == 0 && load.waiting == 0 && load.bytes == 0, "everything given back")
+        #expect(load.admitted == 0 && load.waiting == 0 && load.bytes == 0, "everything given back")
     }
 
-    @Test func aJobWhoseClientLeftIsDroppedAtItsTurn() async throws {
-        let scheduler = GraphScheduler(limits: .init(running: 1))
+    @Test func aComputationWhoseClientLeftIsDroppedAtItsTurn() async throws {
+        let scheduler = GraphScheduler(limits: .init())
         let runs = Runs()
         let first = await start(scheduler, job(flooded, organizer), "running", runs, holding: true)
         let left = await start(scheduler, job(other, UUID(), gone: true), "left", runs)
@@ -125,7 +129,7 @@ struct GraphSchedulerTests {
         _ = await stayed.value
         #expect(runs.order == ["running", "stayed"])
         guard case .failure(let problem) = await left.value else {
-            Issue.record("the job of a client that left ran")
+            Issue.record("the computation of a client that left ran")
             return
         }
         #expect(problem.code == "client_gone")

@@ -104,7 +104,7 @@ struct EventNetworkController {
             let privacy = try await services.events.setChoices(
                 visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
         else { throw Problem.notAMember }
-        await work.forgetShared(found.event.id)  // the next picture names (or no longer names) them at once
+        await work.choicesChanged(found.event.id)  // the next picture names (or no longer names) them at once
         context.logger.info(
             "event choices set",
             metadata: [
@@ -115,14 +115,18 @@ struct EventNetworkController {
         return try .json(privacy)
     }
 
-    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`).
+    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`); its
+    /// people's names and choices as they are now, if a member changed theirs since it was made.
     private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture) {
+        let choices = work.choices.revision(of: event)
         let shared = try await work.eventPictures.value(for: event) { [self] in
             let graph = try await graph(of: event)
             return EventPicture(
-                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends))
+                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends),
+                choices: choices)
         }
-        return (shared.graph, shared.picture)
+        guard shared.choices != work.choices.revision(of: event) else { return (shared.graph, shared.picture) }
+        return (try await services.events.relabelled(shared.graph), shared.picture)
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {

@@ -2,21 +2,20 @@ import ConstellationModel
 import Foundation
 import Synchronization
 
-/// Admission to the server's graph work. Every picture, rendering, summary, record, report, growth
-/// series and personal network runs inside a turn given here, its reads of the database included,
-/// so that a refused request has read nothing and the memory its inputs hold is counted before
-/// they are read.
+/// Admission to the server's graph work, and fair turns on its graph thread.
 ///
-/// - Fair turns: jobs wait in lanes (an event, or a person's own network) taken in turn, and
-///   within a lane, credentials taken in turn. A flooded event or a flooding organizer waits
-///   behind its own jobs; anyone else's job waits at most for the jobs running and one job of each
-///   other lane that has work waiting.
-/// - Bounded: at most `Limits.running` jobs run at once (one reads while another computes on the
-///   graph thread); at most `Limits.waiting` wait, and the jobs waiting and running hold at most
-///   `Limits.memory` bytes by their estimates. Past either, 503 `graph_work_busy` with
-///   `Retry-After`. A credential holds at most its allowance of jobs, waiting or running (429
-///   `too_many_graph_requests`).
-/// - A job whose client has gone by its turn is dropped without running.
+/// - Admission: every picture, rendering, summary, record, report, growth series, badge sheet and
+///   personal network is admitted here before it reads anything (`run`): at most `Limits.admitted`
+///   at once, server-wide, whose inputs hold at most `Limits.memory` bytes by their estimates
+///   (past either, 503 `graph_work_busy` with `Retry-After`, having read nothing); and at most a
+///   credential's allowance at once (429 `too_many_graph_requests`). Admitted jobs read from the
+///   database at once, side by side.
+/// - Turns: their computations share the one graph thread (`GraphComputation`) by turns
+///   (`turn`): jobs wait in lanes (an event, or a person's own network) taken in turn, and within a
+///   lane, credentials taken in turn. A flooded event or a flooding organizer waits behind its own
+///   computations; anyone else's waits at most for the computation running and one of each other
+///   lane with work waiting.
+/// - A job whose client has gone by its turn is dropped without computing.
 package final class GraphScheduler: Sendable {
     /// Whose work a job is, for fair turns.
     package enum Lane: Hashable, Sendable {
@@ -55,26 +54,27 @@ package final class GraphScheduler: Sendable {
 
     /// How much graph work the server admits (`CONSTELLATION_GRAPH_*`).
     package struct Limits: Sendable, Equatable {
-        /// Jobs running at once: reading from the database, or computing on the graph thread.
-        package var running = 2
-        /// Jobs waiting for their turn, server-wide.
-        package var waiting = 64
-        /// Bytes the inputs of the jobs running and waiting may hold, by their estimates.
+        /// Jobs admitted at once, server-wide: reading, waiting for their turn or computing.
+        package var admitted = 64
+        /// Bytes the inputs of the jobs admitted may hold, by their estimates.
         package var memory = 256 << 20
-        /// Jobs one credential may hold at once, waiting or running.
+        /// Jobs one credential may hold at once.
         package var perCredential = 2
+        /// Computations at once: the graph thread's one.
+        package var turns = 1
 
-        package init(running: Int = 2, waiting: Int = 64, memory: Int = 256 << 20, perCredential: Int = 2) {
-            self.running = running
-            self.waiting = waiting
+        package init(admitted: Int = 64, memory: Int = 256 << 20, perCredential: Int = 2, turns: Int = 1) {
+            self.admitted = admitted
             self.memory = memory
             self.perCredential = perCredential
+            self.turns = turns
         }
     }
 
     /// What admission counts now, for `/metrics`.
     package struct Load: Sendable, Equatable {
-        package let running: Int
+        /// Jobs admitted, and of them, those waiting for a turn on the graph thread.
+        package let admitted: Int
         package let waiting: Int
         package let bytes: Int
     }
@@ -124,21 +124,19 @@ package final class GraphScheduler: Sendable {
     }
 
     private struct State {
-        var running = 0
+        var admitted = 0
         var bytes = 0
         var held: [UUID: Int] = [:]
+        var computing = 0
         var queue = Queue()
-
-        mutating func release(_ job: Job) {
-            bytes -= job.bytes
-            held[job.credential, default: 1] -= 1
-            if held[job.credential] == 0 { held[job.credential] = nil }
-        }
     }
 
     private let state = Mutex(State())
     let limits: Limits
     private let metrics: ServerMetrics?
+
+    /// The job the current task works for, set by `run`: its computations take its turns.
+    @TaskLocal static var current: Job?
 
     package init(limits: Limits, metrics: ServerMetrics? = nil) {
         self.limits = limits
@@ -146,60 +144,67 @@ package final class GraphScheduler: Sendable {
     }
 
     package var load: Load {
-        state.withLock { Load(running: $0.running, waiting: $0.queue.count, bytes: $0.bytes) }
+        state.withLock { Load(admitted: $0.admitted, waiting: $0.queue.count, bytes: $0.bytes) }
     }
 
-    /// Runs `body` (the job's reads and computations) in the job's turn; refuses it at once
-    /// (writing and reading nothing) when its credential holds its allowance (429) or the server
-    /// has as much waiting as it admits (503); 499 `client_gone` when its client left before its turn.
+    /// Runs `body` (the job's reads and computations) as `job`, or refuses it at once, having run
+    /// nothing: 429 when its credential holds its allowance, 503 when the server has as much
+    /// graph work admitted as it takes.
     package func run<T: Sendable>(_ job: Job, _ body: () async throws -> T) async throws -> T {
-        let arrived = ContinuousClock.now
-        try await admit(job)
-        metrics?.graphJobWaited(job.kind, duration: ContinuousClock.now - arrived)
-        defer { finish(job) }
-        return try await body()
-    }
-
-    private func admit(_ job: Job) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            let refusal: Problem?? = state.withLock { state in
-                let allowance = job.allowance ?? limits.perCredential
-                guard state.held[job.credential, default: 0] < allowance else { return .some(Self.tooMany(allowance)) }
-                let fits = state.bytes + job.bytes <= limits.memory
-                if state.running < limits.running, state.queue.count == 0, fits || state.running == 0 {
-                    state.running += 1
-                } else {
-                    guard state.queue.count < limits.waiting, fits else { return .some(Self.busy) }
-                    state.queue.append(Waiter(job: job, continuation: continuation))
-                    state.bytes += job.bytes
-                    state.held[job.credential, default: 0] += 1
-                    return nil  // waits for its turn
-                }
-                state.bytes += job.bytes
-                state.held[job.credential, default: 0] += 1
-                return .some(nil)
+        let refusal: Problem? = state.withLock { state in
+            let allowance = job.allowance ?? limits.perCredential
+            guard state.held[job.credential, default: 0] < allowance else { return Self.tooMany(allowance) }
+            guard state.admitted < limits.admitted, state.admitted == 0 || state.bytes + job.bytes <= limits.memory else {
+                return Self.busy
             }
-            switch refusal {
-            case .none: break
-            case .some(.none): continuation.resume()
-            case .some(.some(let problem)): continuation.resume(throwing: problem)
+            state.admitted += 1
+            state.bytes += job.bytes
+            state.held[job.credential, default: 0] += 1
+            return nil
+        }
+        if let refusal { throw refusal }
+        defer {
+            state.withLock { state in
+                state.admitted -= 1
+                state.bytes -= job.bytes
+                state.held[job.credential, default: 1] -= 1
+                if state.held[job.credential] == 0 { state.held[job.credential] = nil }
             }
         }
+        return try await Self.$current.withValue(job) { try await body() }
     }
 
-    /// Ends `job`'s turn and gives the next ones theirs.
-    private func finish(_ job: Job) {
-        let turns: [(Waiter, gone: Bool)] = state.withLock { state in
-            state.running -= 1
-            state.release(job)
-            var turns: [(Waiter, gone: Bool)] = []
-            while state.running < limits.running, let next = state.queue.next() {
-                let gone = next.job.clientGone()
-                if gone {
-                    state.release(next.job)
-                } else {
-                    state.running += 1
+    /// Runs `work` (a computation of `kind`) in the current job's turn: after the computations
+    /// running, and after those of the lanes and credentials whose turn comes first. Work outside
+    /// any job (the server's own) has a lane of its own. 499 `client_gone` if the job's client
+    /// left before its turn.
+    package func turn<T: Sendable>(_ kind: String, _ work: () async throws -> T) async throws -> T {
+        let job = Self.current ?? Job(kind: kind, lane: .person(Self.serverItself), credential: Self.serverItself)
+        let arrived = ContinuousClock.now
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let now: Bool = state.withLock { state in
+                guard state.computing >= limits.turns || state.queue.count > 0 else {
+                    state.computing += 1
+                    return true
                 }
+                state.queue.append(Waiter(job: job, continuation: continuation))
+                return false
+            }
+            if now { continuation.resume() }
+        }
+        metrics?.graphJobWaited(kind, duration: ContinuousClock.now - arrived)
+        defer { endTurn() }
+        return try await work()
+    }
+
+    /// Ends a turn and gives the next ones theirs (a job whose client left is dropped).
+    private func endTurn() {
+        let turns: [(Waiter, gone: Bool)] = state.withLock { state in
+            state.computing -= 1
+            var turns: [(Waiter, gone: Bool)] = []
+            while state.computing < limits.turns, let next = state.queue.next() {
+                let gone = next.job.clientGone()
+                if !gone { state.computing += 1 }
                 turns.append((next, gone))
             }
             return turns
@@ -213,6 +218,9 @@ package final class GraphScheduler: Sendable {
         }
     }
 
+    /// The lane and credential of the server's own graph work (outside any request).
+    static let serverItself = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+
     static func tooMany(_ allowance: Int) -> Problem {
         Problem(
             status: 429, code: "too_many_graph_requests", title: "Too many graph requests at once",
@@ -221,8 +229,8 @@ package final class GraphScheduler: Sendable {
     }
 
     static let busy = Problem(
-        status: 503, code: "graph_work_busy", title: "The server has as much graph work waiting as it takes",
-        detail: "Pictures, summaries and reports are queued for everyone in turn; try again in a moment.", retryAfter: 2)
+        status: 503, code: "graph_work_busy", title: "The server has as much graph work under way as it takes",
+        detail: "Pictures, summaries and reports take turns for everyone; try again in a moment.", retryAfter: 2)
 
     /// Not sent to anyone (the client has gone): what the log and the metrics count.
     static let clientGone = Problem(status: 499, code: "client_gone", title: "The client left before its graph work's turn")

@@ -33,18 +33,20 @@ package struct GraphWork: Sendable {
     package let reports: SharedResults<ReportKey, String>
     package let scheduler: GraphScheduler
     private let sizes = EventSizes()
+    /// When each event's members last changed their choices: its shared picture is relabelled after.
+    let choices = ChoiceRevisions()
 
     init(configuration: ServerConfiguration, eventReads: EventRepository, metrics: ServerMetrics) {
-        compute = GraphComputation(metrics: metrics)
+        scheduler = GraphScheduler(
+            limits: GraphScheduler.Limits(
+                admitted: configuration.graphRequests, memory: configuration.graphMemoryMB << 20,
+                perCredential: configuration.graphRequestsPerCredential),
+            metrics: metrics)
+        compute = GraphComputation(metrics: metrics, scheduler: scheduler)
         let entries = configuration.graphCacheEntries
         layouts = SubgraphLayouts(capacity: entries, compute: compute)
         growth = GrowthCache(events: eventReads, compute: compute)
         statistics = VersionedCache(capacity: entries) { metrics.cacheLookup("statistics", hit: $0) }
-        scheduler = GraphScheduler(
-            limits: GraphScheduler.Limits(
-                waiting: configuration.graphQueue, memory: configuration.graphMemoryMB << 20,
-                perCredential: configuration.graphRequestsPerCredential),
-            metrics: metrics)
         eventGraphs = EventGraphCache(events: eventReads)
         eventPictures = SharedResults(interval: configuration.pictureInterval)
         // What the screens fetch: while the next is computed, they get the last one at once.
@@ -91,8 +93,17 @@ package struct GraphWork: Sendable {
         await forgetShared(event)
     }
 
-    /// Forgets what is shared of `event` (its members' choices changed), or of every event (nil:
-    /// a profile was erased).
+    /// A member of `event` changed how it shows them: what names people is made again (renderings,
+    /// the summary's labels, reports) and the shared picture is relabelled; what does not name
+    /// anyone (the layout, the summary's core, the record) is kept.
+    func choicesChanged(_ event: UUID) async {
+        choices.changed(event)
+        await renderings.forget { $0.event == event }
+        await summaries.forget { $0.event == event }
+        await reports.forget { $0.event == event }
+    }
+
+    /// Forgets what is shared of `event`, or of every event (nil: a profile was erased).
     func forgetShared(_ event: UUID?) async {
         await eventPictures.forget { event == nil || $0 == event }
         await renderings.forget { event == nil || $0.event == event }
@@ -110,6 +121,8 @@ package struct GraphWork: Sendable {
 package struct EventPicture: Sendable {
     let graph: EventGraph
     let picture: SubgraphLayouts.Picture
+    /// The event's `ChoiceRevisions` revision when its people were read.
+    let choices: Int
 }
 
 /// Which rendering of an event's network: its format, and whom it names and marks as "me".

@@ -72,10 +72,10 @@ public final class ServerMetrics: Sendable {
         descriptor("graph_computation_duration", unit: "seconds", "Time graph computations took, by kind.")
     }
     private static var graphWaitDuration: MetricNameDescriptor {
-        descriptor("graph_wait_duration", unit: "seconds", "Time graph requests waited for their turn, by kind.")
+        descriptor("graph_wait_duration", unit: "seconds", "Time graph computations waited for their turn on the graph thread, by kind.")
     }
     private static var graphJobs: MetricNameDescriptor {
-        descriptor("graph_jobs", unit: "count", "Graph requests admitted now, by state (running, waiting).")
+        descriptor("graph_jobs", unit: "count", "Graph requests admitted now, and of them those waiting for a turn on the graph thread.")
     }
     private static var graphBytes: MetricNameDescriptor {
         descriptor("graph_input", unit: "bytes", "Memory the inputs of the graph requests admitted will hold, by their estimates.")
@@ -133,7 +133,7 @@ public final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
-    /// A graph request of `kind` that waited `duration` for its turn.
+    /// A graph computation of `kind` that waited `duration` for its turn.
     func graphJobWaited(_ kind: String, duration: Duration) {
         registry.makeDurationHistogram(descriptor: Self.graphWaitDuration, labels: [("kind", kind)], buckets: Self.computationBuckets)
             .record(duration)
@@ -147,7 +147,7 @@ public final class ServerMetrics: Sendable {
     /// Everything counted, with the pool and the redemption queue as they are now, in
     /// Prometheus's text format 0.0.4.
     func exposition(pool: PoolStatistics, redemptions: RedemptionStatistics, graph: GraphScheduler.Load) -> String {
-        registry.makeGauge(descriptor: Self.graphJobs, labels: [("state", "running")]).set(Double(graph.running))
+        registry.makeGauge(descriptor: Self.graphJobs, labels: [("state", "admitted")]).set(Double(graph.admitted))
         registry.makeGauge(descriptor: Self.graphJobs, labels: [("state", "waiting")]).set(Double(graph.waiting))
         registry.makeGauge(descriptor: Self.graphBytes).set(Double(graph.bytes))
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "in_use")]).set(Double(pool.inUse))
