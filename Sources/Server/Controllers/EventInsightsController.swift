@@ -39,8 +39,10 @@ struct EventInsightsController {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
         let showsNames = reader.showsNames
-        let summary = try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
-            try await work.run("summary", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }) {
+        let summary = try await work.run(
+            "summary", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+        ) {
+            try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
                 let core = try await work.summaryCores.value(for: event) {
                     let (pairs, members) = try await services.eventReads.graph(of: event)
                     work.noteSize(of: event, members: members.count, pairs: pairs.count)

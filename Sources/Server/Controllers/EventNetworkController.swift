@@ -33,10 +33,12 @@ struct EventNetworkController {
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
         let key = RenderingKey(event: event, format: format, showsNames: reader.showsNames, viewer: reader.organizer)
-        // In the reader's turn only when it starts the work: a shared answer costs nothing. Others
-        // may wait for the work it starts: it runs even if its client leaves.
-        let rendered = try await work.renderings.value(for: key) { [self] in
-            try await work.run("picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }) {
+        // Admitted as one of the reader's graph requests, shared or not (a shared answer is quick).
+        // Others may wait for the work it starts: it runs even if its client leaves.
+        let rendered = try await work.run(
+            "picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+        ) {
+            try await work.renderings.value(for: key) { [self] in
                 let (graph, picture) = try await picture(of: event)
                 let identity = EventIdentity(keyRing: services.keyRing)
                 return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
@@ -104,7 +106,9 @@ struct EventNetworkController {
             let privacy = try await services.events.setChoices(
                 visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
         else { throw Problem.notAMember }
-        await work.choicesChanged(found.event.id)  // the next picture names (or no longer names) them at once
+        // The next picture no longer names them at once; one that names them may come a computation later.
+        let hides = visibility == .pseudonymous || input.onWall == false
+        await work.choicesChanged(found.event.id, hides: hides)
         context.logger.info(
             "event choices set",
             metadata: [

@@ -68,8 +68,8 @@ struct PurgeController {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let kept = try await work.records.value(for: event.id) {
-            try await work.run("record", event: event.id, credential: me.id, clientGone: { false }) { try await keptOrComputed(event) }
+        let kept = try await work.run("record", event: event.id, credential: me.id, clientGone: { false }) {
+            try await work.records.value(for: event.id) { try await keptOrComputed(event) }
         }
         guard let series = GrowthSeries(recorded: kept.steps) else {
             context.logger.error("an event's kept record holds no growth series the server can read", metadata: ["event.id": "\(event.id)"])

@@ -13,16 +13,16 @@ struct ReportController {
     }
 
     /// Read in one snapshot from the primary and computed (the layout, the communities) on the
-    /// graph thread, in the organizer's turn; shared per language by every organizer who asks
-    /// within `pictureInterval`.
+    /// graph thread in its turn; shared per language by every organizer who asks within
+    /// `pictureInterval`, each request admitted as one of the organizer's graph requests.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let language = try DocumentLanguage(of: request)
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let limit = services.configuration.eventNetworkLimit
         let work = services.graphWork
-        let html = try await work.reports.value(for: ReportKey(event: event.id, language: language)) { [services] in
-            try await work.run("report", event: event.id, credential: me.id, clientGone: { false }) {
+        let html = try await work.run("report", event: event.id, credential: me.id, clientGone: { false }) {
+            try await work.reports.value(for: ReportKey(event: event.id, language: language)) { [services] in
                 let source = try await services.events.record(of: event.id)
                 if case .graph(let pairs, let members) = source { work.noteSize(of: event.id, members: members.count, pairs: pairs.count) }
                 return try await work.compute.run("report") { () -> Result<String, any Error> in

@@ -95,11 +95,19 @@ package struct GraphWork: Sendable {
 
     /// A member of `event` changed how it shows them: what names people is made again (renderings,
     /// the summary's labels, reports) and the shared picture is relabelled; what does not name
-    /// anyone (the layout, the summary's core, the record) is kept.
-    func choicesChanged(_ event: UUID) async {
+    /// anyone (the layout, the summary's core, the record) is kept. A change that `hides` someone
+    /// (no longer named, or no longer on the walls) is seen by the next request; one that only
+    /// names someone may be seen a computation later: screens get the last picture and summary
+    /// while the next is made, as they do between intervals, since those show less than is allowed.
+    func choicesChanged(_ event: UUID, hides: Bool) async {
         choices.changed(event)
-        await renderings.forget { $0.event == event }
-        await summaries.forget { $0.event == event }
+        if hides {
+            await renderings.forget { $0.event == event }
+            await summaries.forget { $0.event == event }
+        } else {
+            await renderings.expire { $0.event == event }
+            await summaries.expire { $0.event == event }
+        }
         await reports.forget { $0.event == event }
     }
 
