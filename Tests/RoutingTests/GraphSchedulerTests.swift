@@ -49,7 +49,8 @@ struct GraphSchedulerTests {
                 return .failure(Problem(status: 500, code: "unexpected", title: "\(error)"))
             }
         }
-        while scheduler.load.waiting == waiting && !runs.order.contains(name) { await Task.yield() }
+        // Sleeps, not yields: a yielding loop holds a cooperative thread, and CI runs the whole suite on two cores.
+        while scheduler.load.waiting == waiting && !runs.order.contains(name) { try? await Task.sleep(for: .milliseconds(2)) }
         return task
     }
 

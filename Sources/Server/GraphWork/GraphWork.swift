@@ -97,8 +97,9 @@ package struct GraphWork: Sendable {
     /// the summary's labels, reports) and the shared picture is relabelled; what does not name
     /// anyone (the layout, the summary's core, the record) is kept. A change that `hides` someone
     /// (no longer named, or no longer on the walls) is seen by the next request; one that only
-    /// names someone may be seen a computation later: screens get the last picture and summary
-    /// while the next is made, as they do between intervals, since those show less than is allowed.
+    /// names someone may be seen up to an interval and a computation later (what was under way is
+    /// finished and shared first, and screens get the last picture and summary while the next is
+    /// made), since those show less than is allowed.
     func choicesChanged(_ event: UUID, hides: Bool) async {
         choices.changed(event)
         if hides {
