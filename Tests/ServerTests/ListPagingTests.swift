@@ -20,16 +20,7 @@ import Testing
                 let created = try await ada.client.createEvent(event)
                 _ = try await bob.client.joinEvent("paged-\(n)", code: created.joinCode)
             }
-            var seen: [MyEvent] = []
-            var cursor: String?
-            var pages = 0
-            repeat {
-                let page = try await bob.client.myEvents(limit: 3, cursor: cursor)
-                #expect(page.items.count <= 3)
-                seen += page.items
-                cursor = page.nextCursor
-                pages += 1
-            } while cursor != nil && pages < 10
+            let (seen, pages) = try await Self.everyPage(size: 3) { try await bob.client.myEvents(limit: 3, cursor: $0) }
             #expect(pages == 3)
             #expect(seen.map(\.event.slug).sorted() == (0..<7).map { "paged-\($0)" }.sorted(), "each event once")
             let starts = seen.map(\.event.startsAt)
@@ -79,21 +70,29 @@ import Testing
                 _ = try await ada.client.inviteOrganizer(bob.profile.id, to: "invited-\(n)")
                 events.append(event.event.id)
             }
-            var seen: [UUID] = []
-            var cursor: String?
-            var pages = 0
-            repeat {
-                let page = try await bob.client.invitations(limit: 2, cursor: cursor)
-                #expect(page.items.count <= 2)
-                seen += page.items.map(\.eventId)
-                cursor = page.nextCursor
-                pages += 1
-            } while cursor != nil && pages < 10
+            let (invitations, pages) = try await Self.everyPage(size: 2) { try await bob.client.invitations(limit: 2, cursor: $0) }
+            let seen = invitations.map(\.eventId)
             #expect(pages == 3)
             #expect(seen == events.reversed(), "the newest invitation first, each once")
             #expect(try await bob.client.allInvitations().map(\.eventId) == seen)
             try await Self.expectBadPagesRefused(bob.client, "/v1/me/invitations")
         }
+    }
+
+    /// Every item of a list, asking `page` for each page from the first (at most ten), each page
+    /// holding at most `size`; and how many pages it took.
+    static func everyPage<Item>(size: Int, _ page: (String?) async throws -> Page<Item>) async throws -> (items: [Item], pages: Int) {
+        var items: [Item] = []
+        var cursor: String?
+        var pages = 0
+        repeat {
+            let next = try await page(cursor)
+            #expect(next.items.count <= size)
+            items += next.items
+            cursor = next.nextCursor
+            pages += 1
+        } while cursor != nil && pages < 10
+        return (items, pages)
     }
 
     /// A limit outside 1…200 and a cursor the server did not give are refused on `path`.
