@@ -12,12 +12,16 @@ import Testing
 /// by requests that cannot finish.
 @Suite(.tier(.endToEnd)) struct FaultTests {
     let workspace = FileManager.default.temporaryDirectory.appendingPathComponent("faults-\(UUID().uuidString)")
+    /// A load's settings: no rate limits, and codes that outlive it. The codes are minted before
+    /// the load starts, and on two loaded cores a load has outlasted the default five minutes
+    /// (its scans then came back `token_expired`, which is not the fault under test).
+    static let loadSettings = ["CONSTELLATION_RATE_LIMITS": "off", "CONSTELLATION_TOKEN_TTL_SECONDS": "3600"]
 
     /// Eight scanners redeem codes as fast as they can; the server is killed (SIGKILL) mid-load and
     /// started again on the same data directory. Every scan it acknowledged with 2xx is a connection
     /// both people see, with its redemption; no connection lacks one (no half-written state).
     @Test func aServerKilledUnderLoadLosesNothingItAcknowledged() async throws {
-        let first = try ServerProcess(databaseURL: nil, dataDirectory: workspace, environment: ["CONSTELLATION_RATE_LIMITS": "off"])
+        let first = try ServerProcess(databaseURL: nil, dataDirectory: workspace, environment: Self.loadSettings)
         let anonymous = first.client
         let crowd = try await Crowd.register(on: anonymous, owners: 100, scanners: 8)
 
@@ -84,7 +88,7 @@ import Testing
         // The server's own connection timeout (the suite's PostgreSQL gets a longer one: `Tools/with-postgres`).
         let server = try ServerProcess(
             databaseURL: conninfo, dataDirectory: workspace.appendingPathComponent("server"),
-            environment: ["CONSTELLATION_RATE_LIMITS": "off", "PGCONNECT_TIMEOUT": "10"])
+            environment: Self.loadSettings.merging(["PGCONNECT_TIMEOUT": "10"]) { $1 })
         defer { _ = server.stop() }
         let anonymous = ConstellationClient(baseURL: server.url, timeout: .seconds(40))
         let crowd = try await Crowd.register(on: anonymous, owners: 150, scanners: 8)
@@ -161,9 +165,7 @@ import Testing
         let databaseURL = try await TestDatabase.createEmpty()
         let server = try ServerProcess(
             databaseURL: databaseURL, dataDirectory: workspace,
-            environment: [
-                "CONSTELLATION_RATE_LIMITS": "off", "CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300",
-            ])
+            environment: Self.loadSettings.merging(["CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300"]) { $1 })
         defer { _ = server.stop() }
         let anonymous = ConstellationClient(baseURL: server.url, timeout: .seconds(60))
         let crowd = try await Crowd.register(on: anonymous, owners: 2, scanners: 2)

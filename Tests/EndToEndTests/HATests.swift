@@ -17,7 +17,7 @@ import Testing
     /// Stopped, the demo leaves nothing of itself running.
     @Test func aKilledPrimaryAndASwitchoverLoseNothingAcknowledged() async throws {
         // Every scanner and owner comes from one address: the limits per address are not the point here.
-        let cluster = try DemoScript<HAState>("Tools/ha-demo", environment: ["CONSTELLATION_RATE_LIMITS": "off"])
+        let cluster = try DemoScript<HAState>("Tools/ha-demo", environment: FaultTests.loadSettings)
         defer { cluster.stop() }
         let balancer = ConstellationClient(baseURL: cluster.state.url, timeout: .seconds(15))
 

@@ -90,7 +90,7 @@ import Testing
             ).httpStatus
         }
         try await TestServer.run(configure: {
-            $0.rateLimits = Self.limits("register_address=2/min")
+            $0.rateLimits = Self.limits("register_address=2/h")
             $0.trustedProxies = TrustedProxies("127.0.0.1, 10.0.0.0/8")!
         }) { server throws in
             // The proxy chain is read from the right: 10.1.2.3 is a trusted hop, 198.51.100.7 the client.
@@ -99,7 +99,7 @@ import Testing
             #expect(try await register(server, from: "198.51.100.7") == 429)
             #expect(try await register(server, from: "198.51.100.8") == 201, "another client behind the same proxy")
         }
-        try await TestServer.run(configure: { $0.rateLimits = Self.limits("register_address=2/min") }) { server throws in
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("register_address=2/h") }) { server throws in
             // No trusted proxy: the header is anyone's word, and the peer (127.0.0.1) is counted.
             #expect(try await register(server, from: "198.51.100.1") == 201)
             #expect(try await register(server, from: "198.51.100.2") == 201)

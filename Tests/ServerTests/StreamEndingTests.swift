@@ -62,7 +62,7 @@ import Testing
             _ = try await bob.client.scan(ada.client)
             let back = try await Stream(port: server.port, path: "/v1/me/stream", credential: key, lastEventId: String(id))
             #expect(try await back.next().name == "hello")
-            let missed = try await back.next(within: 10)
+            let missed = try await back.next()
             #expect(try JSONDecoder.constellation.decode(Connection.self, from: Data(missed.data.utf8)).peer.displayName == "Bob")
         }
     }

@@ -47,7 +47,7 @@ import Testing
             #expect(try await stream.next().name == "hello")
             #expect(try await dan.client.setWallName(false, at: "net-event").onWall == false)
             try await EventNetworkTests.connect(cleo, eve, at: "net-event")
-            let message = try await stream.next(within: 10)
+            let message = try await stream.next()
             let pair = try JSONDecoder.constellation.decode(LiveConnection.self, from: Data(message.data.utf8))
             let people = [pair.source, pair.target]
             #expect(people.filter { !$0.pseudonymous }.map(\.label) == ["Cleo Hidden"])
