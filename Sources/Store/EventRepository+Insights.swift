@@ -113,8 +113,19 @@ extension EventRepository {
     package static func graph(
         of event: UUID, on connection: PostgresConnection
     ) throws(PostgresError) -> (pairs: [EventPair], members: [EventMemberView]) {
-        let pairs = try Self.pairs(of: event, on: connection)
-        let members = try connection.query(
+        (try Self.pairs(of: event, on: connection), try Self.memberViews(of: event, on: connection))
+    }
+
+    /// The event's members, with their names and choices, as its summary labels them.
+    package func memberViews(of event: UUID) async throws -> [EventMemberView] {
+        try await database.withTransaction(readOnly: true) { connection in
+            try Self.requireUnpurged(event, on: connection)
+            return try Self.memberViews(of: event, on: connection)
+        }
+    }
+
+    private static func memberViews(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventMemberView] {
+        try connection.query(
             """
             SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named, m.wall_name AS on_wall
             FROM event_members m JOIN profiles p ON p.id = m.profile_id
@@ -125,7 +136,6 @@ extension EventRepository {
                 profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"), named: try row.bool("named"),
                 onWall: try row.bool("on_wall"))
         }
-        return (pairs, members)
     }
 
     /// Throws `StoreError.eventPurged` if, in this transaction's snapshot, the event's purge began:

@@ -83,6 +83,16 @@ extension EventRepository {
         }
     }
 
+    /// `graph` with its people's names and choices as they are now (a member changed how the event
+    /// shows them): the same people, pairs and version, so that a picture made of it still fits.
+    public func relabelled(_ graph: EventGraph) async throws -> EventGraph {
+        try await database.withTransaction(readOnly: true) { connection in
+            EventGraph(
+                people: try Self.people(graph.people.map(\.id), at: graph.event, on: connection), pairs: graph.pairs, ends: graph.ends,
+                event: graph.event, version: graph.version)
+        }
+    }
+
     /// `ids` (in order) with their names and their choice of visibility at `event`: members as they
     /// chose, anyone else (not expected: whoever connects at an event is a member) pseudonymous.
     /// Everyone is there, by `ids`' places (without a profile, which the foreign keys rule out, unnamed).

@@ -44,14 +44,15 @@ import Testing
     }
 
     @Test func aCredentialHasAtMostItsShareOfGraphRequestsInFlight() async throws {
-        let quota = GraphWorkQuota(limit: 2)
+        let scheduler = GraphScheduler(limits: .init(perCredential: 2))
+        let job: @Sendable (UUID) -> GraphScheduler.Job = { GraphScheduler.Job(kind: "test", lane: .person($0), credential: $0) }
         let ada = UUID()
         let bob = UUID()
         let (release, releaser) = AsyncStream<Void>.makeStream()
         let (started, starter) = AsyncStream<Void>.makeStream()
         let held = (0..<2).map { _ in
             Task {
-                try await quota.run(for: ada) {
+                try await scheduler.run(job(ada)) {
                     starter.yield()
                     for await _ in release { break }
                 }
@@ -61,16 +62,16 @@ import Testing
         await iterator.next()
         await iterator.next()
         do {
-            try await quota.run(for: ada) {}
+            try await scheduler.run(job(ada)) {}
             Issue.record("a third request in flight was admitted")
         } catch let problem as Problem {
             #expect(problem.status == 429 && problem.code == "too_many_graph_requests" && problem.retryAfter == 1)
         }
-        try await quota.run(for: bob) {}  // someone else is not held back
+        try await scheduler.run(job(bob)) {}  // someone else is not held back
         releaser.yield()
         releaser.yield()
         releaser.finish()
         for task in held { try await task.value }
-        try await quota.run(for: ada) {}  // done ones make room again
+        try await scheduler.run(job(ada)) {}  // done ones make room again
     }
 }

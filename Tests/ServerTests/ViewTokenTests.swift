@@ -363,7 +363,9 @@ import Tokens
                 let (held, release) = AsyncStream<Void>.makeStream()
                 let (started, begun) = AsyncStream<Void>.makeStream()
                 let task = Task {
-                    try await server.services.graphWork.quota.run(for: key, limit: limit) {
+                    try await server.services.graphWork.scheduler.run(
+                        .init(kind: "test", lane: .person(key), credential: key, allowance: limit)
+                    ) {
                         begun.yield()
                         for await _ in held {}
                     }

@@ -41,6 +41,9 @@ public struct AppRequestContext: RequestContext, RemoteAddressRequestContext {
     /// stream) stops then; an ordinary one is still written, as a half-closed client may wait for it.
     var clientLeft: EventLoopFuture<Void> { ClientDeparture.of(channel) }
 
+    /// Whether the connection has closed: graph work waiting for its turn is dropped then.
+    var clientIsGone: @Sendable () -> Bool { { [channel] in !channel.isActive } }
+
     /// Request bodies are small JSON documents.
     public var maxUploadSize: Int { 64 * 1024 }
 

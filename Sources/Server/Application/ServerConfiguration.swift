@@ -72,9 +72,14 @@ public struct ServerConfiguration: Sendable {
     /// How many server instances share the deployment's limits (`CONSTELLATION_INSTANCES`): each
     /// counts in its own memory and enforces its share, the limit divided by this.
     public var instances = 1
-    /// How many graph requests (layouts, statistics, growth, summaries) one credential may have
-    /// running at once (`CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL`); past it, 429.
+    /// How many graph requests (layouts, statistics, growth, summaries, records, reports) one
+    /// credential may have waiting or running at once (`CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL`); past it, 429.
     public var graphRequestsPerCredential = 2
+    /// How many graph requests may be under way at once, server-wide (`CONSTELLATION_GRAPH_REQUESTS`),
+    /// and how much memory, in MiB, their inputs may hold by their estimates
+    /// (`CONSTELLATION_GRAPH_MEMORY_MB`); past either, 503 `graph_work_busy`.
+    public var graphRequests = 64
+    public var graphMemoryMB = 256
     /// Proxies whose `X-Forwarded-For` names the client (`CONSTELLATION_TRUSTED_PROXIES`).
     public var trustedProxies = TrustedProxies.none
     /// The address people reach the server at, e.g. `https://connect.example.org`
@@ -183,6 +188,8 @@ public struct ServerConfiguration: Sendable {
         if let token = environment["CONSTELLATION_METRICS_TOKEN"], !token.isEmpty { metricsToken = token }
         if let count = try integer("CONSTELLATION_INSTANCES", in: 1...1_000) { instances = count }
         if let count = try integer("CONSTELLATION_GRAPH_REQUESTS_PER_CREDENTIAL", in: 1...100) { graphRequestsPerCredential = count }
+        if let count = try integer("CONSTELLATION_GRAPH_REQUESTS", in: 1...10_000) { graphRequests = count }
+        if let megabytes = try integer("CONSTELLATION_GRAPH_MEMORY_MB", in: 16...1_048_576) { graphMemoryMB = megabytes }
         if let text = environment["CONSTELLATION_TRUSTED_PROXIES"] {
             guard let proxies = TrustedProxies(text) else {
                 throw ConfigurationError(

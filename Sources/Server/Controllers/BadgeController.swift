@@ -67,9 +67,10 @@ struct BadgeController {
         let words = BadgeWords.of(try DocumentLanguage(of: request))
         let event = try await services.requireOrganizedEvent(context)
         guard Date() < event.endsAt else { throw Problem.eventEnded }
-        let holders = try await services.events.badgeHolders(of: event.id)
-        let html = try await services.graphWork.quota.run(for: me.id) {
-            try await services.graphWork.compute.run("badges") { () -> Result<String, any Error> in
+        let (html, count) = try await services.graphWork.run("badges", event: event.id, credential: me.id, clientGone: context.clientIsGone)
+        {
+            let holders = try await services.events.badgeHolders(of: event.id)
+            let html = try await services.graphWork.compute.run("badges") { () -> Result<String, any Error> in
                 Result {
                     let badges = try holders.map { holder in
                         let badge = try issue(for: holder.profile.id, validFrom: holder.tokensValidFrom, at: event)
@@ -81,12 +82,13 @@ struct BadgeController {
                     return BadgeSheet(eventName: event.name, paper: paper, badges: badges, words: words).html()
                 }
             }.get()
+            return (html, holders.count)
         }
-        context.logger.info("badge sheet made", metadata: ["event.id": "\(event.id)", "badges": "\(holders.count)"])
+        context.logger.info("badge sheet made", metadata: ["event.id": "\(event.id)", "badges": "\(count)"])
         var response = Response.fresh(Array(html.utf8), contentType: "text/html; charset=utf-8")
         response.headers[.contentSecurityPolicy] = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
         response.headers[.contentDisposition] = "attachment; filename=\"badges-\(event.slug)-\(paper.rawValue).html\""
-        response.headers[.init("Constellation-Badges")!] = "\(holders.count)"
+        response.headers[.init("Constellation-Badges")!] = "\(count)"
         return response
     }
 

@@ -23,7 +23,9 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let series = try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+        let series = try await work.run(
+            "growth", event: reader.event.id, credential: reader.quotaKey, allowance: reader.allowance, clientGone: context.clientIsGone
+        ) {
             try await work.growth.series(of: reader.event.id)
         }
         let event = reader.event.startsAt...reader.event.endsAt
@@ -37,14 +39,22 @@ struct EventInsightsController {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
         let showsNames = reader.showsNames
-        let summary = try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
-            try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
-                let (pairs, members) = try await services.eventReads.graph(of: event)
+        let summary = try await work.run(
+            "summary", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+        ) {
+            try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
+                let core = try await work.summaryCores.value(for: event) {
+                    let (pairs, members) = try await services.eventReads.graph(of: event)
+                    work.noteSize(of: event, members: members.count, pairs: pairs.count)
+                    return try await work.compute.run("summary") { EventSummaryBuilder.core(pairs: pairs, members: members) }
+                }
+                // Labelled afresh with the members' choices as they are now: a change of choice costs this, not the core.
+                let members = try await services.eventReads.memberViews(of: event)
                 let labels =
                     showsNames
                     ? try EventIdentity(keyRing: services.keyRing)
                         .faces(of: members.map { ($0.profileId, $0.named ? $0.displayName : nil) }, at: event).mapValues(\.label) : nil
-                return try await work.compute.run("summary") { EventSummaryBuilder.summary(pairs: pairs, members: members, labels: labels) }
+                return try await work.compute.run("labels") { EventSummaryBuilder.summary(core, members: members, labels: labels) }
             }
         }
         return try .json(summary)

@@ -33,9 +33,12 @@ struct EventNetworkController {
         let event = reader.event.id
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .csv, .graphology, .cytoscape])
         let key = RenderingKey(event: event, format: format, showsNames: reader.showsNames, viewer: reader.organizer)
-        // Counted against the reader's graph requests only when it starts the work: a shared answer costs nothing.
-        let rendered = try await work.renderings.value(for: key) { [self] in
-            try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+        // Admitted as one of the reader's graph requests, shared or not (a shared answer is quick).
+        // Others may wait for the work it starts: it runs even if its client leaves.
+        let rendered = try await work.run(
+            "picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+        ) {
+            try await work.renderings.value(for: key) { [self] in
                 let (graph, picture) = try await picture(of: event)
                 let identity = EventIdentity(keyRing: services.keyRing)
                 return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
@@ -55,7 +58,9 @@ struct EventNetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
-        let computed = try await work.quota.run(for: reader.quotaKey, limit: reader.allowance) {
+        let computed = try await work.run(
+            "statistics", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: context.clientIsGone
+        ) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends.lazy.map { ($0.a, $0.b) })
@@ -101,7 +106,9 @@ struct EventNetworkController {
             let privacy = try await services.events.setChoices(
                 visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
         else { throw Problem.notAMember }
-        await work.forgetShared(found.event.id)  // the next picture names (or no longer names) them at once
+        // The next picture no longer names them at once; one that names them may come a computation later.
+        let hides = visibility == .pseudonymous || input.onWall == false
+        await work.choicesChanged(found.event.id, hides: hides)
         context.logger.info(
             "event choices set",
             metadata: [
@@ -112,20 +119,25 @@ struct EventNetworkController {
         return try .json(privacy)
     }
 
-    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`).
+    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`); its
+    /// people's names and choices as they are now, if a member changed theirs since it was made.
     private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture) {
+        let choices = work.choices.revision(of: event)
         let shared = try await work.eventPictures.value(for: event) { [self] in
             let graph = try await graph(of: event)
             return EventPicture(
-                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends))
+                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends),
+                choices: choices)
         }
-        return (shared.graph, shared.picture)
+        guard shared.choices != work.choices.revision(of: event) else { return (shared.graph, shared.picture) }
+        return (try await services.events.relabelled(shared.graph), shared.picture)
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {
         guard let graph = try await work.eventGraphs.graph(of: event, limit: services.configuration.eventNetworkLimit) else {
             throw Self.tooLarge
         }
+        work.noteSize(of: event, members: graph.people.count, pairs: graph.pairs.count)
         return graph
     }
 }

@@ -77,7 +77,8 @@ struct HealthController {
                 detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
         }
         let text = services.metrics.exposition(
-            pool: await services.database.poolStatistics(), redemptions: services.connections.redemptionStatistics())
+            pool: await services.database.poolStatistics(), redemptions: services.connections.redemptionStatistics(),
+            graph: services.graphWork.scheduler.load)
         return Response.fresh(Array(text.utf8), contentType: "text/plain; version=0.0.4; charset=utf-8")
     }
 }

@@ -21,7 +21,7 @@ struct NetworkController {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
         let format = try LayoutDocument.Format.requested(by: request, offering: [.json, .gexf, .graphml, .graphology, .cytoscape])
-        let network = try await work.quota.run(for: me.id) {
+        let network = try await work.run("network", person: me.id, clientGone: context.clientIsGone) {
             let hood = try await services.connectionReads.neighbourhood(
                 of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let picture = try await work.layouts.picture(
@@ -36,7 +36,7 @@ struct NetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let depth = try Self.depth(request)
-        return try await work.quota.run(for: me.id) {
+        return try await work.run("statistics", person: me.id, clientGone: context.clientIsGone) {
             let hood = try await services.connectionReads.neighbourhood(
                 of: me.id, depth: depth, limit: services.configuration.networkSizeLimit)
             let nodes = hood.profiles.map(\.id)

@@ -68,7 +68,9 @@ struct PurgeController {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let kept = try await keptOrComputed(event, quotaKey: me.id)
+        let kept = try await work.run("record", event: event.id, credential: me.id, clientGone: { false }) {
+            try await work.records.value(for: event.id) { try await keptOrComputed(event) }
+        }
         guard let series = GrowthSeries(recorded: kept.steps) else {
             context.logger.error("an event's kept record holds no growth series the server can read", metadata: ["event.id": "\(event.id)"])
             throw Problem(status: 500, code: "record_unreadable", title: "The event's record holds no growth series it can read")
@@ -82,14 +84,13 @@ struct PurgeController {
 
     /// What the purge kept of `event`, or, before, its record as it would be now: from the primary,
     /// in one snapshot, which holds the event whole until its record is kept.
-    private func keptOrComputed(_ event: Event, quotaKey: UUID) async throws -> KeptRecord {
+    private func keptOrComputed(_ event: Event) async throws -> KeptRecord {
         switch try await services.events.record(of: event.id) {
         case .kept(let kept):
             return kept
         case .graph(let pairs, let members):
-            return try await work.quota.run(for: quotaKey, limit: nil) {
-                try await work.compute.run("record") { EventPurge.record(pairs: pairs, members: members) }
-            }
+            work.noteSize(of: event.id, members: members.count, pairs: pairs.count)
+            return try await work.compute.run("record") { EventPurge.record(pairs: pairs, members: members) }
         }
     }
 }

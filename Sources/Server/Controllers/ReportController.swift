@@ -12,19 +12,23 @@ struct ReportController {
         group.get("events/:event/report", use: report)
     }
 
-    /// Read in one snapshot from the primary, computed (the layout, the communities) on the graph
-    /// threads, counted against the organizer's graph requests.
+    /// Read in one snapshot from the primary and computed (the layout, the communities) on the
+    /// graph thread in its turn; shared per language by every organizer who asks within
+    /// `pictureInterval`, each request admitted as one of the organizer's graph requests.
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let words = ReportWords.of(try DocumentLanguage(of: request))
+        let language = try DocumentLanguage(of: request)
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
-        let source = try await services.events.record(of: event.id)
         let limit = services.configuration.eventNetworkLimit
         let work = services.graphWork
-        let html = try await work.quota.run(for: me.id, limit: nil) {
-            try await work.compute.run("report") { () -> Result<String, any Error> in
-                Result { try EventReport(event: event, source: source, limit: limit, words: words).html() }
-            }.get()
+        let html = try await work.run("report", event: event.id, credential: me.id, clientGone: { false }) {
+            try await work.reports.value(for: ReportKey(event: event.id, language: language)) { [services] in
+                let source = try await services.events.record(of: event.id)
+                if case .graph(let pairs, let members) = source { work.noteSize(of: event.id, members: members.count, pairs: pairs.count) }
+                return try await work.compute.run("report") { () -> Result<String, any Error> in
+                    Result { try EventReport(event: event, source: source, limit: limit, words: ReportWords.of(language)).html() }
+                }.get()
+            }
         }
         context.logger.info("event report made", metadata: ["event.id": "\(event.id)", "event.purged": "\(event.purgedAt != nil)"])
         var response = Response.fresh(Array(html.utf8), contentType: "text/html; charset=utf-8")

@@ -8,6 +8,8 @@ import NIOPosix
 struct GraphComputation: Sendable {
     /// Where each job's kind and time are counted.
     let metrics: ServerMetrics
+    /// Whose turn it is on the graph thread.
+    let scheduler: GraphScheduler
 
     /// The process's one graph thread.
     private static let pool: NIOThreadPool = {
@@ -16,9 +18,13 @@ struct GraphComputation: Sendable {
         return pool
     }()
 
-    /// Runs `work` (a job of `kind`: `layout`, `statistics`, `growth`, `summary`, `export`) after
-    /// the jobs before it, and returns its result.
+    /// Runs `work` (a job of `kind`: `layout`, `statistics`, `growth`, `summary`, `export`, …) in
+    /// its request's turn (`GraphScheduler.turn`), and returns its result.
     func run<T: Sendable>(_ kind: String, _ work: @escaping @Sendable () -> T) async throws -> T {
+        try await scheduler.turn(kind) { try await compute(kind, work) }
+    }
+
+    private func compute<T: Sendable>(_ kind: String, _ work: @escaping @Sendable () -> T) async throws -> T {
         try await Self.pool.runIfActive { [metrics] in
             let start = ContinuousClock.now
             let result = work()

@@ -102,6 +102,20 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         return try result.get()
     }
 
+    /// Makes the finished results of the keys for which `isAbout` hold old at once (a change that
+    /// only adds to what they show: someone chose to be named): the next request starts the next
+    /// computation, and with `answersWhileComputing` it and those during it get the last result
+    /// meanwhile. A computation under way is left to finish and be shared (changes a few a second
+    /// would otherwise start one per request). Without `answersWhileComputing`, the same as `forget`.
+    package func expire(where isAbout: (Key) -> Bool) {
+        guard answersWhileComputing else { return forget(where: isAbout) }
+        let until = now() + interval
+        for (key, entry) in entries where isAbout(key) && entry.finished {
+            if let value = entry.value { last[key] = (value, until) }
+            entries[key] = nil
+        }
+    }
+
     /// Forgets the results of the keys for which `isAbout` holds (an event's choices changed, a
     /// profile was erased): the next request computes afresh.
     package func forget(where isAbout: (Key) -> Bool) {

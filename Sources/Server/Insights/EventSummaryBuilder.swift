@@ -9,32 +9,52 @@ import Store
 enum EventSummaryBuilder {
     static let topCount = 5
 
+    /// What a summary is made of before anyone is named in it: the figures, and each connected
+    /// person's degree and betweenness. The costly part (betweenness, communities), shared by every
+    /// view of the event and kept through its members' changes of choice, which only relabel it.
+    struct Core: Sendable {
+        struct Person: Sendable {
+            let id: UUID
+            let degree: Int
+            let betweenness: Double
+        }
+
+        let figures: EventFigures
+        let people: [Person]
+    }
+
+    /// The event's summary core, from its pairs and members.
+    static func core(pairs: [EventPair], members: [EventMemberView]) -> Core {
+        let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })
+        let betweenness = Betweenness.compute(graph).values
+        let people = (0..<graph.nodeCount).map { node in
+            Core.Person(id: graph.ids[node], degree: graph.degree(of: node), betweenness: betweenness[node])
+        }
+        return Core(figures: figures(graph, pairs: pairs, members: members), people: people)
+    }
+
     /// The summary for organizers, when `labels` names each member as they see them (by name or
     /// pseudonym, `EventIdentity`: never a profile id), or for a wall, when `labels` is nil: its
     /// top connectors are only those who chose to be named on the wall, by name, and nobody else
     /// is listed (a wall learns neither pseudonyms nor who chose to be named to organizers).
-    static func summary(pairs: [EventPair], members: [EventMemberView], labels: [UUID: String]?) -> EventSummary {
-        let graph = Graph<UUID>(edges: pairs.map { ($0.profileA, $0.profileB) })
-        let degrees = (0..<graph.nodeCount).map(graph.degree(of:))
-        let betweenness = Betweenness.compute(graph).values
+    /// `members` as they are now: their choices label `core`.
+    static func summary(_ core: Core, members: [EventMemberView], labels: [UUID: String]?) -> EventSummary {
         let byId = Dictionary(members.map { ($0.profileId, $0) }, uniquingKeysWith: { first, _ in first })
-
-        let connectors = (0..<graph.nodeCount).compactMap { node -> EventSummary.Connector? in
-            let id = graph.ids[node]
-            let member = byId[id]
+        let connectors = core.people.compactMap { person -> EventSummary.Connector? in
+            let member = byId[person.id]
             guard let labels else {
                 guard let member, member.onWall else { return nil }
-                return EventSummary.Connector(name: member.displayName, named: true, degree: degrees[node], betweenness: betweenness[node])
+                return EventSummary.Connector(name: member.displayName, named: true, degree: person.degree, betweenness: person.betweenness)
             }
             return EventSummary.Connector(
-                name: labels[id] ?? "Attendee", named: member?.named ?? false, degree: degrees[node], betweenness: betweenness[node])
+                name: labels[person.id] ?? "Attendee", named: member?.named ?? false, degree: person.degree,
+                betweenness: person.betweenness)
         }
         // Ties go by name, so the order never depends on anyone's profile id.
         let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)
         let topByBetweenness = connectors.filter { $0.betweenness > 0 }
             .sorted { ($0.betweenness, $1.name) > ($1.betweenness, $0.name) }.prefix(topCount)
-        return EventSummary(
-            figures(graph, pairs: pairs, members: members), topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness))
+        return EventSummary(core.figures, topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness))
     }
 
     /// The top connectors among the members who chose to be named, by name: nobody pseudonymous.

@@ -71,6 +71,15 @@ public final class ServerMetrics: Sendable {
     private static var computationDuration: MetricNameDescriptor {
         descriptor("graph_computation_duration", unit: "seconds", "Time graph computations took, by kind.")
     }
+    private static var graphWaitDuration: MetricNameDescriptor {
+        descriptor("graph_wait_duration", unit: "seconds", "Time graph computations waited for their turn on the graph thread, by kind.")
+    }
+    private static var graphJobs: MetricNameDescriptor {
+        descriptor("graph_jobs", unit: "count", "Graph requests admitted now, and of them those waiting for a turn on the graph thread.")
+    }
+    private static var graphBytes: MetricNameDescriptor {
+        descriptor("graph_input", unit: "bytes", "Memory the inputs of the graph requests admitted will hold, by their estimates.")
+    }
     private static var cacheLookups: MetricNameDescriptor {
         descriptor("cache_lookups", unit: "total", "Cache lookups, by cache and result (hit, miss).")
     }
@@ -124,6 +133,12 @@ public final class ServerMetrics: Sendable {
         ).record(duration)
     }
 
+    /// A graph computation of `kind` that waited `duration` for its turn.
+    func graphJobWaited(_ kind: String, duration: Duration) {
+        registry.makeDurationHistogram(descriptor: Self.graphWaitDuration, labels: [("kind", kind)], buckets: Self.computationBuckets)
+            .record(duration)
+    }
+
     /// A lookup in `cache` that found what it wanted (`hit`) or had to compute it.
     func cacheLookup(_ cache: String, hit: Bool) {
         registry.makeCounter(descriptor: Self.cacheLookups, labels: [("cache", cache), ("result", hit ? "hit" : "miss")]).increment()
@@ -131,7 +146,10 @@ public final class ServerMetrics: Sendable {
 
     /// Everything counted, with the pool and the redemption queue as they are now, in
     /// Prometheus's text format 0.0.4.
-    func exposition(pool: PoolStatistics, redemptions: RedemptionStatistics) -> String {
+    func exposition(pool: PoolStatistics, redemptions: RedemptionStatistics, graph: GraphScheduler.Load) -> String {
+        registry.makeGauge(descriptor: Self.graphJobs, labels: [("state", "admitted")]).set(Double(graph.admitted))
+        registry.makeGauge(descriptor: Self.graphJobs, labels: [("state", "waiting")]).set(Double(graph.waiting))
+        registry.makeGauge(descriptor: Self.graphBytes).set(Double(graph.bytes))
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "in_use")]).set(Double(pool.inUse))
         registry.makeGauge(descriptor: Self.poolConnections, labels: [("state", "idle")]).set(Double(pool.idle))
         registry.makeGauge(descriptor: Self.poolWaiting).set(Double(pool.waiting))

@@ -45,13 +45,13 @@ export class OfflineError extends Error {
 export const waits = new EventTarget();
 
 /** Refusals after which nothing was written, and the same request may go again after `Retry-After`. */
-const WAITABLE = new Set(['rate_limited', 'database_busy', 'too_many_graph_requests']);
+const WAITABLE = new Set(['rate_limited', 'database_busy', 'too_many_graph_requests', 'graph_work_busy']);
 const MOST_WAITS = 5;
 
 /**
  * Calls `/v1${path}` and returns the Response; a problem becomes an ApiError, no answer an OfflineError.
  * `body` is sent as JSON; `auth` is the bearer credential (the stored key unless given); `headers` adds others.
- * A refusal that says to come back (429 `rate_limited` or `too_many_graph_requests`, 503 `database_busy`, which write nothing) is
+ * A refusal that says to come back (429 `rate_limited` or `too_many_graph_requests`, 503 `database_busy` or `graph_work_busy`, which write nothing) is
  * waited out and sent again, up to five times and two minutes a wait, told to `waits`.
  */
 export async function call(path, options = {}) {
@@ -138,7 +138,7 @@ export async function json(path, options) {
 }
 
 /** Problem codes that say the same as another's message. */
-const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malformed_token', invalid_claims: 'malformed_token' };
+const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malformed_token', invalid_claims: 'malformed_token', graph_work_busy: 'database_busy' };
 
 /** Lists whose items a `too_long` counts. */
 const LISTS = new Set(['entries', 'tags']);

@@ -1,0 +1,36 @@
+import Foundation
+import Synchronization
+
+/// When each event's members last changed how it shows them, as a revision: a shared picture
+/// made before its event's last change is relabelled (its people read again) rather than made
+/// again, since who is drawn did not change.
+final class ChoiceRevisions: Sendable {
+    /// Events remembered at most; past it, all are forgotten, and every event counts as changed once.
+    static let capacity = 100_000
+
+    private struct State {
+        var revisions: [UUID: Int] = [:]
+        var last = 0
+        /// The revision of an event not remembered: every picture made before it is taken as stale.
+        var floor = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// `event`'s revision now.
+    func revision(of event: UUID) -> Int {
+        state.withLock { $0.revisions[event] ?? $0.floor }
+    }
+
+    /// Notes that a member of `event` changed how it shows them.
+    func changed(_ event: UUID) {
+        state.withLock { state in
+            state.last += 1
+            if state.revisions.count >= Self.capacity {
+                state.revisions.removeAll()
+                state.floor = state.last
+            }
+            state.revisions[event] = state.last
+        }
+    }
+}
