@@ -30,6 +30,25 @@ public struct EventGraph: Sendable {
     let version: EventPairsVersion
 }
 
+extension EventGraph {
+    /// This graph with only `shown` of its people, and the pairs among them (in order, as here).
+    public func restricted(to shown: Set<UUID>) -> EventGraph {
+        var place = [Int32](repeating: -1, count: people.count)
+        var kept: [Person] = []
+        for (index, person) in people.enumerated() where shown.contains(person.id) {
+            place[index] = Int32(kept.count)
+            kept.append(person)
+        }
+        var keptPairs: [Pair] = []
+        var keptEnds: [(a: Int32, b: Int32)] = []
+        for (pair, end) in zip(pairs, ends) where place[Int(end.a)] >= 0 && place[Int(end.b)] >= 0 {
+            keptPairs.append(pair)
+            keptEnds.append((place[Int(end.a)], place[Int(end.b)]))
+        }
+        return EventGraph(people: kept, pairs: keptPairs, ends: keptEnds, event: event, version: version)
+    }
+}
+
 extension EventRepository {
     /// The event's graph: everyone who connected at `event` (with their name and their choice of
     /// visibility there) and every pair that did, with when. Nil when more than `limit` people

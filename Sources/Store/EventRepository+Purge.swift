@@ -191,6 +191,8 @@ extension EventRepository {
     /// attendees): how many. At 0, what is left (invitations, view links, the join code, the
     /// organizers' choices) goes, and the purge is finished.
     package static func removeSome(of event: UUID, limit: Int, on connection: PostgresConnection) throws(PostgresError) -> Int {
+        // Its shared picture names people: it goes first (a picture under way is not saved: `save`).
+        try EventPictureRepository.clear(where: "event_id = \(event) AND people IS NOT NULL", on: connection)
         let pairs = try connection.query(
             """
             DELETE FROM event_connections WHERE event_id = \(event)
@@ -243,6 +245,8 @@ extension EventRepository {
                 """)
             try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile)")
             try connection.query("DELETE FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)")
+            // The event's shared picture placed them (or one under way will): the next is made without them.
+            try EventPictureRepository.clear(where: "event_id = \(event)", on: connection)
             return true
         }
     }

@@ -459,6 +459,50 @@ package struct RawRow {
         return Date(timeIntervalSince1970: Double(seconds + 946_684_800) + Double(fraction) / 1_000_000)
     }
 
+    /// A `bigint`.
+    package func int64(_ column: Int) throws(PostgresError) -> Int64 {
+        let bytes = try bytes(column)
+        guard bytes.count == 8 else { throw decoding(column, as: "a bigint") }
+        return Int64(bigEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(as: Int64.self))
+    }
+
+    /// An `integer`.
+    package func int32(_ column: Int) throws(PostgresError) -> Int32 {
+        let bytes = try bytes(column)
+        guard bytes.count == 4 else { throw decoding(column, as: "an integer") }
+        return Int32(bigEndian: UnsafeRawBufferPointer(bytes).loadUnaligned(as: Int32.self))
+    }
+
+    /// A `bytea`: its bytes.
+    package func byteArray(_ column: Int) throws(PostgresError) -> [UInt8] {
+        Array(try bytes(column))
+    }
+
+    /// A one-dimensional `uuid[]` without NULLs (empty when it has no dimension).
+    package func uuids(_ column: Int) throws(PostgresError) -> [UUID] {
+        let bytes = try bytes(column)
+        var reader = BigEndianReader(bytes)
+        guard let dimensions = reader.int32(), let hasNulls = reader.int32(), reader.int32() != nil else {
+            throw decoding(column, as: "an array")
+        }
+        guard dimensions != 0 else { return [] }
+        guard dimensions == 1, hasNulls == 0, let count = reader.int32(), count >= 0, reader.int32() != nil else {
+            throw decoding(column, as: "a one-dimensional array without NULLs")
+        }
+        var ids: [UUID] = []
+        ids.reserveCapacity(Int(count))
+        for _ in 0..<count {
+            guard reader.int32() == 16, let id = reader.take(16) else { throw decoding(column, as: "an array of UUIDs") }
+            ids.append(
+                UUID(
+                    uuid: (
+                        id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7], id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]
+                    )))
+        }
+        guard reader.isAtEnd else { throw decoding(column, as: "an array of UUIDs") }
+        return ids
+    }
+
     /// The value's bytes, valid while the result is.
     private func bytes(_ column: Int) throws(PostgresError) -> UnsafeBufferPointer<UInt8> {
         guard column >= 0, column < Int(PQnfields(result)) else {
@@ -474,5 +518,27 @@ package struct RawRow {
 
     private func decoding(_ column: Int, as type: String) -> PostgresError {
         PostgresError(.decoding, message: "column \(column) is not \(type)")
+    }
+}
+
+/// Reads big-endian integers and byte runs from a binary-format value, never past its end.
+private struct BigEndianReader {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var offset = 0
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    var isAtEnd: Bool { offset == bytes.count }
+
+    /// The next `count` bytes, if there are that many.
+    mutating func take(_ count: Int) -> UnsafeBufferPointer<UInt8>? {
+        guard count >= 0, bytes.count - offset >= count else { return nil }
+        defer { offset += count }
+        return UnsafeBufferPointer(rebasing: bytes[offset..<offset + count])
+    }
+
+    mutating func int32() -> Int32? {
+        guard let four = take(4) else { return nil }
+        return four.reduce(0) { $0 << 8 | Int32($1) }
     }
 }

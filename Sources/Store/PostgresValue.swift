@@ -87,6 +87,13 @@ package struct ByteString: PostgresBindable, Equatable {
     package init(_ bytes: [UInt8]) { self.bytes = bytes }
     package static var postgresType: String { "bytea" }
     package var postgresText: String {
-        "\\x" + bytes.map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = Array("\\x".utf8)
+        text.reserveCapacity(2 + 2 * bytes.count)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 }

@@ -22,9 +22,13 @@ extension ProfileRepository {
     /// Returns whether the profile existed.
     public func erase(_ profile: UUID) async throws -> Bool {
         try await database.withTransaction { connection in
+            // The shared pictures of its events place it (or one under way will).
+            try EventPictureRepository.clear(
+                where: "event_id IN (SELECT event_id FROM event_members WHERE profile_id = \(profile)) OR \(profile) = ANY(people)",
+                on: connection)
             // Foreign keys cascade from profiles to api_keys, connections, token_uses and
             // redemptions (by scanner, and by connection); the tests check no row names it afterwards.
-            !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
+            return !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
         }
     }
 }

@@ -224,24 +224,28 @@ import Tokens
 
     // MARK: - DELETE /v1/me
 
-    /// Every (table, column) of type uuid or text in the public schema whose value is one of `values`.
+    /// Every (table, column) of type uuid or text in the public schema whose value is one of
+    /// `values`, and every array of them that holds one.
     func rowsNaming(_ values: [String], in server: TestServer) async throws -> [String] {
         let columns = try await server.services.database.withConnection { connection in
             try connection.query(
                 """
-                SELECT table_name, column_name FROM information_schema.columns
-                WHERE table_schema = 'public' AND data_type IN ('uuid', 'text') ORDER BY table_name, column_name
+                SELECT table_name, column_name, data_type = 'ARRAY' AS is_array FROM information_schema.columns
+                WHERE table_schema = 'public' AND (data_type IN ('uuid', 'text') OR udt_name IN ('_uuid', '_text'))
+                ORDER BY table_name, column_name
                 """
-            ).map { row throws(PostgresError) in (try row.string("table_name"), try row.string("column_name")) }
+            ).map { row throws(PostgresError) in (try row.string("table_name"), try row.string("column_name"), try row.bool("is_array")) }
         }
         #expect(columns.count >= 8, "the query sees the tables")
         var found: [String] = []
-        for (table, column) in columns {
+        for (table, column, isArray) in columns {
+            let elements = isArray ? "\(column)::text[]" : "ARRAY[\(column)::text]"
             for value in values {
                 let n = try await server.services.database.withConnection { connection in
                     try connection.query(
                         """
-                        SELECT count(*) AS n FROM \(unsafeSQL: table) WHERE lower(\(unsafeSQL: column)::text) = lower(\(value))
+                        SELECT count(*) AS n FROM \(unsafeSQL: table) t, unnest(\(unsafeSQL: elements)) AS element
+                        WHERE lower(element) = lower(\(value))
                         """)[0].int("n")
                 }
                 if n > 0 { found.append("\(table).\(column) = \(value)") }

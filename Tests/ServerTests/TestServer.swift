@@ -20,10 +20,12 @@ struct TestServer {
 
     /// Starts a server, runs `body` against it over HTTP, and stops it.
     /// With `keys`, the server signs and verifies with them (e.g. a data directory's, reread by `reloadIfChanged`);
-    /// with `replica`, it reads its networks and statistics there.
+    /// with `replica`, it reads its networks and statistics there; with `sharing`, it runs on that
+    /// server's database (another server of the same deployment: give both the same `keys`).
     static func run(
         keys: KeyRingStore? = nil,
         replica: Database? = nil,
+        sharing other: TestServer? = nil,
         logger: Logger = TestDatabase.logger,
         configure: (inout ServerConfiguration) -> Void = { _ in },
         _ body: @Sendable (TestServer) async throws -> Void
@@ -34,9 +36,19 @@ struct TestServer {
         // Tests read what they just wrote; a test of the sharing (SharedPictureTests) sets its own interval.
         configuration.pictureInterval = .zero
         configure(&configuration)
-        let (database, conninfo) = try await TestDatabase.createMigrated(
-            maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
-            statementTimeout: configuration.statementTimeout)
+        let (database, conninfo) =
+            if let other {
+                (
+                    Database(
+                        conninfo: other.conninfo, maximumConnections: configuration.databasePoolSize,
+                        connectionWait: configuration.databaseWait, statementTimeout: configuration.statementTimeout, logger: logger),
+                    other.conninfo
+                )
+            } else {
+                try await TestDatabase.createMigrated(
+                    maximumConnections: configuration.databasePoolSize, connectionWait: configuration.databaseWait,
+                    statementTimeout: configuration.statementTimeout)
+            }
         let services = AppServices(
             configuration: configuration, database: database, replica: replica,
             keys: try keys ?? KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date())), logger: logger)

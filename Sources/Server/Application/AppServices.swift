@@ -89,7 +89,11 @@ public struct AppServices: Sendable {
         listening = ListeningAddress(host: configuration.host, port: configuration.port)
         let metrics = ServerMetrics()
         self.metrics = metrics
-        graphWork = GraphWork(configuration: configuration, eventReads: eventReads, metrics: metrics)
+        var graphLogger = logger
+        graphLogger[metadataKey: "component"] = "graph"
+        graphWork = GraphWork(
+            configuration: configuration, eventReads: eventReads, pictures: EventPictureRepository(database: database), metrics: metrics,
+            logger: graphLogger)
         var feedsLogger = logger
         feedsLogger[metadataKey: "component"] = "feeds"
         let files = OpenFiles.raiseSoftLimit()

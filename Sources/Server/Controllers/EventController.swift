@@ -94,7 +94,7 @@ struct EventController {
         let me = try context.requireProfile()
         let event = try await services.requireEvent(context)
         guard try await services.events.leave(event.id, profile: me.id) else { throw Problem.notAMember }
-        await services.graphWork.forget(event: event.id)
+        await services.graphWork.memberLeft(event.id)
         context.logger.info("event left", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
         return Response(status: .noContent)
     }

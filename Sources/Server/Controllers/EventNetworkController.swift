@@ -119,15 +119,14 @@ struct EventNetworkController {
         return try .json(privacy)
     }
 
-    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`); its
-    /// people's names and choices as they are now, if a member changed theirs since it was made.
+    /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`, and
+    /// across servers `StoredEventPictures`); its people's names and choices as they are now, if a
+    /// member changed theirs since it was made.
     private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture) {
         let choices = work.choices.revision(of: event)
         let shared = try await work.eventPictures.value(for: event) { [self] in
-            let graph = try await graph(of: event)
-            return EventPicture(
-                graph: graph, picture: try await work.layouts.picture(of: .event(event), nodes: graph.people.map(\.id), edges: graph.ends),
-                choices: choices)
+            let (graph, picture) = try await work.storedPictures.picture(of: event) { try await self.graph(of: event) }
+            return EventPicture(graph: graph, picture: picture, choices: choices)
         }
         guard shared.choices != work.choices.revision(of: event) else { return (shared.graph, shared.picture) }
         return (try await services.events.relabelled(shared.graph), shared.picture)

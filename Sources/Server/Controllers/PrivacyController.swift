@@ -100,6 +100,7 @@ struct PrivacyController {
         services.credentials.forget(profile: me.id)
         services.viewLinks.forget(nil)  // the links I made die with my profile
         await work.layouts.forget(profile: me.id)
+        await work.storedPictures.forget(profile: me.id)
         await work.growth.forget(profile: me.id)
         await work.eventGraphs.forget(profile: me.id)
         await work.forgetShared(nil)

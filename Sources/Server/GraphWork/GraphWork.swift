@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Graph
 import GraphExport
+import Logging
 import Store
 
 /// The server's graph work and what it keeps of it, built once per server: the one graph thread,
@@ -16,6 +17,8 @@ package struct GraphWork: Sendable {
     let eventGraphs: EventGraphCache
     /// An event's graph and picture, shared for `pictureInterval`.
     package let eventPictures: SharedResults<UUID, EventPicture>
+    /// Each event's latest picture, as every server of the deployment shares it.
+    package let storedPictures: StoredEventPictures
     /// An event's network as one reader sees it, rendered in one format, shared for `pictureInterval`;
     /// the last one answers while the next is made.
     package let renderings: SharedResults<RenderingKey, Rendering>
@@ -36,7 +39,10 @@ package struct GraphWork: Sendable {
     /// When each event's members last changed their choices: its shared picture is relabelled after.
     let choices = ChoiceRevisions()
 
-    init(configuration: ServerConfiguration, eventReads: EventRepository, metrics: ServerMetrics) {
+    init(
+        configuration: ServerConfiguration, eventReads: EventRepository, pictures: EventPictureRepository, metrics: ServerMetrics,
+        logger: Logger
+    ) {
         scheduler = GraphScheduler(
             limits: GraphScheduler.Limits(
                 admitted: configuration.graphRequests, memory: configuration.graphMemoryMB << 20,
@@ -49,6 +55,7 @@ package struct GraphWork: Sendable {
         statistics = VersionedCache(capacity: entries) { metrics.cacheLookup("statistics", hit: $0) }
         eventGraphs = EventGraphCache(events: eventReads)
         eventPictures = SharedResults(interval: configuration.pictureInterval)
+        storedPictures = StoredEventPictures(store: pictures, compute: compute, interval: configuration.pictureInterval, logger: logger)
         // What the screens fetch: while the next is computed, they get the last one at once.
         summaries = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
         renderings = SharedResults(interval: configuration.pictureInterval, answersWhileComputing: true)
@@ -84,8 +91,15 @@ package struct GraphWork: Sendable {
         sizes.note(event, members: members, pairs: pairs)
     }
 
-    /// Forgets everything kept of `event`: its graph, growth and what is shared of it (it was purged).
+    /// Forgets everything kept of `event`: its graph, picture, growth and what is shared of it (it was purged).
     func forget(event: UUID) async {
+        await storedPictures.forget(event: event)
+        await memberLeft(event)
+    }
+
+    /// A member left `event`: its graph, growth and what is shared of it are read and made again;
+    /// its last picture stays here, to grow the next one from (without them).
+    func memberLeft(_ event: UUID) async {
         await eventGraphs.forget(event: event)
         await growth.forget(event: event)
         await records.forget { $0 == event }

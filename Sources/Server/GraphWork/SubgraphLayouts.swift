@@ -3,7 +3,7 @@ import Foundation
 import Graph
 
 /// Pictures of subgraphs of the connection graph (a person's network at a depth; an event's
-/// attendees when events come), remembered per subject: an unchanged subgraph is answered without
+/// pictures are shared across servers instead: `StoredEventPictures`), remembered per subject: an unchanged subgraph is answered without
 /// work and a grown one is warm-started, so its picture does not reshuffle. Bounded: the least
 /// recently used pictures are forgotten first. The actor only keeps the cache; layouts run on
 /// `GraphComputation`'s threads, so a large one holds up neither other requests nor Swift
@@ -57,6 +57,24 @@ actor SubgraphLayouts {
             self.grownInARow = grownInARow
         }
 
+        init(ids: [UUID], points: [Point], communities: [Int32], componentSizes: [Int32], warmStarted: Bool, grownInARow: Int) {
+            self.ids = ids
+            self.points = points
+            self.communities = communities
+            self.componentSizes = componentSizes
+            self.warmStarted = warmStarted
+            self.grownInARow = grownInARow
+        }
+
+        /// This picture's places of `shown` (each of which it placed), in that order.
+        func aligned(to shown: [UUID]) -> Picture {
+            let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })
+            let order = shown.map { index[$0]! }
+            return Picture(
+                ids: shown, points: order.map { points[$0] }, communities: order.map { communities[$0] },
+                componentSizes: order.map { componentSizes[$0] }, warmStarted: warmStarted, grownInARow: grownInARow)
+        }
+
         /// The place of the node at `index` of the nodes this picture was asked for, if it is `id`.
         func place(at index: Int, of id: UUID) -> Place? {
             guard ids.indices.contains(index), ids[index] == id else { return nil }
@@ -100,14 +118,6 @@ actor SubgraphLayouts {
         try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges)) { Graph(nodes: nodes, edges: edges) }
     }
 
-    /// The same with each edge given by its ends' places in `nodes` (as `EventGraph.ends`), which
-    /// spares hashing every end's id.
-    func picture(of subject: Subject, nodes: [UUID], edges: [(a: Int32, b: Int32)]) async throws -> Picture {
-        try await picture(of: subject, version: Self.version(nodes: nodes, edges: edges.lazy.map { ($0.a, $0.b) })) {
-            Graph(ids: nodes, sources: edges.map(\.a), targets: edges.map(\.b))
-        }
-    }
-
     private func picture(of subject: Subject, version: Int, graph: @escaping @Sendable () -> Graph<UUID>) async throws -> Picture {
         clock += 1
         if let entry = entries[subject], entry.version == version {
@@ -125,10 +135,9 @@ actor SubgraphLayouts {
         return picture
     }
 
-    /// Forgets every picture of `profile`'s own subgraphs, and every event picture that placed
-    /// them (its profile was erased: no cached position is kept for it).
+    /// Forgets every picture of `profile`'s own subgraphs (its profile was erased).
     func forget(profile: UUID) {
-        entries = entries.filter { $0.key.id != profile && !($0.key.kind == .event && $0.value.picture.ids.contains(profile)) }
+        entries = entries.filter { $0.key.id != profile }
     }
 
     /// A fingerprint of the graph: its nodes and edges, in order.
@@ -146,7 +155,7 @@ actor SubgraphLayouts {
     /// move little, newcomers settle among them, and every tenth picture at most is redrawn
     /// afresh (aligned to it) when growing has kept too little of a fresh layout's quality. The
     /// communities start from its communities, and keep the grown picture's groups apart.
-    private static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
+    static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
         let layout = ConstellationLayout(seed: Picture.seed)
         guard let previous else {
             let result = layout.layout(graph)

@@ -1,0 +1,238 @@
+import Foundation
+import Graph
+import Logging
+import Store
+
+/// Each event's latest picture, shared by every server of a deployment through PostgreSQL
+/// (`EventPictureRepository`, migration 0023), so that screens behind a load balancer see one
+/// picture, and one server lays out the next while the others serve the last.
+///
+/// A server serves the stored picture when it placed the graph as it is now, when it is younger
+/// than the picture interval, or while another server makes the next; then the graph it draws is
+/// today's, restricted to the people the picture placed (pairs among them made since are drawn,
+/// people who came since wait for the next picture). Otherwise it takes the lease, reads the
+/// graph again (whoever left or was erased before the lease is not placed; whoever leaves after
+/// it ends the lease, and the picture is not saved), lays it out warm-started from the last
+/// picture, and saves it if its lease is still the latest. The first picture of an event is
+/// waited for while another server makes it, up to `firstPictureWait`; past that, laid out here
+/// and not stored. Each server keeps the pictures it last made or read, so an unchanged picture is read
+/// from the database once.
+package actor StoredEventPictures {
+    typealias Picture = SubgraphLayouts.Picture
+
+    private struct Kept {
+        /// The lease generation it was saved under; nil when it is not the stored one.
+        let generation: Int64?
+        let fingerprint: Int64
+        let picture: Picture
+        var lastUse: UInt64
+    }
+
+    private var kept: [UUID: Kept] = [:]
+    private var clock: UInt64 = 0
+    private let store: EventPictureRepository
+    private let compute: GraphComputation
+    private let logger: Logger
+    /// Who this server is in the lease's `maker` column: its host and process.
+    let maker: String
+    /// How old a picture of another graph may be before the next is made.
+    let interval: Duration
+    /// How long a lease lasts: a server killed mid-picture holds up the next one this long at most.
+    let lease: Duration
+    let capacity: Int
+    /// How long a request waits for another server's first picture of an event before it lays one
+    /// out itself (its maker may have died: its lease holds the next one up for longer).
+    static let firstPictureWait = Duration.seconds(10)
+    /// How many pictures this server laid out (for tests).
+    package private(set) var made = 0
+
+    init(
+        store: EventPictureRepository, compute: GraphComputation, interval: Duration, lease: Duration = .seconds(30),
+        capacity: Int = 256, logger: Logger
+    ) {
+        self.store = store
+        self.compute = compute
+        self.interval = interval
+        self.lease = lease
+        self.capacity = capacity
+        self.logger = logger
+        maker = "\(ProcessInfo.processInfo.hostName) pid \(getpid())"
+    }
+
+    /// The picture of `event` that every server shows now, and the graph it draws; `read` reads
+    /// the event's graph as it is now.
+    func picture(of event: UUID, read: @Sendable () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+        let graph = try await read()
+        let fingerprint = Self.fingerprint(of: graph)
+        let waitUntil = ContinuousClock.now + Self.firstPictureWait
+        while true {
+            let header = try await store.header(of: event)
+            if let header, let generation = header.pictureGeneration,
+                header.fingerprint == fingerprint || header.leased || header.age.map({ $0 < interval }) == true,
+                let stored = try await stored(of: event, generation: generation)
+            {
+                compute.metrics.cacheLookup("stored_pictures", hit: true)
+                return Self.drawing(graph, by: stored)
+            }
+            if let generation = try await store.takeLease(of: event, maker: maker, for: lease) {
+                compute.metrics.cacheLookup("stored_pictures", hit: false)
+                return try await make(event, lease: generation, read: read)
+            }
+            // Another server makes the event's first picture, or saved one since the header was read.
+            guard ContinuousClock.now < waitUntil else { break }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        logger.warning("no stored picture came in time: laid out here, not stored", metadata: ["event.id": "\(event)"])
+        let previous = kept[event]?.picture
+        let picture = try await compute.run("layout") { SubgraphLayouts.layOut(graph.engineGraph, previous: previous) }
+        made += 1
+        keep(event, generation: nil, fingerprint: fingerprint, picture: picture)
+        return (graph, picture)
+    }
+
+    /// Forgets the pictures that placed `profile` (its profile was erased).
+    func forget(profile: UUID) {
+        kept = kept.filter { !$0.value.picture.ids.contains(profile) }
+    }
+
+    /// Forgets `event`'s picture (it was purged, or a member left).
+    func forget(event: UUID) {
+        kept[event] = nil
+    }
+
+    /// Makes the next picture under the lease `generation`, saves it, and gives the lease back.
+    private func make(_ event: UUID, lease generation: Int64, read: () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+        do {
+            let graph = try await read()
+            let fingerprint = Self.fingerprint(of: graph)
+            let previous = try await latest(of: event)
+            if let previous, previous.fingerprint == fingerprint, previous.generation != nil {
+                try await store.release(event, generation: generation)
+                return (graph, previous.picture)
+            }
+            let picture = try await compute.run("layout") { [start = previous?.picture] in
+                SubgraphLayouts.layOut(graph.engineGraph, previous: start)
+            }
+            made += 1
+            let saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
+            if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
+            keep(event, generation: saved ? generation : nil, fingerprint: fingerprint, picture: picture)
+            return (graph, picture)
+        } catch {
+            try? await store.release(event, generation: generation)
+            throw error
+        }
+    }
+
+    /// The stored picture of generation `generation`: the one kept here, or read and kept.
+    private func stored(of event: UUID, generation: Int64) async throws -> Kept? {
+        if let mine = kept[event], mine.generation == generation { return use(event) }
+        guard let row = try await store.picture(of: event) else { return nil }
+        guard let picture = Self.picture(from: row) else {
+            logger.warning("a stored picture does not hold together: ignored", metadata: ["event.id": "\(event)"])
+            return nil
+        }
+        keep(event, generation: row.generation, fingerprint: row.fingerprint, picture: picture)
+        return kept[event]
+    }
+
+    /// The latest picture to grow the next from: the stored one if it is newer than the one kept here.
+    private func latest(of event: UUID) async throws -> Kept? {
+        guard let header = try await store.header(of: event), let generation = header.pictureGeneration else { return kept[event] }
+        if let mine = kept[event], let made = mine.generation, made >= generation { return mine }
+        return try await stored(of: event, generation: generation) ?? kept[event]
+    }
+
+    private func use(_ event: UUID) -> Kept? {
+        clock += 1
+        kept[event]?.lastUse = clock
+        return kept[event]
+    }
+
+    private func keep(_ event: UUID, generation: Int64?, fingerprint: Int64, picture: Picture) {
+        clock += 1
+        kept[event] = Kept(generation: generation, fingerprint: fingerprint, picture: picture, lastUse: clock)
+        if kept.count > capacity, let oldest = kept.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            kept[oldest] = nil
+        }
+    }
+
+    /// `graph` as `picture` draws it: the people it placed, with the pairs among them.
+    private static func drawing(_ graph: EventGraph, by kept: Kept) -> (EventGraph, Picture) {
+        let picture = kept.picture
+        guard picture.ids != graph.people.map(\.id) else { return (graph, picture) }
+        let shown = graph.restricted(to: Set(picture.ids))
+        return (shown, picture.aligned(to: shown.people.map(\.id)))
+    }
+
+    /// A fingerprint of who `graph` holds and which pairs, the same on every server (FNV-1a over
+    /// the people's ids and the pairs' ends, in order).
+    static func fingerprint(of graph: EventGraph) -> Int64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ byte: UInt8) {
+            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        }
+        for person in graph.people {
+            withUnsafeBytes(of: person.id.uuid) { for byte in $0 { mix(byte) } }
+        }
+        for end in graph.ends {
+            withUnsafeBytes(of: end.a.littleEndian) { for byte in $0 { mix(byte) } }
+            withUnsafeBytes(of: end.b.littleEndian) { for byte in $0 { mix(byte) } }
+        }
+        return Int64(bitPattern: hash)
+    }
+
+    /// `picture` as the store keeps it: per person x and y (float64), community and component size
+    /// (int32), little-endian.
+    static func stored(_ picture: Picture, generation: Int64, fingerprint: Int64) -> EventPictureRepository.Picture {
+        var places: [UInt8] = []
+        places.reserveCapacity(picture.ids.count * EventPictureRepository.bytesPerPlace)
+        for index in picture.ids.indices {
+            let place = picture.place(at: index, of: picture.ids[index])!
+            withUnsafeBytes(of: place.point.x.bitPattern.littleEndian) { places += $0 }
+            withUnsafeBytes(of: place.point.y.bitPattern.littleEndian) { places += $0 }
+            withUnsafeBytes(of: Int32(place.community).littleEndian) { places += $0 }
+            withUnsafeBytes(of: Int32(place.componentSize).littleEndian) { places += $0 }
+        }
+        return EventPictureRepository.Picture(
+            generation: generation, fingerprint: fingerprint, people: picture.ids, places: places,
+            grownInARow: picture.grownInARow, warmStarted: picture.warmStarted)
+    }
+
+    /// The picture a stored row holds, if it holds together (a restored archive may hold anything):
+    /// one place per person, each person once, finite coordinates, communities and component sizes
+    /// within the people's count.
+    static func picture(from row: EventPictureRepository.Picture) -> Picture? {
+        let count = row.people.count
+        guard row.places.count == count * EventPictureRepository.bytesPerPlace, Set(row.people).count == count else { return nil }
+        var points: [Point] = []
+        var communities: [Int32] = []
+        var componentSizes: [Int32] = []
+        points.reserveCapacity(count)
+        communities.reserveCapacity(count)
+        componentSizes.reserveCapacity(count)
+        return row.places.withUnsafeBytes { bytes -> Picture? in
+            for index in 0..<count {
+                let offset = index * EventPictureRepository.bytesPerPlace
+                let x = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+                let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
+                let community = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: Int32.self))
+                let componentSize = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
+                guard x.isFinite, y.isFinite, (0..<Int32(clamping: count)).contains(community),
+                    (1...Int32(clamping: count)).contains(componentSize)
+                else { return nil }
+                points.append(Point(x: x, y: y))
+                communities.append(community)
+                componentSizes.append(componentSize)
+            }
+            return Picture(
+                ids: row.people, points: points, communities: communities, componentSizes: componentSizes,
+                warmStarted: row.warmStarted, grownInARow: min(max(row.grownInARow, 0), 1_000))
+        }
+    }
+}
+
+extension EventGraph {
+    /// Its people and pairs as the graph engine takes them.
+    var engineGraph: Graph<UUID> { Graph(ids: people.map(\.id), sources: ends.map(\.a), targets: ends.map(\.b)) }
+}

@@ -1,0 +1,145 @@
+import Client
+import ConstellationModel
+import Foundation
+import Keys
+import Server
+import Store
+import TestSupport
+import Testing
+import Tokens
+
+/// Several servers, one picture: the servers of a deployment keep each event's latest picture in
+/// PostgreSQL (`event_pictures`), serve it while it is the event's, and one of them at a time makes
+/// the next under a lease. A maker killed mid-picture leaves the last one in place; a stored
+/// picture that does not hold together (a restored archive may hold anything) is made again, never
+/// a crash; whoever leaves or is erased is no longer in it.
+@Suite(.tier(.database)) struct StoredPictureTests {
+    typealias Users = EventNetworkTests
+
+    /// Each node's place, by its id.
+    static func places(_ network: EventNetwork) -> [String: [Double]] {
+        Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, [$0.x, $0.y]) })
+    }
+
+    /// How many stored pictures name `profile`, and how many there are in all.
+    static func storedPictures(naming profile: UUID, in server: TestServer) async throws -> (naming: Int64, all: Int64) {
+        try await server.services.database.withConnection { connection in
+            let row = try connection.query(
+                """
+                SELECT count(*) FILTER (WHERE \(profile) = ANY(people)) AS naming, count(people) AS all_pictures FROM event_pictures
+                """)[0]
+            return (try row.int("naming"), try row.int("all_pictures"))
+        }
+    }
+
+    /// Runs `sql` on `server`'s database.
+    static func execute(_ sql: SQL, on server: TestServer) async throws {
+        try await server.services.database.withConnection { connection in _ = try connection.query(sql) }
+    }
+
+    @Test func twoServersOnOneDatabaseShowOnePictureAndLayItOutOnce() async throws {
+        let keys = try KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date()))
+        try await TestServer.run(keys: keys) { first throws in
+            let (ada, _, cleo, _, eve, _) = try await Users.smallEvent(first)
+            try await TestServer.run(keys: keys, sharing: first) { second throws in
+                // A wall behind a round-robin balancer: its requests go to each server in turn.
+                let screens = [ada.client, second.client.authenticated(ada.client.apiKey!)]
+                let made = { await first.services.graphWork.storedPictures.made + second.services.graphWork.storedPictures.made }
+                var shown: [[String: [Double]]] = []
+                for round in 0..<6 { shown.append(Self.places(try await screens[round % 2].eventNetwork("net-event"))) }
+                #expect(shown[0].count == 4 && shown.allSatisfy { $0 == shown[0] }, "one picture, whichever server answers")
+                #expect(await made() == 1, "laid out once for both servers")
+
+                // Eve meets Cleo: the server asked first makes the next picture, and both show it.
+                try await Users.connect(eve, cleo, at: "net-event")
+                var grown: [[String: [Double]]] = []
+                for round in 1...6 { grown.append(Self.places(try await screens[round % 2].eventNetwork("net-event"))) }
+                #expect(grown[0].count == 5 && grown.allSatisfy { $0 == grown[0] }, "the grown picture, on both")
+                #expect(await second.services.graphWork.storedPictures.made == 1, "the second server made the next")
+                #expect(await made() == 2)
+            }
+        }
+    }
+
+    @Test func aMakerKilledMidPictureLeavesTheLastOneUntilItsLeaseRunsOut() async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
+            let before = try await ada.client.eventNetwork("net-event")
+            let pictures = server.services.graphWork.storedPictures
+            #expect(await pictures.made == 1)
+
+            // Another server took the lease to make the next picture and was killed: its lease has
+            // three seconds to run.
+            let killed = try await server.services.database.withConnection { connection in
+                try connection.query(
+                    """
+                    UPDATE event_pictures SET lease_generation = lease_generation + 1, lease_until = now() + interval '3 seconds',
+                        maker = 'killed' RETURNING lease_generation
+                    """)[0].int("lease_generation")
+            }
+            try await Users.connect(eve, cleo, at: "net-event")
+            let meanwhile = try await ada.client.eventNetwork("net-event")
+            #expect(Self.places(meanwhile) == Self.places(before), "the last picture, whose people did not move")
+            #expect(meanwhile.edges.count == 4, "Eve, not in it, waits for the next")
+            #expect(await pictures.made == 1, "nobody makes the next while the lease runs")
+
+            // Once it ran out, the next request makes the next picture.
+            try await Task.sleep(for: .seconds(3))
+            let after = try await ada.client.eventNetwork("net-event")
+            #expect(after.nodes.count == 5 && after.edges.count == 5)
+            #expect(await pictures.made == 2)
+
+            // The killed maker, were it to come back, saves nothing over the newer picture.
+            let store = EventPictureRepository(database: server.services.database)
+            let late = EventPictureRepository.Picture(
+                generation: killed, fingerprint: 1, people: [], places: [], grownInARow: 0, warmStarted: false)
+            #expect(try await !store.save(late, of: created.event.id))
+            #expect(Self.places(try await ada.client.eventNetwork("net-event")) == Self.places(after))
+        }
+    }
+
+    /// Values a restored archive could hold that the schema lets through: each is laid out again.
+    @Test(arguments: [
+        "people = array[people[1]] || people[1:cardinality(people) - 1]",  // someone twice
+        #"places = overlay(places placing '\x000000000000f87f'::bytea from 1 for 8)"#,  // NaN
+        #"places = overlay(places placing '\xffffff7f'::bytea from 17 for 4)"#,  // a community past the people
+        #"places = overlay(places placing '\x00000000'::bytea from 21 for 4)"#,  // an empty component
+    ])
+    func aStoredPictureThatDoesNotHoldTogetherIsMadeAgain(_ change: String) async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, _, _, _, _) = try await Users.smallEvent(server)
+            let before = try await ada.client.eventNetwork("net-event")
+            try await Self.execute("UPDATE event_pictures SET \(unsafeSQL: change)", on: server)
+            // A new server (nothing kept in memory) reads it.
+            try await TestServer.run(keys: nil, sharing: server) { other throws in
+                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
+                #expect(network.nodes.count == 4 && network.edges.count == 4 && network.nodes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+                #expect(network.nodes.count == before.nodes.count)
+                #expect(await other.services.graphWork.storedPictures.made == 1, "laid out again, and stored")
+            }
+        }
+    }
+
+    @Test func whoeverLeavesOrIsErasedIsInNoStoredPicture() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, cleo, dan, _, _) = try await Users.smallEvent(server)
+            _ = try await ada.client.eventNetwork("net-event")
+            #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (1, 1))
+
+            // Dan leaves: the picture that placed him goes; the next is made without him.
+            try await dan.client.leave("net-event")
+            #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (0, 0))
+            let without = try await ada.client.eventNetwork("net-event")
+            #expect(without.nodes.count == 3)
+            #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (0, 1))
+
+            // Bob deletes his profile: no stored picture names him.
+            #expect(try await Self.storedPictures(naming: bob.profile.id, in: server).naming == 1)
+            try await bob.client.deleteMe()
+            #expect(try await Self.storedPictures(naming: bob.profile.id, in: server) == (0, 0))
+            let network = try await ada.client.eventNetwork("net-event")
+            #expect(network.nodes.count == 2 && network.edges.count == 1, "Ada and Cleo")
+            _ = cleo
+        }
+    }
+}
