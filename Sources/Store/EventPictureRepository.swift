@@ -21,6 +21,8 @@ public struct EventPictureRepository: Sendable {
         public let age: Duration?
         /// Whether a server holds the lease to make the next picture.
         public let leased: Bool
+        /// The generation of the latest lease taken (a clear counts as one).
+        public let leaseGeneration: Int64
     }
 
     /// A picture as stored: by whose lease it was made, what it placed, and how.
@@ -54,7 +56,7 @@ public struct EventPictureRepository: Sendable {
             try connection.query(
                 """
                 SELECT picture_generation, fingerprint, extract(epoch FROM now() - made_at)::float8 AS age,
-                       coalesce(lease_until > now(), false) AS leased
+                       coalesce(lease_until > now(), false) AS leased, lease_generation
                 FROM event_pictures WHERE event_id = \(event)
                 """
             ).first.map { row throws(PostgresError) in
@@ -62,7 +64,7 @@ public struct EventPictureRepository: Sendable {
                     pictureGeneration: try row.optionalInt("picture_generation").map(Int64.init),
                     fingerprint: try row.optionalInt("fingerprint").map(Int64.init),
                     age: try row.optionalString("age").flatMap(Double.init).map { .seconds(max(0, $0)) },
-                    leased: try row.bool("leased"))
+                    leased: try row.bool("leased"), leaseGeneration: try row.int("lease_generation"))
             }
         }
     }

@@ -2,6 +2,7 @@ import Client
 import ConstellationModel
 import Foundation
 import Server
+import Store
 import TestSupport
 import Testing
 
@@ -104,6 +105,59 @@ import Testing
             #expect(try await register(server, from: "198.51.100.1") == 201)
             #expect(try await register(server, from: "198.51.100.2") == 201)
             #expect(try await register(server, from: "198.51.100.3") == 429)
+        }
+    }
+
+    /// Registrations from one address hold for the whole deployment: two servers on one database,
+    /// each told there are two, admit the deployment's three between them (not three each, nor a
+    /// share of two each); a refusal writes nothing. Each server's own buckets, at the
+    /// deployment's rate, refuse what it would refuse anyway without asking the database: with
+    /// the database closed, such a refusal is still a 429, not a 503.
+    @Test func registrationsFromOneAddressCountForTheWholeDeployment() async throws {
+        let configure: @Sendable (inout ServerConfiguration) -> Void = {
+            $0.rateLimits = Self.limits("register_address=3/h")
+            $0.instances = 2
+        }
+        try await TestServer.run(configure: configure) { first throws in
+            try await TestServer.run(sharing: first, configure: configure) { second throws in
+                let newcomer = NewProfile(displayName: "Newcomer")
+                _ = try await first.client.register(newcomer)
+                _ = try await second.client.register(newcomer)
+                _ = try await second.client.register(newcomer)
+                for server in [first, second] {
+                    do {
+                        _ = try await server.client.register(newcomer)
+                        Issue.record("a fourth registration from one address was admitted")
+                    } catch ClientError.problem(let problem) {
+                        #expect(problem.status == 429 && problem.code == "rate_limited")
+                        #expect(
+                            (problem.retryAfter ?? 0) > 600,
+                            "a token comes back every 20 minutes: \(String(describing: problem.retryAfter))")
+                    }
+                }
+                let profiles = try await first.services.database.withConnection { connection in
+                    try connection.query("SELECT count(*) AS n FROM profiles")[0].int("n")
+                }
+                #expect(profiles == 3)
+
+                // The second server's own bucket is spent too (three tried there): it refuses without the database.
+                try await TestDatabase.closeToConnections(second.conninfo)
+                await expectProblem(429, "rate_limited") { _ = try await second.client.register(newcomer) }
+                try await TestDatabase.closeToConnections(second.conninfo, false)
+            }
+        }
+    }
+
+    /// A bucket a restored archive wrote in the future counts as full: it cannot lock an address out.
+    @Test func aBucketWrittenInTheFutureIsFull() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("register_address=2/h") }) { server throws in
+            try await server.services.database.withConnection { connection in
+                _ = try connection.query(
+                    "INSERT INTO rate_buckets (subject, tokens, updated) VALUES ('register address:127.0.0.1', 0, '9999-12-31')")
+            }
+            _ = try await server.client.register(NewProfile(displayName: "Ada"))
+            _ = try await server.client.register(NewProfile(displayName: "Bob"))
+            await expectProblem(429, "rate_limited") { _ = try await server.client.register(NewProfile(displayName: "Cleo")) }
         }
     }
 

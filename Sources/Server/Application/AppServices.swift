@@ -31,7 +31,10 @@ public struct AppServices: Sendable {
     /// View links found live recently (see `ViewLinkCache`).
     let viewLinks: ViewLinkCache
     /// Rate limits, counted in this instance (see `RateLimiter`).
+    /// The limits each server counts on its own, at its share (`CONSTELLATION_INSTANCES`).
     let limiter: RateLimiter
+    /// The limits counted for the whole deployment (`RateLimits.deploymentWide`).
+    let deploymentLimits: DeploymentLimits
     /// What `GET /metrics` shows.
     public let metrics: ServerMetrics
     /// Where layouts, statistics and growth are computed, and what is kept of them.
@@ -85,7 +88,9 @@ public struct AppServices: Sendable {
         replicaLag = replica.map(ReplicaLag.init)
         credentials = CredentialCache(lifetime: configuration.credentialCacheLifetime)
         viewLinks = ViewLinkCache(lifetime: configuration.credentialCacheLifetime)
-        limiter = RateLimiter(limits: configuration.rateLimits.share(of: configuration.instances))
+        let local = Set(RateLimits.Action.allCases).subtracting(RateLimits.deploymentWide)
+        limiter = RateLimiter(limits: configuration.rateLimits.only(local).share(of: configuration.instances))
+        deploymentLimits = DeploymentLimits(limits: configuration.rateLimits, store: RateBucketRepository(database: database))
         listening = ListeningAddress(host: configuration.host, port: configuration.port)
         let metrics = ServerMetrics()
         self.metrics = metrics

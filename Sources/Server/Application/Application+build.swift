@@ -66,7 +66,10 @@ public func buildApplication(
     let purge = EventPurge(metrics: services.metrics, logger: logger)
     let chores = BackgroundWork(
         database: services.database,
-        chores: [.forgetSpentCodes(offlineGrace: configuration.offlineGrace), purge.chore(every: configuration.purgeInterval)],
+        chores: [
+            .forgetSpentCodes(offlineGrace: configuration.offlineGrace), purge.chore(every: configuration.purgeInterval),
+            .forgetIdleRateBuckets,
+        ],
         logger: logger)
     var application = Application(
         router: router,

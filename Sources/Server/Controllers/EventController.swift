@@ -36,7 +36,7 @@ struct EventController {
         let me = try context.requireProfile()
         let input = try EventFields.check(
             try await request.decode(as: NewEvent.self, context: context), horizon: services.configuration.eventHorizon)
-        try services.limiter.admit(.createEvent, credential: me.id, address: context.clientAddress)
+        try await services.deploymentLimits.admit(.createEvent, credential: me.id, address: context.clientAddress)
         let event = try await services.events.create(
             id: UUID(), slug: input.slug, name: input.name, startsAt: input.startsAt, endsAt: input.endsAt, timeZone: input.timeZone,
             purgeOn: services.configuration.defaultPurgeDate(endingAt: input.endsAt), organizer: me.id)
@@ -68,19 +68,19 @@ struct EventController {
     }
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
-    /// Wrong codes are counted per person and per event (`RateLimiter.checkGuess`): 429 past them.
+    /// Wrong codes are counted per person and per event (`DeploymentLimits.checkGuess`): 429 past them.
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireEvent(context)
         let input = try await request.decode(as: JoinRequest.self, context: context)
-        try services.limiter.checkGuess(.joinGuess, credential: me.id, event: event.id)
+        try await services.deploymentLimits.checkGuess(credential: me.id, event: event.id)
         let membership: MyEvent
         let joined: Bool
         do {
             guard let code = try services.joinCodes.attempt(input.code, for: event.id) else { throw StoreError.invalidJoinCode }
             (membership, joined) = try await services.events.join(event.id, profile: me.id, code: code)
         } catch StoreError.invalidJoinCode {
-            services.limiter.chargeGuess(.joinGuess, credential: me.id, event: event.id)
+            try await services.deploymentLimits.chargeGuess(credential: me.id, event: event.id)
             throw StoreError.invalidJoinCode
         }
         if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }

@@ -42,10 +42,10 @@ struct ProfileController {
     /// a code its redemption would refuse (revoked by a QR reset, its owner erased, used up),
     /// counts against the address as a registration with nothing behind it does, and is refused.
     private func admit(_ input: NewProfile, address: String?) async throws -> (event: UUID, code: JoinCodeAttempt)? {
-        let limiter = services.limiter
+        let limiter = services.deploymentLimits
         switch (input.event, input.joinCode, input.token) {
         case (nil, nil, nil):
-            try limiter.admit(.register, address: address)
+            try await limiter.admit(.register, address: address)
             return nil
         case (let reference?, let code?, nil):
             let event: UUID
@@ -60,10 +60,10 @@ struct ProfileController {
                 guard Date() < found.event.endsAt else { throw Problem.eventEnded }
                 (event, attempt) = (found.event.id, given)
             } catch {
-                try limiter.admit(.register, address: address)
+                try await limiter.admit(.register, address: address)
                 throw error
             }
-            try limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
+            try await limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
             return (event, attempt)
         case (nil, nil, let token?):
             let claims: ConnectionClaims
@@ -84,13 +84,13 @@ struct ProfileController {
                     throw refusal
                 }
             } catch {
-                try limiter.admit(.register, address: address)
+                try await limiter.admit(.register, address: address)
                 throw error
             }
             if let event = claims.eventId {
-                try limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
+                try await limiter.admit(.register, address: address, event: event, addressAction: .registerThroughCode)
             } else {
-                try limiter.admit(.register, credential: claims.subject, address: address, addressAction: .registerThroughCode)
+                try await limiter.admit(.register, credential: claims.subject, address: address, addressAction: .registerThroughCode)
             }
             return nil
         default:

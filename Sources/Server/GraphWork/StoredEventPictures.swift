@@ -62,11 +62,13 @@ package actor StoredEventPictures {
     /// The picture of `event` that every server shows now, and the graph it draws; `read` reads
     /// the event's graph as it is now.
     func picture(of event: UUID, read: @Sendable () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+        // Read before the graph: a lease taken next after it means nothing changed in between.
+        let before = try await store.header(of: event)
         let graph = try await read()
         let fingerprint = Self.fingerprint(of: graph)
         let waitUntil = ContinuousClock.now + Self.firstPictureWait
+        var header = before
         while true {
-            let header = try await store.header(of: event)
             if let header, let generation = header.pictureGeneration,
                 header.fingerprint == fingerprint || header.leased || header.age.map({ $0 < interval }) == true,
                 let stored = try await stored(of: event, generation: generation)
@@ -74,13 +76,17 @@ package actor StoredEventPictures {
                 compute.metrics.cacheLookup("stored_pictures", hit: true)
                 return Self.drawing(graph, by: stored)
             }
-            if let generation = try await store.takeLease(of: event, maker: maker, for: lease) {
+            if let lease = try await store.takeLease(of: event, maker: maker, for: lease) {
                 compute.metrics.cacheLookup("stored_pictures", hit: false)
-                return try await make(event, lease: generation, read: read)
+                // No leave, erasure or picture since the header was read: the graph read after it stands.
+                let unchanged = lease == (before?.leaseGeneration ?? 0) + 1
+                return try await make(
+                    event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil, read: read)
             }
             // Another server makes the event's first picture, or saved one since the header was read.
             guard ContinuousClock.now < waitUntil else { break }
             try await Task.sleep(for: .milliseconds(100))
+            header = try await store.header(of: event)
         }
         logger.warning("no stored picture came in time: laid out here, not stored", metadata: ["event.id": "\(event)"])
         let previous = kept[event]?.picture
@@ -100,12 +106,24 @@ package actor StoredEventPictures {
         kept[event] = nil
     }
 
-    /// Makes the next picture under the lease `generation`, saves it, and gives the lease back.
-    private func make(_ event: UUID, lease generation: Int64, read: () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+    /// Makes the next picture under the lease `generation`, saves it, and gives the lease back: of
+    /// `graph` and grown from the stored picture `last` when nothing changed since they were read,
+    /// else of the graph read again, grown from the latest picture.
+    private func make(
+        _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, read: () async throws -> EventGraph
+    ) async throws -> (EventGraph, Picture) {
         do {
-            let graph = try await read()
+            let graph: EventGraph
+            if let known { graph = known } else { graph = try await read() }
             let fingerprint = Self.fingerprint(of: graph)
-            let previous = try await latest(of: event)
+            let previous: Kept?
+            if known == nil {
+                previous = try await latest(of: event)
+            } else if let last {
+                previous = try await stored(of: event, generation: last) ?? kept[event]
+            } else {
+                previous = kept[event]
+            }
             if let previous, previous.fingerprint == fingerprint, previous.generation != nil {
                 try await store.release(event, generation: generation)
                 return (graph, previous.picture)

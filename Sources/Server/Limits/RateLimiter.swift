@@ -55,12 +55,9 @@ package final class RateLimiter: Sendable {
         _ action: RateLimits.Action, credential: UUID? = nil, address: String?, event: UUID? = nil,
         addressAction: RateLimits.Action? = nil, at now: ContinuousClock.Instant = .now
     ) throws(RateLimited) {
-        let perAddress = addressAction ?? action
-        let checks = [
-            (limits.perCredential[action], credential.map { Key(action: action, subject: "profile:\($0)") }),
-            (limits.perAddress[perAddress], address.map { Key(action: perAddress, subject: "address:\($0)") }),
-            (limits.perEvent[action], event.map { Key(action: action, subject: "event:\($0)") }),
-        ].compactMap { rule, key in rule.flatMap { rule in key.map { (rule, $0) } } }
+        let checks = limits.buckets(action, credential: credential, address: address, event: event, addressAction: addressAction).map {
+            ($0.rule, Key(action: $0.action, subject: $0.subject))
+        }
         guard !checks.isEmpty else { return }
         let wait: Duration? = buckets.withLock { buckets in
             tidy(&buckets, now: now)

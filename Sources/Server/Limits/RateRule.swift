@@ -138,6 +138,33 @@ public struct RateLimits: Sendable, Equatable {
         }
     }
 
+    /// The actions whose limits hold for the whole deployment, counted where every server sees
+    /// them (`DeploymentLimits`): registrations, events created and wrong join codes are rare
+    /// enough to count in PostgreSQL, and a venue behind one address must not get a server's share
+    /// of them per server. Scans, new codes and wrong keys come by the thousand a minute: each
+    /// server counts its share (`share(of:)`).
+    public static let deploymentWide: Set<Action> = [.register, .registerThroughCode, .createEvent, .joinGuess]
+
+    /// These limits for `actions` only.
+    public func only(_ actions: Set<Action>) -> RateLimits {
+        RateLimits(
+            perCredential: perCredential.filter { actions.contains($0.key) }, perAddress: perAddress.filter { actions.contains($0.key) },
+            perEvent: perEvent.filter { actions.contains($0.key) })
+    }
+
+    /// The buckets one `action` counts against: its credential's, its address's (under
+    /// `addressAction`, if given) and its event's, for those given and limited.
+    func buckets(
+        _ action: Action, credential: UUID?, address: String?, event: UUID?, addressAction: Action? = nil
+    ) -> [(rule: RateRule, action: Action, subject: String)] {
+        let perAddressAction = addressAction ?? action
+        return [
+            (perCredential[action], action, credential.map { "profile:\($0)" }),
+            (self.perAddress[perAddressAction], perAddressAction, address.map { "address:\($0)" }),
+            (perEvent[action], action, event.map { "event:\($0)" }),
+        ].compactMap { rule, action, subject in rule.flatMap { rule in subject.map { (rule, action, $0) } } }
+    }
+
     /// Every rule's share for one of `instances` servers that each count on their own.
     public func share(of instances: Int) -> RateLimits {
         RateLimits(

@@ -83,4 +83,12 @@ extension BackgroundWork.Chore {
             try ConnectionRepository.forgetSpentCodes(expiredBefore: Date().addingTimeInterval(-kept), limit: batch, on: connection)
         }
     }
+
+    /// Forgets the deployment's rate buckets untouched for two hours (`DeploymentLimits`): full
+    /// again by then, since no rule's period is longer than an hour. Every ten minutes.
+    package static let forgetIdleRateBuckets = Self(
+        name: "forgetting idle rate buckets", interval: .seconds(600), lock: 0x436F_6E73_0000_0003, batch: 10_000
+    ) { connection, batch in
+        try RateBucketRepository.forgetIdle(before: Date().addingTimeInterval(-7_200), limit: batch, on: connection)
+    }
 }

@@ -1,0 +1,59 @@
+import Foundation
+import Store
+
+/// The rate limits that hold for the whole deployment, however a load balancer spreads clients
+/// (`RateLimits.deploymentWide`: registrations, events created, wrong join codes): counted in
+/// PostgreSQL, where every server sees them (`RateBucketRepository`). In front, this server's own
+/// buckets at the deployment's whole rate refuse at once what the deployment would refuse anyway,
+/// so a flood of refusals costs no write on the primary: one server writes a subject's bucket at
+/// most a rule's count per period.
+package struct DeploymentLimits: Sendable {
+    let limits: RateLimits
+    /// This server's buckets, at the deployment's rates.
+    let filter: RateLimiter
+    let store: RateBucketRepository
+
+    init(limits: RateLimits, store: RateBucketRepository) {
+        self.limits = limits.only(RateLimits.deploymentWide)
+        self.filter = RateLimiter(limits: self.limits)
+        self.store = store
+    }
+
+    /// Counts one `action` as `RateLimiter.admit` does, for the whole deployment: throws
+    /// `RateLimited` and counts nothing in the database when a bucket is empty.
+    func admit(
+        _ action: RateLimits.Action, credential: UUID? = nil, address: String?, event: UUID? = nil, addressAction: RateLimits.Action? = nil
+    ) async throws {
+        try filter.admit(action, credential: credential, address: address, event: event, addressAction: addressAction)
+        let buckets = limits.buckets(action, credential: credential, address: address, event: event, addressAction: addressAction)
+        if let wait = try await store.take(buckets.map(Self.bucket)) { throw RateLimited(action: action, retryAfter: wait) }
+    }
+
+    /// Throws `RateLimited` when `credential` has no room left for more wrong join codes, or when
+    /// the event's room for them from everyone is spent and `credential` has guessed wrong lately
+    /// (`RateLimiter.checkGuess`); counts nothing.
+    func checkGuess(credential: UUID, event: UUID) async throws {
+        try filter.checkGuess(.joinGuess, credential: credential, event: event)
+        guard limits.perCredential[.joinGuess] != nil else { return }
+        // The person's bucket first, then the event's.
+        let buckets = limits.buckets(.joinGuess, credential: credential, address: nil, event: event).map(Self.bucket)
+        let person = buckets[0]
+        let tokens = try await store.tokens(buckets)
+        for (bucket, held) in zip(buckets, tokens) where held < 1 {
+            // The event's room counts only for someone who has guessed wrong lately.
+            guard bucket == person || tokens[0] < Double(person.capacity) else { continue }
+            throw RateLimited(action: .joinGuess, retryAfter: .seconds((1 - held) / bucket.perSecond))
+        }
+    }
+
+    /// Counts a wrong join code by `credential` at `event`.
+    func chargeGuess(credential: UUID, event: UUID) async throws {
+        filter.chargeGuess(.joinGuess, credential: credential, event: event)
+        try await store.charge(limits.buckets(.joinGuess, credential: credential, address: nil, event: event).map(Self.bucket))
+    }
+
+    private static func bucket(_ rule: (rule: RateRule, action: RateLimits.Action, subject: String)) -> RateBucketRepository.Bucket {
+        RateBucketRepository.Bucket(
+            subject: "\(rule.action.rawValue) \(rule.subject)", capacity: rule.rule.count, perSecond: rule.rule.perSecond)
+    }
+}
