@@ -50,6 +50,29 @@ import Testing
         #expect(await shared.runs == 2)
     }
 
+    /// `expire` ends a result's sharing early, but not before `costMultiple` times its computation
+    /// has passed: a cheap result is made again at the next request, a costly one (2 s, shared 8 s)
+    /// answers until 8 s after it began, then the last one answers while the next is made.
+    @Test func anExpiredResultIsMadeAgainNoSoonerThanItsCostAllows() async throws {
+        let clock = TestClock()
+        let shared = SharedResults<String, Int>(interval: .seconds(4), answersWhileComputing: true, now: clock.now)
+        #expect(try await shared.value(for: "cheap") { 1 } == 1)
+        #expect(
+            try await shared.value(for: "costly") {
+                clock.advance(by: .seconds(2))
+                return 10
+            } == 10)
+        clock.advance(by: .seconds(1))
+        await shared.expire { _ in true }
+        #expect(try await shared.value(for: "cheap") { 2 } == 1, "made again, the last one answering meanwhile")
+        #expect(try await shared.value(for: "costly") { 11 } == 10, "still the shared one")
+        #expect(await shared.runs == 3)
+        clock.advance(by: .seconds(5))  // 8 s since the costly one began
+        await shared.expire { _ in true }
+        #expect(try await shared.value(for: "costly") { 12 } == 10, "the last one, while the next is made")
+        #expect(await shared.runs == 4)
+    }
+
     /// With `answersWhileComputing`, a request that finds the result expired (an interval of 4 s,
     /// 4.5 s later) starts the next computation and gets the last result at once, as do the requests
     /// while it runs; once it is done, the new one. After `forget`, nothing old answers.
