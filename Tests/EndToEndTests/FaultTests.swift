@@ -165,7 +165,12 @@ import Testing
         let databaseURL = try await TestDatabase.createEmpty()
         let server = try ServerProcess(
             databaseURL: databaseURL, dataDirectory: workspace,
-            environment: Self.loadSettings.merging(["CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300"]) { $1 })
+            // The waiting requests wait as long as the test holds its lock: on two loaded cores that
+            // once passed the 30 s statement timeout (the redemption then failed with
+            // database_timeout), which is not what this test is about.
+            environment: Self.loadSettings.merging([
+                "CONSTELLATION_DB_POOL_SIZE": "2", "CONSTELLATION_DB_POOL_WAIT_MS": "300", "CONSTELLATION_STATEMENT_TIMEOUT_MS": "300000",
+            ]) { $1 })
         defer { _ = server.stop() }
         let anonymous = ConstellationClient(baseURL: server.url, timeout: .seconds(60))
         let crowd = try await Crowd.register(on: anonymous, owners: 2, scanners: 2)

@@ -78,8 +78,9 @@ package actor StoredEventPictures {
             }
             if let lease = try await store.takeLease(of: event, maker: maker, for: lease) {
                 compute.metrics.cacheLookup("stored_pictures", hit: false)
-                // No leave, erasure or picture since the header was read: the graph read after it stands.
-                let unchanged = lease == (before?.leaseGeneration ?? 0) + 1
+                // No leave, erasure or picture since the header was read (each adds a generation to
+                // the row, once there is one): the graph read after it stands.
+                let unchanged = before.map { lease == $0.leaseGeneration + 1 } ?? false
                 return try await make(
                     event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil, read: read)
             }
