@@ -57,8 +57,7 @@ import Tokens
             _ = try await cleo.redeem(RedeemRequest(token: try await anonymous.authenticated(bobsKey).issueToken().token))
             // 2 s is the promise (`Tools/bench-web` measures it); the bound leaves room for a loaded machine.
             try await phone.wait(
-                for: "Cleo connected with me", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)",
-                timeout: 20)
+                for: "Cleo connected with me", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)")
             try await phone.wait(
                 for: "Cleo in my connections", until: "document.getElementById('connections').textContent.includes('Cleo')")
             try await phone.expectCleanPage(origin: server.url)
@@ -88,8 +87,7 @@ import Tokens
             try await phone.setOffline(false)
             // The bound is for a loaded machine: the page comes back at once, the reader asks twice a second.
             try await phone.wait(
-                for: "Cleo said once back", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)",
-                timeout: 30)
+                for: "Cleo said once back", until: "/Cleo connected with you/.test(document.getElementById('heard').textContent)")
         }
     }
 
@@ -109,7 +107,7 @@ import Tokens
             try await phone.wait(
                 for: "the wait said",
                 until: "/Many people at once: trying again in \\d+ s/.test(document.getElementById('status').textContent)")
-            try await phone.wait(for: "registered after the wait", until: "document.getElementById('qr').naturalWidth > 0", timeout: 60)
+            try await phone.wait(for: "registered after the wait", until: "document.getElementById('qr').naturalWidth > 0")
             #expect(try await phone.run("return localStorage.getItem('constellation.apiKey');") is String)
         }
     }

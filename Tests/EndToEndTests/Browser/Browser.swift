@@ -166,8 +166,8 @@ final class Browser: @unchecked Sendable {
     /// Waits until `condition` (a JavaScript expression) is true in the page; else a screenshot is
     /// saved and the failure says what was awaited, what the page showed, and where to look. The
     /// default bound is generous on purpose: a wait ends as soon as its condition holds, and CI runs
-    /// the whole suite on two loaded cores, where a newcomer's registration and scan once took 10 s.
-    func wait(for what: String, until condition: String, timeout: TimeInterval = 30) async throws {
+    /// the whole suite on two loaded cores, where a newcomer's registration and scan once took over 30 s.
+    func wait(for what: String, until condition: String, timeout: TimeInterval = 90) async throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (try? await run("return Boolean(\(condition));")) as? Bool == true { return }

@@ -121,7 +121,7 @@ import Testing
             try await phone.wait(for: "the device link", until: "document.getElementById('device-link-caption').textContent !== ''")
             let cleo = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Cleo")).apiKey)
             _ = try await cleo.redeem(RedeemRequest(token: try await bob.issueToken().token))
-            try await phone.wait(for: "Cleo heard", until: "!document.getElementById('heard').hidden", timeout: 20)
+            try await phone.wait(for: "Cleo heard", until: "!document.getElementById('heard').hidden")
             try await expectTranslated(phone, "my code, connections, network, devices and events", userData: userData)
         }
 

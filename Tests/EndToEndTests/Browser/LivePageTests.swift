@@ -81,7 +81,7 @@ import Testing
             // Only the event's stream brings a new connection to the picture (the page does not poll
             // for it). The product's figure, 2 s, is Tools/bench-web's to measure; the whole suite on
             // two loaded cores once took longer than that here, so the bound leaves room.
-            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5), timeout: 20)
+            try await laptop.wait(for: "the new connection", until: Self.drawn(nodes: 6, edges: 5))
             try await laptop.expectCleanPage(origin: server.url)
         }
     }
@@ -205,7 +205,7 @@ import Testing
             try await projector.wait(for: "the new size", until: "window.innerWidth <= 900")
             try await expectInView(projector, "turned to portrait")
             for index in 13...20 { try await connect("Person \(index)", to: ada, on: server, onWall: true) }
-            try await projector.wait(for: "the grown event", until: Self.drawn(nodes: 21, edges: 20), timeout: 20)
+            try await projector.wait(for: "the grown event", until: Self.drawn(nodes: 21, edges: 20))
             #expect(try await projector.run("return window.constellationLive.view.graph.newest?.a !== undefined;") as? Bool == true)
             try await expectInView(projector, "grown to 21")
             try await projector.press("\u{E004}")  // Tab
@@ -213,25 +213,23 @@ import Testing
 
             _ = server.stop()
             try await projector.wait(
-                for: "the cut stream said", until: "document.getElementById('live-state').dataset.state !== 'live'", timeout: 60)
+                for: "the cut stream said", until: "document.getElementById('live-state').dataset.state !== 'live'")
             server = try ServerProcess(databaseURL: databaseURL, dataDirectory: workspace.serverData, port: port)
             try await projector.wait(
                 for: "live again",
-                until: "document.getElementById('live-state').dataset.state === 'live' && document.getElementById('status').hidden",
-                timeout: 60)
+                until: "document.getElementById('live-state').dataset.state === 'live' && document.getElementById('status').hidden")
             try await connect("Person 21", to: ada, on: server, onWall: true)
-            try await projector.wait(for: "a connection after the cut", until: Self.drawn(nodes: 22, edges: 21), timeout: 20)
+            try await projector.wait(for: "a connection after the cut", until: Self.drawn(nodes: 22, edges: 21))
 
             // The page's own network cut (the server up): a connection made meanwhile is caught up on reconnecting.
             try await projector.setOffline(true)
             try await projector.wait(
-                for: "the stream cut by the network", until: "document.getElementById('live-state').dataset.state !== 'live'", timeout: 60)
+                for: "the stream cut by the network", until: "document.getElementById('live-state').dataset.state !== 'live'")
             try await connect("Person 22", to: ada, on: server, onWall: true)
             try await projector.setOffline(false)
             try await projector.wait(
                 for: "live again, the missed connection caught up",
-                until: Self.drawn(nodes: 23, edges: 22) + " && document.getElementById('live-state').dataset.state === 'live'",
-                timeout: 60)
+                until: Self.drawn(nodes: 23, edges: 22) + " && document.getElementById('live-state').dataset.state === 'live'")
             try await expectInView(projector, "after the cut")
         }
     }

@@ -28,15 +28,12 @@ import Testing
     /// Opens `/` and waits until its service worker controls the page and has kept `/c`.
     private func visitOnce(_ phone: Browser, _ server: ServerProcess) async throws {
         try await phone.open(server.url + "/")
-        // What matters is that the pages are kept, not how soon: on two loaded cores the service
-        // worker once took longer than 30 s to install and keep them.
         try await phone.wait(
             for: "the pages kept for offline use",
             until: """
                 (caches.open('constellation-pages-v1').then((cache) => cache.match('/c')).then((kept) => { window.offlineReady = Boolean(kept); }),
                  navigator.serviceWorker.controller !== null && window.offlineReady === true)
-                """,
-            timeout: 90)
+                """)
     }
 
     /// A newcomer's first visit was online; at the venue, no signal: the camera opens `/c#TOKEN`,
@@ -71,8 +68,7 @@ import Testing
             try await phone.wait(
                 for: "connected at the next visit",
                 until: "/Connected with Ada/.test(document.getElementById('heard').textContent)"
-                    + " && document.getElementById('connections').textContent.includes('Ada')",
-                timeout: 45)
+                    + " && document.getElementById('connections').textContent.includes('Ada')")
             // Nina scanned; Ada did not scan her: the personal stream (read twice a second) must not say
             // "Ada connected with you" over it, as it once did.
             try await Task.sleep(for: .seconds(3))

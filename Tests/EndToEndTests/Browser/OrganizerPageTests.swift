@@ -164,8 +164,8 @@ import Testing
             try await laptop.wait(
                 for: "the wall's new code",
                 until:
-                    "document.getElementById('join').dataset.code === '\(rotated.joinCode)' && document.getElementById('join-qr').naturalWidth > 0",
-                timeout: 20)
+                    "document.getElementById('join').dataset.code === '\(rotated.joinCode)' && document.getElementById('join-qr').naturalWidth > 0"
+            )
             print("organizer page: the wall showed the new code \(ContinuousClock.now - rotatedAt) after the rotation was seen")
 
             // Extended from the organizer page to the event's end, without a new link; then revoked, and the wall says so.
@@ -180,8 +180,7 @@ import Testing
             try await laptop.wait(for: "revoked", until: "/One link revoked/.test(document.getElementById('status').textContent)")
             try await laptop.switchTo(tab: wallTab)
             try await laptop.wait(
-                for: "the wall says it was revoked", until: "/revoked this view link/.test(document.getElementById('status').textContent)",
-                timeout: 20)
+                for: "the wall says it was revoked", until: "/revoked this view link/.test(document.getElementById('status').textContent)")
             #expect(try await laptop.consoleProblems().allSatisfy { $0.contains("401") }, "the revoked link's refusals, and nothing else")
             try await laptop.switchTo(tab: organizerTab)
 

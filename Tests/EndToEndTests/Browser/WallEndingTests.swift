@@ -42,7 +42,7 @@ import Testing
                 \(Self.paintedPixels) === 0 && document.getElementById('join').hidden
                   && !document.getElementById('join-qr').getAttribute('src')
                   && document.getElementById('live-state').dataset.state === 'stopped'
-                """, timeout: 20)
+                """)
         print("wall ending: \(what): cleared \(ContinuousClock.now - since) after the server refused it")
         for name in Self.names { #expect(try await !Self.shows(name, wall), "\(what): \(name) is gone") }
         return try await wall.text("#status")
