@@ -45,7 +45,7 @@ import Testing
         if onWall { _ = try await person.setWallName(true, at: "live-night") }
     }
 
-    private static func drawn(nodes: Int, edges: Int) -> String {
+    static func drawn(nodes: Int, edges: Int) -> String {
         "document.getElementById('live-count').dataset.nodes === '\(nodes)' && document.getElementById('live-count').dataset.edges === '\(edges)'"
     }
 

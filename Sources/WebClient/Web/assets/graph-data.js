@@ -47,6 +47,8 @@ export class GraphData {
     this.colorIndex = new Map();
     this.highlight = null;
     this.glide = null;
+    /** The turn (radians) every picture given is drawn under: chosen to fill the screen, then kept as the picture grows. */
+    this.turn = 0;
   }
 
   /** Takes `graph` ({nodes, edges}); nodes already shown glide to their new places over `glideMs`. */
@@ -57,8 +59,10 @@ export class GraphData {
     const toX = new Float64Array(count); const toY = new Float64Array(count);
     const index = new Map();
     const nodes = new Array(count);
+    const cos = Math.cos(this.turn); const sin = Math.sin(this.turn);
     for (let i = 0; i < count; i += 1) {
-      const node = { ...graph.nodes[i] };
+      const given = graph.nodes[i];
+      const node = { ...given, x: given.x * cos - given.y * sin, y: given.x * sin + given.y * cos };
       const before = this.index.get(node.id);
       toX[i] = node.x; toY[i] = node.y;
       if (before !== undefined && glideMs > 0) {
@@ -137,14 +141,18 @@ export class GraphData {
 
   /** A short distance in layout units (`scale`: the view's): where a new node goes next to its first neighbour. */
   typicalLength(scale) {
+    return this.linkLength() * 0.5 || 20 / scale;
+  }
+
+  /** The mean length of the first 50 links, in layout units (0 without links). */
+  linkLength() {
     const n = Math.min(this.edgeCount, 50);
-    if (!n) return 20 / scale;
     let sum = 0;
     for (let e = 0; e < n; e += 1) {
       const a = this.ends[e * 2]; const b = this.ends[e * 2 + 1];
       sum += Math.hypot(this.toX[a] - this.toX[b], this.toY[a] - this.toY[b]);
     }
-    return (sum / n) * 0.5 || 20 / scale;
+    return n ? sum / n : 0;
   }
 
   /** The index of a node's colour in `colors`. */

@@ -1,10 +1,13 @@
 // Where a `GraphView` looks: the canvas's size in CSS pixels, and the scale and offset that take
 // layout units to it (screen = layout × scale + offset). Fit, zoom, pan and centre change them;
 // while it follows the picture (until a person pans or zooms), every frame keeps the whole picture
-// inside the free part of the canvas, easing there rather than jumping.
+// inside the free part of the canvas, easing there rather than jumping. A small picture is not
+// blown up: its links are drawn at most a quarter of the area's shorter side long.
 
 /** The share of the way to the fit that one frame of following goes. */
 const EASE = 0.2;
+/** The longest a typical link is drawn, as a share of the area's shorter side: two people sit near the middle, not at its edges. */
+const LONGEST_LINK = 0.25;
 
 export class ViewTransform {
   /** @param padding the margin, in CSS pixels, that a fit keeps free around the graph */
@@ -20,6 +23,8 @@ export class ViewTransform {
     this.following = true;
     /** The rectangle of the canvas (CSS pixels) the picture may use; null: all of it. */
     this.region = null;
+    /** A typical link's length in layout units (null without links): a fit draws it at most `LONGEST_LINK` of the area. */
+    this.linkLength = null;
   }
 
   /** Where the picture may go: the region (or the whole view) less the padding. */
@@ -33,6 +38,9 @@ export class ViewTransform {
   fitting(box, area = this.area()) {
     const spanX = box.maxX - box.minX; const spanY = box.maxY - box.minY;
     let scale = Math.min((area.right - area.left) / Math.max(spanX, 1e-9), (area.bottom - area.top) / Math.max(spanY, 1e-9));
+    if (this.linkLength > 0) {
+      scale = Math.min(scale, (LONGEST_LINK * Math.min(area.right - area.left, area.bottom - area.top)) / this.linkLength);
+    }
     // One point, or all in one place: any scale fits; keep the one there is.
     if (!Number.isFinite(scale) || scale <= 0 || (spanX < 1e-9 && spanY < 1e-9)) scale = this.scale;
     return {
@@ -106,4 +114,32 @@ export class ViewTransform {
   toLayout(x, y) {
     return { x: (x - this.offset.x) / this.scale, y: (y - this.offset.y) / this.scale };
   }
+}
+
+/** The scale at which the first `count` points (`xs`, `ys`), turned by `turn` radians, fit a `width` × `height` area. */
+export function scaleUnder(turn, xs, ys, count, width, height) {
+  const cos = Math.cos(turn); const sin = Math.sin(turn);
+  let minX = Infinity; let minY = Infinity; let maxX = -Infinity; let maxY = -Infinity;
+  for (let i = 0; i < count; i += 1) {
+    const x = xs[i] * cos - ys[i] * sin; const y = xs[i] * sin + ys[i] * cos;
+    if (x < minX) minX = x; if (x > maxX) maxX = x;
+    if (y < minY) minY = y; if (y > maxY) maxY = y;
+  }
+  return Math.min(width / Math.max(maxX - minX, 1e-9), height / Math.max(maxY - minY, 1e-9));
+}
+
+/**
+ * The turn (radians) that lets the first `count` points fill a `width` × `height` area best: the
+ * one, in steps of 5°, under which they fit it at the largest scale. A picture's long side then
+ * lies along the screen's, whatever way the layout drew it.
+ */
+export function fillingTurn(xs, ys, count, width, height) {
+  let best = 0; let bestScale = -Infinity;
+  for (let degrees = 0; degrees < 180; degrees += 5) {
+    const angle = (degrees * Math.PI) / 180;
+    const scale = scaleUnder(angle, xs, ys, count, width, height);
+    // Ties (a round picture) keep the smaller turn: no turn for nothing.
+    if (scale > bestScale * 1.001) { best = angle; bestScale = scale; }
+  }
+  return best;
 }

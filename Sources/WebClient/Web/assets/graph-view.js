@@ -9,7 +9,7 @@
 // ring) and graph-input.js (pointer and wheel).
 
 import { GraphData } from './graph-data.js';
-import { ViewTransform } from './graph-transform.js';
+import { ViewTransform, fillingTurn, scaleUnder } from './graph-transform.js';
 import { GraphPainter } from './graph-draw.js';
 import { listen, nodeAt } from './graph-input.js';
 
@@ -45,11 +45,31 @@ export class GraphView {
     });
   }
 
-  /** Shows `graph` ({nodes, edges}); nodes already shown glide to their new places over `glideMs`. */
+  /**
+   * Shows `graph` ({nodes, edges}); nodes already shown glide to their new places over `glideMs`.
+   * The first picture of three people or more is turned so that it fills this screen best, and
+   * every later one keeps that turn (the server's picture is one for every screen); once the
+   * picture has doubled since, and another turn would fill a fifth more, it glides to that one.
+   */
   setGraph(graph, { glideMs = 0 } = {}) {
+    this.chooseTurn(graph);
     this.graph.set(graph, glideMs);
+    this.transform.linkLength = this.graph.linkLength() || null;
     if (!this.transform.fitted || (!glideMs && this.transform.following)) this.fit();
     this.request();
+  }
+
+  chooseTurn(graph) {
+    const count = graph.nodes.length;
+    const turned = this.turnedAt;
+    if (count < 3 || (turned && count < 2 * turned) || !this.transform.width) return;
+    const xs = graph.nodes.map((node) => node.x); const ys = graph.nodes.map((node) => node.y);
+    const area = this.transform.area();
+    const width = area.right - area.left; const height = area.bottom - area.top;
+    const turn = fillingTurn(xs, ys, count, width, height);
+    this.turnedAt = count;
+    if (turned && scaleUnder(turn, xs, ys, count, width, height) < 1.2 * scaleUnder(this.graph.turn, xs, ys, count, width, height)) return;
+    this.graph.turn = turn;
   }
 
   /**

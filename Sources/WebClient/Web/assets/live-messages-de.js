@@ -32,6 +32,8 @@ export default {
   'live.topConnectors': 'Am besten vernetzt',
   'live.connector': { one: '{name} – {count} Verbindung', other: '{name} – {count} Verbindungen' },
   'live.nobodyYet': 'Noch niemand',
+  'live.firstScan': 'Noch hat sich niemand verbunden: Jetzt den Code scannen und den Anfang machen.',
+  'live.nobodyConnected': 'Noch hat sich niemand verbunden.',
   'live.scanToJoin': 'Zum Mitmachen scannen',
   'live.scanToJoinEvent': 'Scannen und bei {event} mitmachen',
   'live.joinQR': 'Scannen, um bei der Veranstaltung mitzumachen',

@@ -33,6 +33,8 @@ export default {
   'live.topConnectors': 'Top connectors',
   'live.connector': { one: '{name} — {count} connection', other: '{name} — {count} connections' },
   'live.nobodyYet': 'Nobody yet',
+  'live.firstScan': 'Nobody has connected yet: scan the code to be the first.',
+  'live.nobodyConnected': 'Nobody has connected yet.',
   'live.scanToJoin': 'Scan to join',
   'live.scanToJoinEvent': 'Scan to join {event}',
   'live.joinQR': 'Scan to join the event',

@@ -246,6 +246,11 @@ class LivePage {
     count.dataset.nodes = nodes;
     count.dataset.edges = edges;
     count.textContent = t('live.count', { people: t('count.people', { count: nodes }), connections: t('count.connections', { count: edges }) });
+    // Before the first connection, the picture says so; a wall with its code shown invites the first scan.
+    const empty = $('empty-picture');
+    empty.hidden = nodes > 0 || !this.networkShown;
+    empty.dataset.i18n = this.wall && !$('join').hidden ? 'live.firstScan' : 'live.nobodyConnected';
+    empty.textContent = t(empty.dataset.i18n);
     $('network').setAttribute('aria-label', t('live.networkLabel', { count: count.textContent }));
     // Words for the picture, at most once a second (a busy event changes it many times a second).
     this.describing ??= setTimeout(() => {
@@ -263,6 +268,7 @@ class LivePage {
       const first = view.nodes.length === 0 && view.edgeCount === 0;
       const nodes = this.communities.relabel(network.nodes).map((node) => this.face(node));
       view.setGraph({ nodes, edges: network.edges }, { glideMs: first ? 0 : GLIDE_MS });
+      this.networkShown = true;
       for (const [key, pair] of this.unconfirmed) {
         // Shown by this picture: confirmed. Not yet in it (made while it was computed): drawn again.
         if (!view.addEdge(pair.source, pair.target)) this.unconfirmed.delete(key);
@@ -410,6 +416,7 @@ class LivePage {
       hide.setAttribute('aria-pressed', String(hidden));
       hide.textContent = t(hidden ? 'live.joinShow' : 'live.joinHide');
       large.disabled = hidden;
+      this.showCount();
     });
   }
 
@@ -470,6 +477,7 @@ class LivePage {
       if ($('join').hidden && !this.joinShown) {
         $('join').hidden = false;
         this.initJoinControls();
+        this.showCount();
       }
       this.joinShown = true;
       $('join').dataset.code = code;

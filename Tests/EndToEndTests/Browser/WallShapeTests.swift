@@ -1,0 +1,105 @@
+import Client
+import ConstellationModel
+import Foundation
+import TestSupport
+import Testing
+
+/// The wall as a room sees it on a 1920×1080 projector, in a real headless Chromium against the
+/// release server, measured where the page draws its people: an empty wall invites the first scan
+/// (in English and in German) until someone connects; two people sit near the middle at a
+/// sensible distance rather than at the screen's edges; a chain of 60 people, which its layout
+/// draws long and thin, is turned so that it fills at least 0.6 of each side.
+@Suite(.serialized, .tier(.browser)) struct WallShapeTests {
+    let workspace = Workspace()
+
+    /// A server without rate limits (a chain registers 60 people from one address), Ada's event
+    /// running now, its wall's address (with the join code), and Ada.
+    private func event() async throws -> (ServerProcess, wall: String, ada: ConstellationClient) {
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_RATE_LIMITS": "off"])
+        let anonymous = server.client
+        let ada = anonymous.authenticated(try await anonymous.register(NewProfile(displayName: "Ada")).apiKey)
+        let start = Date().addingTimeInterval(-3600)
+        let created = try await ada.createEvent(
+            NewEvent(name: "Shape Night", slug: "shape-night", startsAt: start, endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC")
+        )
+        let wall = try await ada.issueViewToken(for: "shape-night", wall: true)
+        return (server, server.url + wall.path + "&code=" + created.joinCode, ada)
+    }
+
+    /// `count` people in a chain from `first`: each scans the code of the one before.
+    private func chain(of count: Int, from first: ConstellationClient, on server: ServerProcess) async throws {
+        var previous = first
+        for index in 1...count {
+            let person = server.client.authenticated(try await server.client.register(NewProfile(displayName: "Person \(index)")).apiKey)
+            _ = try await person.redeem(RedeemRequest(token: try await previous.issueToken(event: "shape-night").token))
+            previous = person
+        }
+    }
+
+    /// Where the page draws its people once the picture and the view have come to rest (two reads
+    /// half a second apart agree within a pixel), in CSS pixels, and the canvas's size.
+    private func restingPlaces(on wall: Browser) async throws -> (places: [(x: Double, y: Double)], width: Double, height: Double) {
+        let read = """
+            const v = window.constellationLive.view;
+            return [v.width, v.height].concat(Array.from({ length: v.nodes.length }, (_, i) => [v.sx[i], v.sy[i]]).flat());
+            """
+        var last: [Double] = []
+        for _ in 0..<60 {
+            let now = (try await wall.run(read) as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+            if now.count == last.count, now.count > 2, zip(now, last).allSatisfy({ abs($0 - $1) <= 1 }) {
+                let places = stride(from: 2, to: now.count, by: 2).map { (x: now[$0], y: now[$0 + 1]) }
+                return (places, now[0], now[1])
+            }
+            last = now
+            try await Task.sleep(for: .milliseconds(500))
+        }
+        throw Browser.Failure(description: "the wall's picture never came to rest")
+    }
+
+    @Test func anEmptyWallInvitesTheFirstScanInBothLanguages() async throws {
+        let (server, wall, ada) = try await event()
+        defer { _ = server.stop() }
+        let invitation = "!document.getElementById('empty-picture').hidden && document.getElementById('empty-picture').textContent"
+        try await Browser.with(width: 1920, height: 1080, languages: "de-DE,de") { projector in
+            try await projector.open(wall)
+            try await projector.wait(for: "the German invitation", until: "/den Anfang machen/.test(\(invitation))")
+        }
+        try await Browser.with(width: 1920, height: 1080) { projector in
+            try await projector.open(wall)
+            try await projector.wait(for: "the invitation", until: "/scan the code to be the first/.test(\(invitation))")
+            try await chain(of: 1, from: ada, on: server)
+            try await projector.wait(for: "the first pair", until: LivePageTests.drawn(nodes: 2, edges: 1))
+            #expect(try await projector.run("return document.getElementById('empty-picture').hidden;") as? Bool == true)
+        }
+    }
+
+    @Test func twoPeopleSitNearTheMiddleAndAChainFillsTheWall() async throws {
+        let (server, wall, ada) = try await event()
+        defer { _ = server.stop() }
+        try await chain(of: 1, from: ada, on: server)
+        try await Browser.with(width: 1920, height: 1080) { projector in
+            try await projector.open(wall)
+            try await projector.wait(for: "the pair", until: LivePageTests.drawn(nodes: 2, edges: 1))
+            let (pair, width, height) = try await restingPlaces(on: projector)
+            let apart = hypot(pair[0].x - pair[1].x, pair[0].y - pair[1].y)
+            for place in pair {
+                #expect(abs(place.x - width / 2) < width / 4 && abs(place.y - height / 2) < height / 4, "near the middle: \(pair)")
+            }
+            #expect(apart >= 60 && apart <= 0.3 * height, "a sensible distance: \(apart) px")
+        }
+        let chainServer = try await event()
+        defer { _ = chainServer.0.stop() }
+        try await chain(of: 59, from: chainServer.ada, on: chainServer.0)
+        try await Browser.with(width: 1920, height: 1080) { projector in
+            try await projector.open(chainServer.wall)
+            try await projector.wait(for: "the chain", until: LivePageTests.drawn(nodes: 60, edges: 59))
+            let (places, width, height) = try await restingPlaces(on: projector)
+            let xs = places.map(\.x)
+            let ys = places.map(\.y)
+            let spans = ((xs.max()! - xs.min()!) / width, (ys.max()! - ys.min()!) / height)
+            #expect(spans.0 >= 0.6 && spans.1 >= 0.6, "the share of each side the chain spans: \(spans)")
+        }
+    }
+}
