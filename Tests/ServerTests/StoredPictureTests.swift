@@ -99,6 +99,33 @@ import Tokens
         }
     }
 
+    @Test func theNextPictureIsMadeBehindTheAnswerThatShowsTheLastOne() async throws {
+        try await TestServer.run(configure: { $0.pictureInterval = .milliseconds(1) }) { server throws in
+            let (ada, _, cleo, _, eve, _) = try await Users.smallEvent(server)
+            let before = try await ada.client.eventNetwork("net-event")
+            let pictures = server.services.graphWork.storedPictures
+            #expect(await pictures.made == 1)
+            // As if every layout took longer than a request waits for it.
+            await pictures.setFreshPictureWait(.zero)
+
+            try await Users.connect(eve, cleo, at: "net-event")
+            try await Task.sleep(for: .milliseconds(20))  // the stored picture is older than the interval
+            let meanwhile = try await ada.client.eventNetwork("net-event")
+            #expect(Self.places(meanwhile) == Self.places(before), "answered at once, with the last picture")
+            #expect(meanwhile.edges.count == 4, "Eve, not in it yet")
+
+            // The next one was made behind that answer, and stored: the next request shows it.
+            var after = meanwhile
+            for _ in 0..<300 where after.nodes.count < 5 {
+                try await Task.sleep(for: .milliseconds(100))
+                after = try await ada.client.eventNetwork("net-event")
+            }
+            #expect(after.nodes.count == 5 && after.edges.count == 5)
+            #expect(await pictures.made == 2, "made once, behind the answer")
+            #expect(try await Self.storedPictures(naming: eve.profile.id, in: server).naming == 1)
+        }
+    }
+
     /// Values a restored archive could hold that the schema lets through: each is laid out again.
     @Test(arguments: [
         "people = array[people[1]] || people[1:cardinality(people) - 1]",  // someone twice

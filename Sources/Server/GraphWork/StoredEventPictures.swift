@@ -2,6 +2,7 @@ import Foundation
 import Graph
 import Logging
 import Store
+import Synchronization
 
 /// Each event's latest picture, shared by every server of a deployment through PostgreSQL
 /// (`EventPictureRepository`, migration 0023), so that screens behind a load balancer see one
@@ -13,7 +14,9 @@ import Store
 /// people who came since wait for the next picture). Otherwise it takes the lease, reads the
 /// graph again (whoever left or was erased before the lease is not placed; whoever leaves after
 /// it ends the lease, and the picture is not saved), lays it out warm-started from the last
-/// picture, and saves it if its lease is still the latest. The first picture of an event is
+/// picture, and saves it if its lease is still the latest; the request that started it waits
+/// for it at most `freshPictureWait` and is then answered with the last picture, the next one
+/// being made behind the answer (no screen waits for a layout). The first picture of an event is
 /// waited for while another server makes it, up to `firstPictureWait`; past that, laid out here
 /// and not stored. Each server keeps the pictures it last made or read, so an unchanged picture is read
 /// from the database once.
@@ -43,6 +46,10 @@ package actor StoredEventPictures {
     /// How long a request waits for another server's first picture of an event before it lays one
     /// out itself (its maker may have died: its lease holds the next one up for longer).
     static let firstPictureWait = Duration.seconds(10)
+    /// How long a request that starts the next picture waits for it before it is answered with
+    /// the picture there is (with a picture interval of zero, until it is made): a small event's
+    /// next picture is made within it, a large one's behind the answer.
+    package private(set) var freshPictureWait = Duration.milliseconds(250)
     /// How many pictures this server laid out (for tests).
     package private(set) var made = 0
 
@@ -61,7 +68,7 @@ package actor StoredEventPictures {
 
     /// The picture of `event` that every server shows now, and the graph it draws; `read` reads
     /// the event's graph as it is now.
-    func picture(of event: UUID, read: @Sendable () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+    func picture(of event: UUID, read: @escaping @Sendable () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
         // Read before the graph: a lease taken next after it means nothing changed in between.
         let before = try await store.header(of: event)
         let graph = try await read()
@@ -81,8 +88,19 @@ package actor StoredEventPictures {
                 // No leave, erasure or picture since the header was read (each adds a generation to
                 // the row, once there is one): the graph read after it stands.
                 let unchanged = before.map { lease == $0.leaseGeneration + 1 } ?? false
-                return try await make(
-                    event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil, read: read)
+                let making = Task {
+                    try await make(
+                        event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil, read: read)
+                }
+                // The picture there is, while the next is made behind it (made to the end, and
+                // stored, however long it takes): a screen does not wait for a layout.
+                if unchanged, interval > .zero, let generation = header?.pictureGeneration,
+                    let stored = try await stored(of: event, generation: generation)
+                {
+                    if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) { return made }
+                    return Self.drawing(graph, by: stored)
+                }
+                return try await making.value
             }
             // Another server makes the event's first picture, or saved one since the header was read.
             guard ContinuousClock.now < waitUntil else { break }
@@ -95,6 +113,24 @@ package actor StoredEventPictures {
         made += 1
         keep(event, generation: nil, fingerprint: fingerprint, picture: picture)
         return (graph, picture)
+    }
+
+    /// The value of `task` if it ends within `limit`, else nil (the task goes on, unwaited for).
+    private static func value<Value: Sendable>(of task: Task<Value, any Error>, within limit: Duration) async throws -> Value? {
+        let answer = FirstAnswer<Value?>()
+        return try await withCheckedThrowingContinuation { continuation in
+            answer.wait(continuation)
+            Task { answer.give(await task.result.map(Optional.some)) }
+            Task {
+                try? await Task.sleep(for: limit)
+                answer.give(.success(nil))
+            }
+        }
+    }
+
+    /// Sets `freshPictureWait` (for tests: zero answers with the picture there is at once).
+    package func setFreshPictureWait(_ wait: Duration) {
+        freshPictureWait = wait
     }
 
     /// Forgets the pictures that placed `profile` (its profile was erased).
@@ -254,4 +290,17 @@ package actor StoredEventPictures {
 extension EventGraph {
     /// Its people and pairs as the graph engine takes them.
     var engineGraph: Graph<UUID> { Graph(ids: people.map(\.id), sources: ends.map(\.a), targets: ends.map(\.b)) }
+}
+
+/// A continuation resumed by the first of several answers; the others are dropped.
+private final class FirstAnswer<Value: Sendable>: Sendable {
+    private let waiting = Mutex<CheckedContinuation<Value, any Error>?>(nil)
+
+    func wait(_ continuation: CheckedContinuation<Value, any Error>) {
+        waiting.withLock { $0 = continuation }
+    }
+
+    func give(_ result: Result<Value, any Error>) {
+        waiting.withLock { $0.take() }?.resume(with: result)
+    }
 }
