@@ -38,13 +38,14 @@ enum GrowthBench {
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
         let preservation = frames.map { $0.preservation.grown / $0.preservation.fresh }
         let purity = frames.map { $0.purity.grown / $0.purity.fresh }
+        let atQuality = frames.indices.count { preservation[$0] >= 0.95 && purity[$0] >= 0.95 }
         let figures: [String: Double] = [
             "people": Double(groups.count), "groups": Double(Set(groups).count), "pairs": Double(pairs.count),
             "pictures": Double(frames.count),
             "onTheBoxExcessMax": frames.map { $0.onTheBox.grown - $0.onTheBox.fresh }.max() ?? 0,
             "preservationRatio": mean(preservation), "preservationRatioMin": preservation.min() ?? 0,
             "purityRatio": mean(purity), "purityRatioMin": purity.min() ?? 0,
-            "picturesAtQuality": Double(frames.indices.count { preservation[$0] >= 0.95 && purity[$0] >= 0.95 }) / Double(max(frames.count, 1)),
+            "picturesAtQuality": Double(atQuality) / Double(max(frames.count, 1)),
             "crowdingExcessMax": frames.map { $0.crowding.grown - $0.crowding.fresh }.max() ?? 0,
             "movesWithin005": Double(moves.count { $0 <= 0.05 }) / Double(max(moves.count, 1)),
             "moveMedian": moves.isEmpty ? 0 : moves[moves.count / 2],
