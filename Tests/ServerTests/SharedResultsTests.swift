@@ -41,7 +41,7 @@ import Testing
     /// servers read what they just wrote), and never answers with the last result.
     @Test func anIntervalOfZeroSharesNothingPastTheComputation() async throws {
         let clock = TestClock()
-        let shared = SharedResults<String, Int>(interval: .zero, answersWhileComputing: true, now: clock.now)
+        let shared = SharedResults<String, Int>(interval: .zero, lastAnswersFor: .seconds(30), now: clock.now)
         _ = try await shared.value(for: "event") {
             clock.advance(by: .seconds(1))
             return 1
@@ -55,7 +55,7 @@ import Testing
     /// answers until 8 s after it began, then the last one answers while the next is made.
     @Test func anExpiredResultIsMadeAgainNoSoonerThanItsCostAllows() async throws {
         let clock = TestClock()
-        let shared = SharedResults<String, Int>(interval: .seconds(4), answersWhileComputing: true, now: clock.now)
+        let shared = SharedResults<String, Int>(interval: .seconds(4), lastAnswersFor: .seconds(30), now: clock.now)
         #expect(try await shared.value(for: "cheap") { 1 } == 1)
         #expect(
             try await shared.value(for: "costly") {
@@ -73,12 +73,12 @@ import Testing
         #expect(await shared.runs == 4)
     }
 
-    /// With `answersWhileComputing`, a request that finds the result expired (an interval of 4 s,
+    /// With `lastAnswersFor`, a request that finds the result expired (an interval of 4 s,
     /// 4.5 s later) starts the next computation and gets the last result at once, as do the requests
     /// while it runs; once it is done, the new one. After `forget`, nothing old answers.
     @Test func theLastResultAnswersWhileTheNextIsComputed() async throws {
         let clock = TestClock()
-        let shared = SharedResults<String, Int>(interval: .seconds(4), answersWhileComputing: true, now: clock.now)
+        let shared = SharedResults<String, Int>(interval: .seconds(4), lastAnswersFor: .seconds(30), now: clock.now)
         let gate = Gate()
         #expect(try await shared.value(for: "event") { 1 } == 1)
         clock.advance(by: .milliseconds(4_500))
@@ -102,14 +102,18 @@ import Testing
         #expect(try await shared.value(for: "event") { 5 } == 5, "after forget, nothing old")
     }
 
-    /// A last result that began more than twice its time ago does not answer: someone asking once
-    /// after a while waits for a fresh one (an interval of 10 ms, 3 s later).
+    /// A last result made longer than `lastAnswersFor` ago does not answer: someone asking once
+    /// after a while waits for a fresh one (30 s, 31 s later).
     @Test func anOldLastResultDoesNotAnswer() async throws {
         let clock = TestClock()
-        let shared = SharedResults<String, Int>(interval: .milliseconds(10), answersWhileComputing: true, now: clock.now)
+        let shared = SharedResults<String, Int>(interval: .milliseconds(10), lastAnswersFor: .seconds(30), now: clock.now)
         #expect(try await shared.value(for: "event") { 1 } == 1)
-        clock.advance(by: .seconds(3))
-        #expect(try await shared.value(for: "event") { 2 } == 2)
+        clock.advance(by: .seconds(29))
+        #expect(try await shared.value(for: "event") { 2 } == 1, "29 s later: the last one, while the next is made")
+        // The next one ends on its own task (the test's clock stands still meanwhile).
+        while try await shared.value(for: "event", compute: { 0 }) != 2 { try await Task.sleep(for: .milliseconds(10)) }
+        clock.advance(by: .seconds(32))
+        #expect(try await shared.value(for: "event") { 3 } == 3, "more than 30 s after the last was made: a fresh one")
     }
 
     /// A clock that moves only when told to.

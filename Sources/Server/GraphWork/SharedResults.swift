@@ -7,13 +7,13 @@
 /// so that one key's work takes at most that share of a core however large its graph grows (a
 /// 24,000-person event's picture took 0.7 s: at one per 2 s, the picture and the summary took most
 /// of a core beside the scans). An interval of zero shares nothing past its computation. A failed
-/// computation is shared only by those who waited for it. With `answersWhileComputing`, the
-/// requests that come while the next computation runs get the last result at once instead of
-/// waiting for it, if it began less than twice its time ago (a screen that asks every few seconds
-/// never waits for a layout, and its next request has the new one; someone asking once after a
-/// while waits for a fresh one); the first, and those after `forget`, wait. Bounded: results past
-/// their time are dropped when the next computation starts (kept as the last result meanwhile),
-/// and past `capacity` keys the least recently used go first.
+/// computation is shared only by those who waited for it. With `lastAnswersFor`, the requests
+/// that come while the next computation runs get the last result at once instead of waiting for
+/// it, if it was made less than that long ago (a screen that asks every few seconds, or a summary
+/// every ten, never waits for a computation, and its next request has the new one; someone asking
+/// once after a while waits for a fresh one); the first, and those after `forget`, wait. Bounded:
+/// results past their time are dropped when the next computation starts, last results past
+/// `lastAnswersFor` too, and past `capacity` keys the least recently used go first.
 package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     private struct Entry {
         let run: Int
@@ -31,25 +31,26 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     }
 
     private var entries: [Key: Entry] = [:]
-    /// Per key, the last finished result while the next is computed, and until when it may answer
-    /// (only with `answersWhileComputing`).
+    /// Per key, the last result made, and until when it may answer while the next is computed
+    /// (only with `lastAnswersFor`).
     private var last: [Key: (value: Value, until: ContinuousClock.Instant)] = [:]
     private var clock: UInt64 = 0
     let interval: Duration
     let costMultiple: Int
-    let answersWhileComputing: Bool
+    /// How long after it was made a result answers while the next is computed (zero: never).
+    let lastAnswersFor: Duration
     let capacity: Int
 
     /// The time now (a test's own clock in tests).
     private let now: @Sendable () -> ContinuousClock.Instant
 
     package init(
-        interval: Duration, costMultiple: Int = 4, answersWhileComputing: Bool = false, capacity: Int = 256,
+        interval: Duration, costMultiple: Int = 4, lastAnswersFor: Duration = .zero, capacity: Int = 256,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.interval = interval
         self.costMultiple = costMultiple
-        self.answersWhileComputing = answersWhileComputing && interval > .zero
+        self.lastAnswersFor = interval > .zero ? lastAnswersFor : .zero
         self.capacity = capacity
         self.now = now
     }
@@ -65,9 +66,6 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
             if !entry.finished, let last = last[key], now() < last.until { return last.value }
             return try await entry.task.value
         }
-        if answersWhileComputing, let entry = entries[key], let value = entry.value {
-            last[key] = (value, entry.began + entry.lifetime * 2)
-        }
         runs += 1
         let run = runs
         let task = Task { try await compute() }
@@ -78,8 +76,9 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
         if entries.count > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil
         }
-        last = last.filter { entries[$0.key] != nil }
-        if let last = last[key], began < last.until {
+        last = last.filter { began < $0.value.until }
+        if last.count > capacity, let oldest = last.min(by: { $0.value.until < $1.value.until })?.key { last[oldest] = nil }
+        if let last = last[key] {
             Task { _ = try? await finish(task, run: run, of: key, began: began) }
             return last.value
         }
@@ -99,6 +98,7 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
                 entries[key]?.value = value
                 entries[key]?.took = now() - began
                 if interval > .zero { entries[key]?.lifetime = max(interval, (now() - began) * costMultiple) }
+                if lastAnswersFor > .zero { last[key] = (value, now() + lastAnswersFor) }
             }
         }
         return try result.get()
@@ -107,13 +107,13 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
     /// Makes the finished results of the keys for which `isAbout` hold old (a change that only
     /// adds to what they show: someone chose to be named) as soon as their cost allows: at once if
     /// they are older than `costMultiple` times their computation, else then. The next request
-    /// starts the next computation, and with `answersWhileComputing` it and those during it get the
+    /// starts the next computation, and with `lastAnswersFor` it and those during it get the
     /// last result meanwhile. So changes a few a second neither start a computation per request nor
     /// keep one key's work above its share of a core (at 13 choices a second at a 20,000-person
     /// event, pictures were made back to back, and screens waited for them). A computation under
-    /// way is left to finish and be shared. Without `answersWhileComputing`, the same as `forget`.
+    /// way is left to finish and be shared. Without `lastAnswersFor`, the same as `forget`.
     package func expire(where isAbout: (Key) -> Bool) {
-        guard answersWhileComputing else { return forget(where: isAbout) }
+        guard lastAnswersFor > .zero else { return forget(where: isAbout) }
         let now = now()
         for (key, entry) in entries where isAbout(key) && entry.finished {
             let earliest = entry.began + (entry.took ?? .zero) * costMultiple
@@ -121,7 +121,7 @@ package actor SharedResults<Key: Hashable & Sendable, Value: Sendable> {
                 entries[key]?.lifetime = min(entry.lifetime, earliest - entry.began)
                 continue
             }
-            if let value = entry.value { last[key] = (value, now + interval) }
+            if let value = entry.value, last[key] == nil { last[key] = (value, now + interval) }
             entries[key] = nil
         }
     }
