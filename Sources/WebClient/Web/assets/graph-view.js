@@ -62,9 +62,10 @@ export class GraphView {
   chooseTurn(graph) {
     const count = graph.nodes.length;
     const turned = this.turnedAt;
-    if (count < 3 || (turned && count < 2 * turned) || !this.transform.width) return;
+    if (count < 3 || (turned && count < 2 * turned)) return;
     const xs = graph.nodes.map((node) => node.x); const ys = graph.nodes.map((node) => node.y);
-    const area = this.transform.area();
+    // A picture that comes before the canvas has been sized is turned for the window's shape.
+    const area = this.transform.width ? this.transform.area() : { left: 0, top: 0, right: innerWidth, bottom: innerHeight };
     const width = area.right - area.left; const height = area.bottom - area.top;
     const turn = fillingTurn(xs, ys, count, width, height);
     this.turnedAt = count;
