@@ -30,12 +30,14 @@ import WebClient
     }
 
     /// Each page, with everything it loads (its stylesheet and scripts, the modules they import and
-    /// the workers they start, followed through the server), stays under the 152 KB the web client
+    /// the workers they start, followed through the server), stays under the 156 KB the web client
     /// allows itself, and every file it names is served. (150 KB until the home page, at 149.9 KB,
-    /// learned to look at a join link's event first; both languages' catalogs load on every page, a
-    /// third of the room that loading only the page's language would give back.)
+    /// learned to look at a join link's event first; 152 KB until the picture learned to turn to
+    /// fill its screen and to keep a small picture small, 3.5 KB with their words; both languages'
+    /// catalogs load on every page, a third of the room that loading only the page's language would
+    /// give back.)
     @Test(arguments: ["/", "/c", "/events/any/live"])
-    func aPageAndAllItLoadsStayUnder152KB(page: String) async throws {
+    func aPageAndAllItLoadsStayUnder156KB(page: String) async throws {
         try await TestServer.run { server throws in
             let html = try await Self.get(page, port: server.port)
             var waiting = Self.references(in: html, pattern: #"(?:src|href)="(/assets/[^"]+\.(?:js|css))""#)
@@ -53,7 +55,7 @@ import WebClient
                     "the live page's worker was not followed: \(loaded.keys.sorted())")
             }
             let total = loaded.values.reduce(0, +)
-            #expect(total < 152_000, "\(page) loads \(total) bytes: \(loaded.sorted { $0.key < $1.key })")
+            #expect(total < 156_000, "\(page) loads \(total) bytes: \(loaded.sorted { $0.key < $1.key })")
         }
     }
 
