@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "RoutingTests",
             dependencies: [
-                "Server", "ConstellationModel", "Store", "Tokens",
+                "Server", "ConstellationModel", "Graph", "Store", "Tokens",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),

@@ -55,11 +55,28 @@ public enum GraphThreads {
         limit.store(max(0, count), ordering: .relaxed)
     }
 
-    /// The threads to use now.
-    static var count: Int {
+    /// Runs `body` with graph work started on this thread limited to `count` threads (1: this
+    /// thread alone), whatever the process's limit; as before afterwards.
+    public static func onThisThread<T>(limitedTo count: Int, _ body: () throws -> T) rethrows -> T {
+        let outer = pthread_getspecific(threadLimit)
+        pthread_setspecific(threadLimit, UnsafeRawPointer(bitPattern: max(1, count)))
+        defer { pthread_setspecific(threadLimit, outer) }
+        return try body()
+    }
+
+    /// The threads graph work started on this thread may use now.
+    public static var count: Int {
+        if let local = pthread_getspecific(threadLimit) { return Int(bitPattern: local) }
         let limit = limit.load(ordering: .relaxed)
         return limit > 0 ? limit : cores
     }
+
+    /// This thread's limit, where `onThisThread` set one.
+    private static let threadLimit: pthread_key_t = {
+        var key = pthread_key_t()
+        precondition(pthread_key_create(&key, nil) == 0, "a thread-specific key")
+        return key
+    }()
 
     private static let cores = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
 }

@@ -34,4 +34,15 @@ import Testing
         #expect(distances.diameter.method.hasPrefix("exact (iFUB"))
         #expect(distances.averageShortestPath.method.contains("sampled"))
     }
+
+    /// A thread's own limit on graph work's threads (the server's background thread: 1) holds
+    /// within its body, nested limits within theirs, and the process's limit afterwards.
+    @Test func aThreadsLimitOnThisThreadHoldsForItsBodyOnly() {
+        let outside = GraphThreads.count
+        let inside = GraphThreads.onThisThread(limitedTo: 1) {
+            (GraphThreads.count, GraphThreads.onThisThread(limitedTo: 3) { GraphThreads.count }, GraphThreads.count)
+        }
+        #expect(inside == (1, 3, 1))
+        #expect(GraphThreads.count == outside)
+    }
 }

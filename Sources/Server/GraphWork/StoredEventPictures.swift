@@ -16,7 +16,8 @@ import Synchronization
 /// it ends the lease, and the picture is not saved), lays it out warm-started from the last
 /// picture, and saves it if its lease is still the latest; the request that started it waits
 /// for it at most `freshPictureWait` and is then answered with the last picture, the next one
-/// being made behind the answer (no screen waits for a layout). The first picture of an event is
+/// being made behind the answer, on the background thread (no screen waits for a layout, and no
+/// request's graph work waits behind one). The first picture of an event is
 /// waited for while another server makes it, up to `firstPictureWait`; past that, laid out here
 /// and not stored. Each server keeps the pictures it last made or read, so an unchanged picture is read
 /// from the database once.
@@ -88,15 +89,16 @@ package actor StoredEventPictures {
                 // No leave, erasure or picture since the header was read (each adds a generation to
                 // the row, once there is one): the graph read after it stands.
                 let unchanged = before.map { lease == $0.leaseGeneration + 1 } ?? false
+                // The picture there is answers while the next is made behind it (made to the end,
+                // and stored, however long it takes): a screen does not wait for a layout, and the
+                // layout takes no request's turn on the graph thread.
+                let shown = unchanged && interval > .zero ? header?.pictureGeneration : nil
                 let making = Task {
                     try await make(
-                        event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil, read: read)
+                        event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil,
+                        behind: shown != nil, read: read)
                 }
-                // The picture there is, while the next is made behind it (made to the end, and
-                // stored, however long it takes): a screen does not wait for a layout.
-                if unchanged, interval > .zero, let generation = header?.pictureGeneration,
-                    let stored = try await stored(of: event, generation: generation)
-                {
+                if let generation = shown, let stored = try await stored(of: event, generation: generation) {
                     if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) { return made }
                     return Self.drawing(graph, by: stored)
                 }
@@ -145,9 +147,11 @@ package actor StoredEventPictures {
 
     /// Makes the next picture under the lease `generation`, saves it, and gives the lease back: of
     /// `graph` and grown from the stored picture `last` when nothing changed since they were read,
-    /// else of the graph read again, grown from the latest picture.
+    /// else of the graph read again, grown from the latest picture. Laid out `behind` the requests
+    /// (`GraphComputation.behind`) when an answer does not wait for it.
     private func make(
-        _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, read: () async throws -> EventGraph
+        _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, behind: Bool,
+        read: () async throws -> EventGraph
     ) async throws -> (EventGraph, Picture) {
         do {
             let graph: EventGraph
@@ -165,9 +169,10 @@ package actor StoredEventPictures {
                 try await store.release(event, generation: generation)
                 return (graph, previous.picture)
             }
-            let picture = try await compute.run("layout") { [start = previous?.picture] in
+            let layOut: @Sendable () -> Picture = { [start = previous?.picture] in
                 SubgraphLayouts.layOut(graph.engineGraph, previous: start)
             }
+            let picture = try await behind ? compute.behind("layout", layOut) : compute.run("layout", layOut)
             made += 1
             let saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
             if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
