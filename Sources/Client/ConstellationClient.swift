@@ -97,7 +97,19 @@ public struct ConstellationClient: Sendable {
 
     /// An event's public fields, by id or slug.
     public func event(_ event: String) async throws(ClientError) -> Event {
-        try await decode(send(.GET, "/v1/events/\(Self.escaped(event))"))
+        try await taggedEvent(event).event
+    }
+
+    /// An event's public fields and their ETag, for `changeEvent(_:_:ifMatch:)`.
+    public func taggedEvent(_ event: String) async throws(ClientError) -> (event: Event, etag: String?) {
+        let response = try await send(.GET, "/v1/events/\(Self.escaped(event))")
+        return (try decode(response), response.header("ETag"))
+    }
+
+    /// Changes an event I organize, if it is still the version `etag` (from `taggedEvent`) names:
+    /// else the problem `event_changed` (412), another organizer having changed it since.
+    public func changeEvent(_ event: String, _ changes: EventChangeRequest, ifMatch etag: String) async throws(ClientError) -> Event {
+        try await decode(send(.PATCH, "/v1/events/\(Self.escaped(event))", body: changes, headers: [("If-Match", etag)]))
     }
 
     /// A page of my events, the latest start first, with my role in each (`limit` 1 to 200, the

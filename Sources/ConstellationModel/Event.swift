@@ -55,6 +55,28 @@ public struct NewEvent: Codable, Sendable {
     }
 }
 
+/// `PATCH /v1/events/{event}`: what its organizers change (each field left out stays as it is;
+/// the slug never changes, so that printed posters keep working). `purgeOn` moves the purge date
+/// in the same change (else a date left at its default moves with the end, and a chosen one stays).
+public struct EventChangeRequest: Codable, Sendable, Equatable {
+    public var name: String?
+    public var startsAt: Date?
+    public var endsAt: Date?
+    public var timeZone: String?
+    public var purgeOn: Date?
+
+    public init(name: String? = nil, startsAt: Date? = nil, endsAt: Date? = nil, timeZone: String? = nil, purgeOn: Date? = nil) {
+        self.name = name
+        self.startsAt = startsAt
+        self.endsAt = endsAt
+        self.timeZone = timeZone
+        self.purgeOn = purgeOn
+    }
+
+    /// Whether it changes anything at all.
+    public var isEmpty: Bool { name == nil && startsAt == nil && endsAt == nil && timeZone == nil && purgeOn == nil }
+}
+
 /// The answer to `POST /v1/events` (201): the event and its join code, shown in clear this once
 /// (the server keeps a hash; `POST /v1/events/{event}/join-code` makes a new one).
 public struct CreatedEvent: Codable, Sendable {

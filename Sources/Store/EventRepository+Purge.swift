@@ -46,13 +46,19 @@ public struct PurgeBounds: Sendable {
 
     /// The earliest date, on `events e`: the end and the grace, or now if later (never past the
     /// last instant the server reads, whatever a row holds).
-    var earliest: SQL {
-        "least(greatest(e.ends_at + make_interval(secs => \(grace.components.seconds)), now()), \(unsafeSQL: Self.lastReadable))"
-    }
+    var earliest: SQL { earliest(endingAt: "e.ends_at") }
     /// The latest date, on `events e`.
-    var latest: SQL {
+    var latest: SQL { latest(endingAt: "e.ends_at") }
+
+    /// The earliest date of `events e` if it ended at `end`.
+    func earliest(endingAt end: SQL) -> SQL {
+        "least(greatest(\(end) + make_interval(secs => \(grace.components.seconds)), now()), \(unsafeSQL: Self.lastReadable))"
+    }
+
+    /// The latest date of `events e` if it ended at `end`.
+    func latest(endingAt end: SQL) -> SQL {
         """
-        least(greatest(e.ends_at, e.created_at) + make_interval(secs => \(grace.components.seconds + longest.components.seconds)),
+        least(greatest(\(end), e.created_at) + make_interval(secs => \(grace.components.seconds + longest.components.seconds)),
               \(unsafeSQL: Self.lastReadable))
         """
     }
@@ -91,7 +97,7 @@ extension EventRepository {
             return try PurgeDate(
                 row: try connection.query(
                     """
-                    UPDATE events e SET purge_on = \(date) WHERE e.id = \(event)
+                    UPDATE events e SET purge_on = \(date), purge_on_chosen = true WHERE e.id = \(event)
                     RETURNING e.id, e.purge_on, e.purged_at, \(bounds.earliest) AS earliest, \(bounds.latest) AS latest
                     """)[0])
         }

@@ -47,10 +47,38 @@ public enum ConnectionTokens {
         leeway: TimeInterval = 30
     ) throws(TokenError) -> ConnectionClaims {
         let (claims, key) = try open(token, keys: keys)
+        try check(claims, signedBy: key, validAtSomeMomentOf: window, now: now, leeway: leeway)
+        return claims
+    }
+
+    /// Verifies `token` as `verify(_:keys:validAtSomeMomentOf:now:leeway:)` does, a badge code
+    /// valid until `badgeExpiry` says rather than until the end its event had when it was printed
+    /// (its event's end as it is now: an event extended since keeps its badges working, one ended
+    /// early stops them; nil keeps the printed expiry). The claims returned carry that expiry.
+    public static func verify(
+        _ token: String, keys: [String: VerificationKey], validAtSomeMomentOf window: ClosedRange<Date>, now: Date = Date(),
+        leeway: TimeInterval = 30, badgeExpiry: (ConnectionClaims) async throws -> Date?
+    ) async throws -> ConnectionClaims {
+        let (printed, key) = try open(token, keys: keys)
+        var claims = printed
+        if printed.kind == .badge, let expiry = try await badgeExpiry(printed) {
+            claims = ConnectionClaims(
+                subject: printed.subject, issuedAt: printed.issuedAt, expiresAt: expiry, tokenId: printed.tokenId, eventId: printed.eventId,
+                kind: printed.kind)
+        }
+        try check(claims, signedBy: key, validAtSomeMomentOf: window, now: now, leeway: leeway)
+        return claims
+    }
+
+    /// Whether genuine `claims` hold at some moment of `window`: their key trusted, issued by then,
+    /// not expired before then.
+    private static func check(
+        _ claims: ConnectionClaims, signedBy key: VerificationKey, validAtSomeMomentOf window: ClosedRange<Date>, now: Date,
+        leeway: TimeInterval
+    ) throws(TokenError) {
         if let notAfter = key.notAfter, max(now, claims.issuedAt) > notAfter { throw .keyExpired(key.kid) }
         guard claims.issuedAt <= window.upperBound.addingTimeInterval(leeway) else { throw .notYetValid }
         guard claims.expiresAt > window.lowerBound.addingTimeInterval(-leeway) else { throw .expired }
-        return claims
     }
 
     private static func open(_ token: String, keys: [String: VerificationKey]) throws(TokenError) -> (ConnectionClaims, VerificationKey) {

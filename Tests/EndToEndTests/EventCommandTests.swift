@@ -8,6 +8,39 @@ import Testing
 @Suite(.serialized, .tier(.endToEnd)) struct EventCommandTests {
     let workspace = Workspace()
 
+    /// `event edit` renames an event, moves its end or ends it now; what the calendar forbids is
+    /// refused with the server's reason and exit 65, changing nothing; an attendee cannot.
+    @Test func anOrganizerEditsAnEventFromTheCommandLine() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        let (ada, bob) = try workspace.homes("ada-edits", "bob-attends")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let created = try workspace.createEvent("Edit Fset", slug: "edit-fest", home: ada, server: server.url)
+        let later = created.event.endsAt.addingTimeInterval(3_600).formatted(Date.ISO8601FormatStyle())
+        let edited = try Binaries.cli(
+            ["event", "edit", "edit-fest", "--name", "Edit Fest", "--ends", later], home: ada, server: server.url)
+        #expect(edited.status == 0 && edited.stdout.hasPrefix("Edit Fest (edit-fest), "), "\(edited.stderr)")
+        let event = try await server.client.event("edit-fest")
+        #expect(event.name == "Edit Fest" && event.endsAt == created.event.endsAt.addingTimeInterval(3_600))
+
+        let started = try Binaries.cli(["event", "edit", "edit-fest", "--starts", later], home: ada, server: server.url)
+        #expect(
+            started.status == 65 && started.stderr.contains("start has come") && started.stderr.contains("validation_failed"),
+            "\(started.stderr)")
+        let nothing = try Binaries.cli(["event", "edit", "edit-fest"], home: ada, server: server.url)
+        #expect(nothing.status == 64 && nothing.stderr.contains("--name"), "\(nothing.stderr)")
+        _ = try Binaries.cli(["event", "join", "edit-fest", "--code", created.joinCode], home: bob, server: server.url)
+        let attendee = try Binaries.cli(["event", "edit", "edit-fest", "--name", "Bob's"], home: bob, server: server.url)
+        #expect(attendee.status == 65 && attendee.stderr.contains("not_an_organizer"), "\(attendee.stderr)")
+        #expect(try await server.client.event("edit-fest") == event, "the refusals changed nothing")
+
+        let ended = try Binaries.cli(["event", "edit", "edit-fest", "--ends", "now", "--json"], home: ada, server: server.url)
+        #expect(ended.status == 0, "\(ended.stderr)")
+        let now = try JSONDecoder.constellation.decode(Event.self, from: Data(ended.stdout.utf8))
+        #expect(abs(now.endsAt.timeIntervalSinceNow) < 60)
+    }
+
     /// An organizer invites with `event invite`; the invitee sees it with `event invitations` and
     /// answers with `event accept` (or `--decline`); only then do they organize.
     @Test func coOrganizersAreInvitedAndAccept() async throws {

@@ -32,7 +32,7 @@ struct ConnectionController {
                 field: "scannedAt", expected: "a time that has come (a phone's clock may be \(Int(Self.scanClockSkew)) s ahead)")
         }
         // The token must have been valid when it was scanned (now, or offline earlier) …
-        let claims = try ConnectionTokens.verify(input.token, keys: services.keyRing.verificationKeys, at: scannedAt, now: now)
+        let claims = try await services.verifiedCode(input.token, validAtSomeMomentOf: scannedAt...scannedAt, now: now)
         // … and an offline scan must arrive within the grace window after the token expired.
         let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
         guard now <= claims.expiresAt.addingTimeInterval(grace) else {

@@ -5,7 +5,7 @@ import Store
 import Tokens
 
 /// Events and their members: `POST /v1/events`, `GET /v1/events/{event}` (public),
-/// `GET /v1/me/events`, `POST /v1/events/{event}/join-code`, `POST /v1/events/{event}/join`,
+/// `PATCH /v1/events/{event}` (its organizers), `GET /v1/me/events`, `POST /v1/events/{event}/join-code`, `POST /v1/events/{event}/join`,
 /// `DELETE /v1/events/{event}/me` (leaving), and
 /// view links, `…/view-tokens`. `{event}` is an event's id or its slug. Organizers themselves and
 /// invitations are `OrganizerController`'s.
@@ -21,6 +21,7 @@ struct EventController {
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.post("events", use: create)
+        group.patch("events/:event", use: change)
         group.get("me/events", use: mine)
         group.post("events/:event/join-code", use: rotateJoinCode)
         group.post("events/:event/join", use: join)
@@ -46,10 +47,53 @@ struct EventController {
         return try Response.json(CreatedEvent(event: event, joinCode: code.joinCode), status: .created)
     }
 
-    /// Public: the event's name, slug, dates and time zone; no members, no join code.
+    /// Public: the event's name, slug, dates and time zone; no members, no join code. Its ETag
+    /// names this version of it, for `If-Match` on a change.
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
-        try .json(try await services.requireEvent(context))
+        try Response.tagged(try await services.requireEvent(context))
     }
+
+    /// Changes the event's name, dates, time zone or purge date (`EventFields.changes` says how
+    /// each may move), for its organizers. `If-Match` must name the version changed (428
+    /// `if_match_required` without it, 412 `event_changed` when another organizer changed it since):
+    /// two organizers never overwrite each other. Badge codes and walls follow the new dates.
+    @Sendable func change(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await services.requireOrganizedEvent(context)
+        guard let expected = request.headers[.ifMatch] else { throw Self.ifMatchRequired }
+        let input = try await request.decode(as: EventChangeRequest.self, context: context)
+        let configuration = services.configuration
+        let now = Date()
+        let changed: Event
+        do {
+            changed = try await services.events.change(event.id, by: me.id, bounds: configuration.purgeBounds) { current, chosen in
+                guard EntityTag.list(expected, names: try EntityTag.of(json: current)) else {
+                    throw Self.eventChanged
+                }
+                return try EventFields.changes(
+                    input, to: current, purgeOnChosen: chosen, now: now, horizon: configuration.eventHorizon,
+                    defaultPurgeDate: { configuration.defaultPurgeDate(endingAt: $0, now: now) })
+            }
+        } catch let bounds as PurgeDateOutOfBounds {
+            let (earliest, latest) = (ISO8601Seconds.string(bounds.earliest), ISO8601Seconds.string(bounds.latest))
+            throw Problem.validation(
+                input.purgeOn == nil
+                    ? "the purge date comes before the new end and the offline grace: give purgeOn too, from \(earliest) to \(latest)"
+                    : "purgeOn must be from \(earliest) to \(latest) with this end",
+                FieldError("/purgeOn", .dateRange, earliest: bounds.earliest, latest: bounds.latest))
+        }
+        await services.graphWork.eventChanged(event.id)
+        context.logger.info("event changed", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"])
+        return try Response.tagged(changed)
+    }
+
+    static let ifMatchRequired = Problem(
+        status: 428, code: "if_match_required", title: "Say which version of the event you change",
+        detail: "Send If-Match with the ETag that GET /v1/events/{event} gave: two organizers then never overwrite each other.")
+
+    static let eventChanged = Problem(
+        status: 412, code: "event_changed", title: "The event changed meanwhile",
+        detail: "Another organizer changed this event since it was read: read it again, then change it.")
 
     /// A page of my events, the latest start first (`PageQuery`).
     @Sendable func mine(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -72,8 +72,7 @@ struct ProfileController {
                 guard token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
                 let now = Date()
                 let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
-                claims = try ConnectionTokens.verify(
-                    token, keys: services.keyRing.verificationKeys, validAtSomeMomentOf: now.addingTimeInterval(-grace)...now, now: now)
+                claims = try await services.verifiedCode(token, validAtSomeMomentOf: now.addingTimeInterval(-grace)...now, now: now)
                 let configuration = services.configuration
                 if let refusal = try await services.connections.refusal(
                     ofCode: claims.tokenId, ownedBy: claims.subject, issuedAt: claims.issuedAt, event: claims.eventId,
@@ -119,7 +118,7 @@ struct ProfileController {
     /// My contact card, every entry with who sees it, and its ETag (for `If-Match` on a change).
     @Sendable func card(_ request: Request, context: AppRequestContext) async throws -> Response {
         guard let card = try await services.profiles.card(of: context.requireProfile().id) else { throw Problem.invalidCredentials }
-        return try Self.tagged(card)
+        return try Response.tagged(card)
     }
 
     /// Replaces my contact card as a whole (checked first: a bad entry changes nothing). With
@@ -131,7 +130,7 @@ struct ProfileController {
         let entries = try ContactFields.entries(input.entries)
         let expected = request.headers[.ifMatch]
         let card = try await services.profiles.replaceCard(of: me.id, with: entries) { current in
-            guard let expected, !EntityTag.list(expected, names: EntityTag.of(try JSONEncoder.constellation.encode(current))) else {
+            guard let expected, !EntityTag.list(expected, names: try EntityTag.of(json: current)) else {
                 return
             }
             throw Problem(
@@ -139,15 +138,7 @@ struct ProfileController {
                 detail: "another device changed this card since it was read: read it again, then change it")
         }
         guard let card else { throw Problem.invalidCredentials }
-        return try Self.tagged(card)
-    }
-
-    /// `card` as JSON with its ETag.
-    private static func tagged(_ card: ContactCard) throws -> Response {
-        let bytes = try JSONEncoder.constellation.encode(card)
-        var response = Response.json(bytes: bytes)
-        response.headers[.eTag] = EntityTag.of(bytes)
-        return response
+        return try Response.tagged(card)
     }
 
     @Sendable func update(_ request: Request, context: AppRequestContext) async throws -> Response {

@@ -112,6 +112,12 @@ package struct GraphWork: Sendable {
         await forgetShared(event)
     }
 
+    /// `event`'s name or dates changed: what shows them (reports, records, summaries) is made again.
+    func eventChanged(_ event: UUID) async {
+        await records.forget { $0 == event }
+        await forgetShared(event)
+    }
+
     /// A member of `event` changed how it shows them: what names people is made again (renderings,
     /// the summary's labels, reports) and the shared picture is relabelled; what does not name
     /// anyone (the layout, the summary's core, the record) is kept. A change that `hides` someone

@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// An entity tag (RFC 9110 §8.8.3) made from a representation's bytes: the same bytes give the same
 /// tag on every instance, so a client's `If-None-Match` or `If-Match` holds wherever it lands.
@@ -18,5 +19,20 @@ enum EntityTag {
             let item = $0.trimmingCharacters(in: .whitespaces)
             return item == tag || item == "*"
         }
+    }
+
+    /// The tag of `value`'s JSON, as `Response.tagged` sends it.
+    static func of(json value: some Encodable) throws -> String {
+        of(try JSONEncoder.constellation.encode(value))
+    }
+}
+
+extension Response {
+    /// `value` as JSON with its ETag, for `If-Match` on a change of it.
+    static func tagged(_ value: some Encodable) throws -> Response {
+        let bytes = try JSONEncoder.constellation.encode(value)
+        var response = Response.json(bytes: bytes)
+        response.headers[.eTag] = EntityTag.of(bytes)
+        return response
     }
 }

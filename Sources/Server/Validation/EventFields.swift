@@ -1,8 +1,10 @@
 import ConstellationModel
 import Foundation
+import Store
 
-/// Checks and tidies the fields of a new event: every rule the database holds, and the ones it cannot.
-/// Shared by `POST /v1/events` and `constellation-server import`.
+/// Checks and tidies the fields of a new event, or of an event's change: every rule the database
+/// holds, and the ones it cannot. Shared by `POST /v1/events`, `PATCH /v1/events/{event}` and
+/// `constellation-server import`.
 package enum EventFields {
     static let nameText = UserText(field: "name", minimum: 1, maximum: Event.nameLimit)
 
@@ -17,6 +19,62 @@ package enum EventFields {
             name: try nameText.check(input.name), slug: try slug(input.slug),
             startsAt: try startsAt(date(input.startsAt, "startsAt", in: dates), within: horizon, of: now),
             endsAt: try endsAt(date(input.endsAt, "endsAt", in: dates), after: input.startsAt), timeZone: try timeZone(input.timeZone))
+    }
+
+    /// What `input` makes of `current` at `now`, by creation's rules and the calendar's: the start
+    /// moves only while it has not come, to now or later; the end moves while the event has not
+    /// ended, to now or later (a minute's leeway: "end it now" from a phone whose clock is behind
+    /// ends it now). A purge date left at its default moves with the end (`defaultPurgeDate`);
+    /// one an organizer chose stays unless `input` moves it.
+    package static func changes(
+        _ input: EventChangeRequest, to current: Event, purgeOnChosen: Bool, now: Date, horizon: Duration,
+        defaultPurgeDate: (Date) -> Date
+    ) throws -> EventChanges {
+        guard !input.isEmpty else {
+            throw Problem.validation(
+                "give at least one of name, startsAt, endsAt, timeZone and purgeOn",
+                FieldError("", .required, fields: ["name", "startsAt", "endsAt", "timeZone", "purgeOn"]))
+        }
+        var startsAt = current.startsAt
+        if let asked = input.startsAt, asked != current.startsAt {
+            try refuseMoving("startsAt", current.startsAt, what: "start", ifCameBy: now)
+            startsAt = try Self.startsAt(notBefore(now, date(asked, "startsAt", in: eventDates), "startsAt"), within: horizon, of: now)
+        }
+        var endsAt = current.endsAt
+        if let asked = input.endsAt, asked != current.endsAt {
+            try refuseMoving("endsAt", current.endsAt, what: "end", ifCameBy: now)
+            endsAt = try notBefore(now, date(asked, "endsAt", in: eventDates), "endsAt")
+        }
+        endsAt = try Self.endsAt(endsAt, after: startsAt)
+        let purgeOn: Date
+        if let asked = input.purgeOn {
+            purgeOn = asked
+        } else if !purgeOnChosen && endsAt != current.endsAt {
+            purgeOn = defaultPurgeDate(endsAt)
+        } else {
+            purgeOn = current.purgeOn
+        }
+        return EventChanges(
+            name: try input.name.map(nameText.check) ?? current.name, startsAt: startsAt, endsAt: endsAt,
+            timeZone: try input.timeZone.map(timeZone) ?? current.timeZone, purgeOn: purgeOn,
+            purgeOnChosen: purgeOnChosen || input.purgeOn != nil)
+    }
+
+    /// A start or an end that has come stays where it is.
+    private static func refuseMoving(_ field: String, _ date: Date, what: String, ifCameBy now: Date) throws {
+        guard date <= now else { return }
+        throw Problem.validation(
+            "the event's \(what) has come (\(ISO8601Seconds.string(date))): it stays",
+            FieldError("/\(field)", .dateRange, earliest: date, latest: date))
+    }
+
+    /// `date` if it has not passed, now if it passed less than a minute ago.
+    private static func notBefore(_ now: Date, _ date: Date, _ field: String) throws -> Date {
+        guard date >= now.addingTimeInterval(-60) else {
+            throw InvalidDate(
+                field: field, expected: "a date-time from now on (\(ISO8601Seconds.string(now)))", within: now..<eventDates.upperBound)
+        }
+        return max(date, now)
     }
 
     /// At most `horizon` after `now`: a date further ahead would keep its people's data as long beyond the purge rules.

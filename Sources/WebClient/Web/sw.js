@@ -7,7 +7,7 @@ const CACHE = 'constellation-pages-v1';
 const PRECACHE = [
   '/', '/c',
   '/assets/api.js', '/assets/badges.js', '/assets/card.js', '/assets/choice-box.js', '/assets/co-organizers.js', '/assets/confirm-box.js', '/assets/connect.js', '/assets/device-messages-de.js', '/assets/device-messages-en.js', '/assets/devices.js', '/assets/download.js',
-  '/assets/edge-raster-worker.js',
+  '/assets/edge-raster-worker.js', '/assets/event-edit.js', '/assets/event-fields.js',
   '/assets/edge-raster.js', '/assets/graph-data.js', '/assets/graph-draw.js', '/assets/graph-input.js',
   '/assets/graph-labels.js', '/assets/graph-transform.js', '/assets/graph-view.js', '/assets/growth-chart.js',
   '/assets/home.js', '/assets/i18n.js', '/assets/icon.svg', '/assets/invitation.js', '/assets/live-messages-de.js', '/assets/live-messages-en.js', '/assets/live.js', '/assets/messages-de.js', '/assets/messages-en.js',

@@ -13,7 +13,8 @@ struct EventCommand: AsyncParsableCommand {
             anyone else gets exit 65 (not_an_organizer), like every other refusal by the server.
             """,
         subcommands: [
-            Create.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Links.self, Invite.self,
+            Create.self, Edit.self, Join.self, Show.self, Growth.self, Summary.self, View.self, Export.self, Open.self, Links.self,
+            Invite.self,
             Invitations.self, Answer.self, Organizers.self, StepDown.self, Code.self, RotateCode.self, Visibility.self, OnWall.self,
             Badge.self, PrintBadge.self, Badges.self, Leave.self, PurgeDate.self, Purge.self, Record.self, Report.self,
         ]

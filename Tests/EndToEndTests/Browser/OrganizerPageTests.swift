@@ -168,13 +168,32 @@ import Testing
             )
             print("organizer page: the wall showed the new code \(ContinuousClock.now - rotatedAt) after the rotation was seen")
 
+            // Renamed and an hour longer from the organizer page: the wall shows the new name by itself.
+            try await laptop.switchTo(tab: organizerTab)
+            #expect(try await laptop.run("return document.getElementById('edit-ends').value;") as? String == "2027-03-01T18:00")
+            try await laptop.run(
+                """
+                document.getElementById('edit-name').value = arguments[0];
+                document.getElementById('edit-ends').value = '2027-03-01T19:00';
+                """, ["Swift Meetup Berlin, spring"])
+            try await laptop.click("#save-event")
+            try await laptop.wait(
+                for: "the new name", until: "document.getElementById('event-name').textContent === 'Swift Meetup Berlin, spring'")
+            let changed = try await anonymous.event(Self.slug)
+            #expect(changed.name == "Swift Meetup Berlin, spring" && changed.endsAt == event.endsAt.addingTimeInterval(3_600))
+            #expect(changed.purgeOn == event.purgeOn.addingTimeInterval(3_600), "the default purge date moved with the end")
+            #expect(try await laptop.seriousAccessibilityProblems() == [])
+            try await laptop.switchTo(tab: wallTab)
+            try await laptop.wait(
+                for: "the wall's new name", until: "document.getElementById('event-name').textContent === 'Swift Meetup Berlin, spring'")
+
             // Extended from the organizer page to the event's end, without a new link; then revoked, and the wall says so.
             try await laptop.switchTo(tab: organizerTab)
             try await laptop.click("#view-links button[data-link]")
             try await laptop.wait(for: "extended", until: "/now lives until/.test(document.getElementById('status').textContent)")
             #expect(
                 try await olga.viewLinks(of: Self.slug).items.map(\.expiresAt) == [event.endsAt],
-                "the wall's link lives until the event's end")
+                "the wall's link lives until the end its token was signed for (a link keeps its bounds when the event is extended)")
             #expect(try await laptop.run("return document.querySelectorAll('#view-links button[data-link]').length;") as? Int == 0)
             try await laptop.click("#revoke-all")
             try await laptop.wait(for: "revoked", until: "/One link revoked/.test(document.getElementById('status').textContent)")

@@ -143,7 +143,14 @@ const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malfor
 /** Lists whose items a `too_long` counts. */
 const LISTS = new Set(['entries', 'tags']);
 
-/** A problem's field error (`errors[i]`) in this page's words; null if the catalogs lack its rule. */
+/** A problem's field error (`errors[i]`) in this page's words, as a sentence of its own (said next to its
+ * field); null if the catalogs lack its rule. */
+export function fieldSentence(error) {
+  const text = fieldMessage(error);
+  return text && text.charAt(0).toLocaleUpperCase(language) + text.slice(1);
+}
+
+/** A problem's field error (`errors[i]`) in this page's words, to follow "Not accepted:"; null if the catalogs lack its rule. */
 export function fieldMessage(error) {
   const name = error.pointer.split('/').pop();
   const key = error.rule === 'too_long' && LISTS.has(name) ? 'rule.too_many' : error.format ? `rule.format.${error.format}` : `rule.${error.rule}`;

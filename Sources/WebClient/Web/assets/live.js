@@ -481,8 +481,8 @@ class LivePage {
       }
       this.joinShown = true;
       $('join').dataset.code = code;
-      $('join-caption').textContent = t('live.scanToJoinEvent', { event: event.name });
-      $('join-code').textContent = `${event.slug} · ${code}`;
+      $('join-caption').textContent = t('live.scanToJoinEvent', { event: this.event.name });
+      $('join-code').textContent = `${this.event.slug} · ${code}`;
     };
     const again = async () => {
       if (this.stopped) return;
@@ -496,6 +496,8 @@ class LivePage {
   async readEvent() {
     this.event = await json(`/events/${encodeURIComponent(this.event.id)}`, { auth: null });
     $('event-name').textContent = this.event.name;
+    document.title = t('live.documentTitle', { event: this.event.name });
+    if (this.joinShown) $('join-caption').textContent = t('live.scanToJoinEvent', { event: this.event.name });
     if (this.event.purgedAt) this.report(new ApiError(410, { code: 'event_purged' }));
   }
 

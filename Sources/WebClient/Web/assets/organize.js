@@ -1,5 +1,5 @@
 // `/events/{slug}/organize`: the organizer's page of one event, with nothing but a browser. The
-// door (the join code and link, copy buttons, the join poster, replacing the code after a
+// event itself (its name, time zone and dates changed, or ended now: event-edit.js), the door (the join code and link, copy buttons, the join poster, replacing the code after a
 // confirmation), live pages and walls (each opened in a new tab through a view link of its own;
 // the links now live, extended or revoked one by one or all at once), co-organizers (invitations,
 // stepping down: co-organizers.js), exports, the badge sheet, the purge date (purge.js), and the way to growth and the summary.
@@ -13,6 +13,7 @@ import { download, today } from './download.js';
 import { initCoOrganizers } from './co-organizers.js';
 import { initPurge, showRecord } from './purge.js';
 import { confirmBox } from './confirm-box.js';
+import { initEventEdit } from './event-edit.js';
 
 addMessages({ en: organizerEn, de: organizerDe });
 
@@ -221,18 +222,26 @@ function offerExports() {
   }));
 }
 
+/** The event's name and dates at the top of the page, and in its title. */
+function showHeading() {
+  document.title = t('organize.documentTitle', { event: event.name });
+  $('event-name').textContent = event.name;
+  $('event-dates').textContent = `${when(event.startsAt)} – ${when(event.endsAt)} (${event.timeZone.replaceAll('_', ' ')})`;
+}
+
 async function start() {
   localize();
   sayWaits(status);
   if (!session.key) return refuse(t('organize.noProfile'));
+  let etag = null;
   try {
-    event = await json(path(), { auth: null });
+    const response = await call(path(), { auth: null });
+    event = await response.json();
+    etag = response.headers.get('ETag');
   } catch (error) {
     return refuse(error instanceof ApiError && error.status === 404 ? t('organize.noSuchEvent', { slug }) : explain(error));
   }
-  document.title = t('organize.documentTitle', { event: event.name });
-  $('event-name').textContent = event.name;
-  $('event-dates').textContent = `${when(event.startsAt)} – ${when(event.endsAt)} (${event.timeZone.replaceAll('_', ' ')})`;
+  showHeading();
   const gone = () => {
     clearInterval(following);
     refuse(t('organize.purged', { event: event.name }));
@@ -264,7 +273,16 @@ async function start() {
         refuse(t('organize.steppedDown', { event: event.name }));
       },
     });
-    const purge = initPurge({ event, path, when, status, purged: gone });
+    const purge = initPurge({ current: () => event, path, when, status, purged: gone });
+    const showEvent = initEventEdit({
+      path, status,
+      changed: (now) => {
+        event = now;
+        showHeading();
+        purge().catch(() => {});
+      },
+    });
+    showEvent(event, etag);
     await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges(), purge()]);
     // Another organizer may replace the code: the page follows, as the walls do.
     following = setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);

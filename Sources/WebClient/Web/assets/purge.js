@@ -1,7 +1,7 @@
 // The organizer page's personal data: when the event is purged (moved with a date field, within
 // the bounds the server gives, refusals said next to it), purging it now after a confirmation
 // naming what goes, and, once it is purged, the figures its record kept.
-import { json, explain, say, fieldMessage, ApiError } from './api.js';
+import { json, explain, say, fieldSentence, ApiError } from './api.js';
 import { t, language } from './i18n.js';
 import { confirmBox } from './confirm-box.js';
 
@@ -13,16 +13,16 @@ function day(date, timeZone) {
 }
 
 /**
- * Fills and wires the section for `event`: `path(rest)` is the event's API path, `when(date)` how
+ * Fills and wires the section for the event `current()` gives (as it is now): `path(rest)` is the event's API path, `when(date)` how
  * the page writes a date, `status` its live region, `purged()` what the page does once it is purged.
  */
-export function initPurge({ event, path, when, status, purged }) {
+export function initPurge({ current, path, when, status, purged }) {
   let bounds = null;
 
   function show(date) {
     bounds = date;
     $('purge-date-text').textContent = t('organize.purgeDate', { date: when(date.purgeOn) });
-    Object.assign($('purge-on'), { value: day(date.purgeOn, event.timeZone), min: day(date.earliest, event.timeZone), max: day(date.latest, event.timeZone) });
+    Object.assign($('purge-on'), { value: day(date.purgeOn, current().timeZone), min: day(date.earliest, current().timeZone), max: day(date.latest, current().timeZone) });
     // Before the end and the grace, its codes still redeem: it can only be moved.
     $('purge-now').hidden = Date.parse(date.earliest) > Date.now() + 60_000;
   }
@@ -39,8 +39,8 @@ export function initPurge({ event, path, when, status, purged }) {
     const value = $('purge-on').value;
     if (!value) return fieldError(t('organize.error.purgeOn'));
     const noon = Date.parse(`${value}T12:00:00Z`);
-    const purgeOn = value === day(bounds.earliest, event.timeZone) ? Math.max(noon, Date.parse(bounds.earliest) + 60_000)
-      : value === day(bounds.latest, event.timeZone) ? Math.min(noon, Date.parse(bounds.latest)) : noon;
+    const purgeOn = value === day(bounds.earliest, current().timeZone) ? Math.max(noon, Date.parse(bounds.earliest) + 60_000)
+      : value === day(bounds.latest, current().timeZone) ? Math.min(noon, Date.parse(bounds.latest)) : noon;
     $('move-purge').disabled = true;
     try {
       const moved = await json(path('/purge-date'), { method: 'PUT', body: { purgeOn: new Date(purgeOn).toISOString().replace(/\.\d+Z$/, 'Z') } });
@@ -49,7 +49,7 @@ export function initPurge({ event, path, when, status, purged }) {
       say(status, t('organize.purgeMoved', { date: when(moved.purgeOn) }), 'success');
     } catch (error) {
       const field = error instanceof ApiError ? error.errors.find((each) => each.pointer === '/purgeOn') : null;
-      const text = field && fieldMessage(field);
+      const text = field && fieldSentence(field);
       if (text) fieldError(text);
       else say(status, explain(error), 'error');
     } finally {
@@ -59,7 +59,7 @@ export function initPurge({ event, path, when, status, purged }) {
 
   async function purgeNow() {
     try {
-      await json(path('/purge'), { method: 'POST', body: { confirm: event.slug } });
+      await json(path('/purge'), { method: 'POST', body: { confirm: current().slug } });
       purged();
     } catch (error) {
       say(status, explain(error), 'error');
@@ -67,7 +67,7 @@ export function initPurge({ event, path, when, status, purged }) {
   }
 
   $('move-purge').addEventListener('click', move);
-  confirmBox('purge-now', { question: () => t('organize.purgeQuestion', { event: event.name }), act: purgeNow });
+  confirmBox('purge-now', { question: () => t('organize.purgeQuestion', { event: current().name }), act: purgeNow });
   return async () => show(await json(path('/purge-date')));
 }
 
