@@ -41,4 +41,34 @@ import Testing
             Issue.record("\(key): English \(needs.sorted()), German \(german[key]!.sorted())")
         }
     }
+
+    /// Every problem code the server can answer (each one `openapi.json` lists, and each the
+    /// server's sources write, the HTTP layer's among them) has its message in the catalogs that
+    /// every page loads (`problem.CODE` in `messages-en.js` and `messages-de.js`): a page never shows
+    /// the server's English title inside its own language.
+    @Test func everyProblemCodeHasAMessageOnEveryPage() throws {
+        let root = DocumentationLinksTests.root
+        let document = try String(contentsOf: root.appendingPathComponent("Sources/Server/OpenAPI/openapi.json"), encoding: .utf8)
+        var codes = Set<String>()
+        // In the document: each `"code": {"enum": [...]}` of a problem's schema.
+        for match in document.matches(of: /"code": \{\s*"enum": \[([^\]]*)\]/) {
+            codes.formUnion(match.output.1.matches(of: /"([a-z_]+)"/).map { String($0.output.1) })
+        }
+        #expect(codes.count > 60, "the document's codes were read: \(codes.count)")
+        // In the sources: each problem written with its code.
+        let sources = root.appendingPathComponent("Sources/Server")
+        for case let file as URL in FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)!
+        where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /Problem\(\s*status: \d+, code: "([a-z_]+)"/) { codes.insert(String(match.output.1)) }
+            for match in text.matches(of: /badRequest\("([a-z_]+)"/) { codes.insert(String(match.output.1)) }
+        }
+        // Never sent: what the log and the metrics count for a client that has gone.
+        codes.remove("client_gone")
+        for language in ["en", "de"] {
+            let messages = Set(try Self.catalog(language).keys)
+            let missing = codes.filter { !messages.contains("problem.\($0)") }.sorted()
+            #expect(missing == [], "no message in messages-\(language).js")
+        }
+    }
 }

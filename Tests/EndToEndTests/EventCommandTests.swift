@@ -263,7 +263,7 @@ import Testing
             ], home: ada, server: server.url)
         #expect(badDate.status == 64 && badDate.stderr.contains("--starts"), "\(badDate.stderr)")
         let missing = try Binaries.cli(["event", "show", "no-such-event"], home: ada, server: server.url)
-        #expect(missing.status == 65 && missing.stderr.contains("not_found"), "\(missing.stderr)")
+        #expect(missing.status == 65 && missing.stderr.contains("unknown_event"), "\(missing.stderr)")
     }
 
     @Test func organizerInsights() async throws {

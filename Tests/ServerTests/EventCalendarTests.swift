@@ -19,8 +19,8 @@ import Testing
             await expectProblem(422, "invalid_date") {
                 _ = try await ada.client.createEvent(EventRoutesTests.newEvent("eleven-days", startsIn: 11 * 86_400))
             }
-            await expectProblem(404, "not_found") { _ = try await ada.client.event("far-ahead") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.event("eleven-days") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.event("far-ahead") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.event("eleven-days") }
 
             // Nine days ahead is within it; its codes work from now (the door opens before the
             // start) and the pair counts for the event.
@@ -38,7 +38,7 @@ import Testing
             var joinCode = ""
             for n in 1...3 { joinCode = try await ada.client.createEvent(EventRoutesTests.newEvent("event-\(n)")).joinCode }
             await expectProblem(429, "rate_limited") { _ = try await ada.client.createEvent(EventRoutesTests.newEvent("event-4")) }
-            await expectProblem(404, "not_found") { _ = try await ada.client.event("event-4") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.event("event-4") }
             // Bob's budget is his own.
             _ = try await bob.client.createEvent(EventRoutesTests.newEvent("bobs-event"))
 

@@ -248,8 +248,8 @@ import Testing
                 await expectProblem(403, "not_an_organizer") { _ = try await scene.bob.client.send(.GET, path + "?bucket=2h") }
                 #expect(try await scene.ada.client.send(.GET, path).status == 200)
             }
-            await expectProblem(404, "not_found") { _ = try await scene.ada.client.eventGrowth("no-such-event") }
-            await expectProblem(404, "not_found") { _ = try await scene.ada.client.eventSummary(UUID().uuidString) }
+            await expectProblem(404, "unknown_event") { _ = try await scene.ada.client.eventGrowth("no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await scene.ada.client.eventSummary(UUID().uuidString) }
             // A co-organizer reads them too.
             try await server.makeOrganizer(scene.cleo, of: "growth-fest", by: scene.ada.client)
             #expect(try await scene.cleo.client.eventGrowth("growth-fest").buckets.count == 2)

@@ -222,7 +222,7 @@ import Testing
                 await expectProblem(403, "not_an_organizer") { _ = try await bob.client.send(.GET, path) }
                 #expect(try await ada.client.send(.GET, path).status == 200, "\(path)")
             }
-            await expectProblem(404, "not_found") { _ = try await ada.client.send(.GET, "/v1/events/no-such-event/network") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.send(.GET, "/v1/events/no-such-event/network") }
             await expectProblem(400, "unsupported_format") {
                 _ = try await ada.client.send(.GET, "/v1/events/net-event/network?format=xlsx")
             }
@@ -244,7 +244,7 @@ import Testing
             await expectProblem(401, "missing_credentials") {
                 _ = try await server.client.send(.PATCH, "/v1/events/net-event/me", body: EventVisibilityChange(.named))
             }
-            await expectProblem(404, "not_found") { _ = try await bob.client.setEventVisibility(.named, at: "no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await bob.client.setEventVisibility(.named, at: "no-such-event") }
             await expectProblem(422, "validation_failed") {
                 _ = try await bob.client.send(.PATCH, "/v1/events/net-event/me", body: EventVisibilityChange(visibility: "public"))
             }

@@ -283,7 +283,7 @@ import Testing
             #expect(try await ada.client.eventSummary("rustconf-2026").attendees == 3)
             await expectProblem(403, "not_a_member") { try await bob.client.leave("rustconf-2026") }
             await expectProblem(409, "organizer_cannot_leave") { try await ada.client.leave("rustconf-2026") }
-            await expectProblem(404, "not_found") { try await bob.client.leave("no-such-event") }
+            await expectProblem(404, "unknown_event") { try await bob.client.leave("no-such-event") }
         }
     }
 }

@@ -90,7 +90,7 @@ import Testing
             #expect(!html.contains("Attendees"))
             await expectProblem(400, "unsupported_language") { _ = try await ada.client.report(of: "rustconf-2026", language: "fr") }
             await expectProblem(403, "not_an_organizer") { _ = try await bob.client.report(of: "rustconf-2026") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.report(of: "no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.report(of: "no-such-event") }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.report(of: "rustconf-2026") }
         }
     }

@@ -61,9 +61,9 @@ import Tokens
             let object = try #require(try JSONSerialization.jsonObject(with: Data(raw.body)) as? [String: Any])
             #expect(Set(object.keys) == ["id", "slug", "name", "startsAt", "endsAt", "timeZone", "purgeOn"], "purgedAt only once purged")
             #expect(!String(decoding: raw.body, as: UTF8.self).contains(created.joinCode))
-            await expectProblem(404, "not_found") { _ = try await server.client.event("no-such-event") }
-            await expectProblem(404, "not_found") { _ = try await server.client.event(UUID().uuidString) }
-            await expectProblem(404, "not_found") { _ = try await server.client.event("caf\u{E9}") }
+            await expectProblem(404, "unknown_event") { _ = try await server.client.event("no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await server.client.event(UUID().uuidString) }
+            await expectProblem(404, "unknown_event") { _ = try await server.client.event("caf\u{E9}") }
         }
     }
 
@@ -242,8 +242,8 @@ import Tokens
             #expect(try await Self.codeRotation(server) != rotationBefore)
             #expect(try await ada.client.myEvents().items.map(\.role) == [.organizer])
             // Organizer routes on an event that does not exist.
-            await expectProblem(404, "not_found") { _ = try await ada.client.rotateJoinCode(of: "no-such-event") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.inviteOrganizer(bob.profile.id, to: UUID().uuidString) }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.rotateJoinCode(of: "no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.inviteOrganizer(bob.profile.id, to: UUID().uuidString) }
         }
     }
 

@@ -66,7 +66,7 @@ import Testing
             // Withdrawn by an organizer: gone from the list, and its holder hears so.
             let withdrawn = try await ada.client.createInvitationLink(to: "rustconf-2026")
             try await ada.client.withdrawInvitationLink(withdrawn.invitation.id, of: "rustconf-2026")
-            await expectProblem(404, "not_found") {
+            await expectProblem(404, "unknown_invitation") {
                 try await ada.client.withdrawInvitationLink(withdrawn.invitation.id, of: "rustconf-2026")
             }
             await expectProblem(410, "invitation_withdrawn") { _ = try await dora.client.acceptInvitationLink(withdrawn.code) }
@@ -212,14 +212,16 @@ import Testing
             }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.createInvitationLink(to: "rustconf-2026") }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.acceptInvitationLink(link.code) }
-            await expectProblem(404, "not_found") { _ = try await ada.client.createInvitationLink(to: "no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.createInvitationLink(to: "no-such-event") }
 
             // The invitation by profile id is listed with its invitee's name, and withdrawn.
             let pending = try await ada.client.pendingInvitations(to: "rustconf-2026")
             #expect(pending.people.map(\.profileName) == ["Eve"])
             try await ada.client.withdrawInvitation(to: "rustconf-2026", of: eve.profile.id)
             #expect(try await eve.client.invitations().items.isEmpty)
-            await expectProblem(404, "not_found") { try await ada.client.withdrawInvitation(to: "rustconf-2026", of: eve.profile.id) }
+            await expectProblem(404, "unknown_invitation") {
+                try await ada.client.withdrawInvitation(to: "rustconf-2026", of: eve.profile.id)
+            }
         }
     }
 

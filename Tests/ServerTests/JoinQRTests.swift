@@ -112,7 +112,7 @@ import Tokens
                 await expectProblem(403, "not_an_organizer") { _ = try await client.joinCode(of: "rustconf-2026") }
             }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.send(.GET, path) }
-            await expectProblem(404, "not_found") {
+            await expectProblem(404, "unknown_event") {
                 _ = try await ada.client.send(.GET, "/v1/events/no-such-event/join-qr?code=\(created.joinCode)")
             }
         }

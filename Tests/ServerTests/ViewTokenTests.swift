@@ -56,7 +56,7 @@ import Tokens
             await expectProblem(403, "not_an_organizer") { _ = try await eve.client.issueViewToken(for: "net-event") }
             let stranger = try await server.user("Stranger")
             await expectProblem(403, "not_an_organizer") { _ = try await stranger.client.issueViewToken(for: "net-event") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.issueViewToken(for: "no-such-event") }
+            await expectProblem(404, "unknown_event") { _ = try await ada.client.issueViewToken(for: "no-such-event") }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.issueViewToken(for: "net-event") }
         }
     }
@@ -92,7 +92,7 @@ import Tokens
             await expectProblem(403, "not_an_organizer") {
                 _ = try await bob.client.extendViewLink(id, of: "long-night", until: Date(timeIntervalSinceNow: 3600))
             }
-            await expectProblem(404, "not_found") {
+            await expectProblem(404, "unknown_view_link") {
                 _ = try await ada.client.extendViewLink(UUID(), of: "long-night", until: Date(timeIntervalSinceNow: 3600))
             }
             let wall = server.client.authenticated(kept.token)
@@ -113,10 +113,12 @@ import Tokens
             let other = try await Self.status(server.client.authenticated(left.token), "/v1/events/long-night/network")
             #expect(other == (401, "view_token_expired"), "the other's row decides, whatever its token says: \(other)")
             #expect(try await ada.client.viewLinks(of: "long-night").items.map(\.id) == [id], "only the extended link is live")
-            await expectProblem(404, "not_found") { _ = try await ada.client.extendViewLink(leftID, of: "long-night", until: until) }
+            await expectProblem(404, "unknown_view_link") {
+                _ = try await ada.client.extendViewLink(leftID, of: "long-night", until: until)
+            }
 
             _ = try await ada.client.revokeViewLinks(of: "long-night", id: id)
-            await expectProblem(404, "not_found") { _ = try await ada.client.extendViewLink(id, of: "long-night", until: until) }
+            await expectProblem(404, "unknown_view_link") { _ = try await ada.client.extendViewLink(id, of: "long-night", until: until) }
         }
     }
 
@@ -304,8 +306,12 @@ import Tokens
             #expect(try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/\(firstId)").status == 204)
             #expect(try await Self.status(server.client.authenticated(first), summary) == (401, "view_token_revoked"))
             #expect(try await Self.status(server.client.authenticated(second), summary).0 == 200)
-            await expectProblem(404, "not_found") { _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/\(firstId)") }
-            await expectProblem(404, "not_found") { _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/nonsense") }
+            await expectProblem(404, "unknown_view_link") {
+                _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/\(firstId)")
+            }
+            await expectProblem(404, "unknown_view_link") {
+                _ = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens/nonsense")
+            }
 
             let all = try await ada.client.send(.DELETE, "/v1/events/net-event/view-tokens")
             #expect(try JSONDecoder.constellation.decode(ViewLinksRevoked.self, from: Data(all.body)).revoked == 1)

@@ -232,5 +232,5 @@ struct EventController {
         return try .json(ViewLinksRevoked(revoked: revoked.count))
     }
 
-    static let noSuchLink = Problem(status: 404, code: "not_found", title: "This event has no such live view link")
+    static let noSuchLink = Problem(status: 404, code: "unknown_view_link", title: "This event has no such live view link")
 }

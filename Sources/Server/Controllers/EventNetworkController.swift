@@ -85,7 +85,7 @@ struct EventNetworkController {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"),
             let found = try await services.events.event(EventReference(text), viewer: me.id)
-        else { throw Problem.noSuchEvent }
+        else { throw Problem.unknownEvent }
         // Purged first: a purge removed its members, and "not a member" would not say why.
         guard found.event.purgedAt == nil else { throw Problem.eventPurged }
         guard found.role != nil else { throw Problem.notAMember }

@@ -35,7 +35,7 @@ struct EventStreamController {
         let reader = try await services.requireEventReader(context, asWall: try request.asksForTheWall())
         let event = reader.event.id
         let resumeAfter = try Self.lastEventId(request)
-        guard let start = try await services.events.feedPosition(of: event) else { throw Problem.noSuchEvent }
+        guard let start = try await services.events.feedPosition(of: event) else { throw Problem.unknownEvent }
         let (position, messages) = try feeds.watch(
             event, from: start, showingNames: reader.showsNames, credential: reader.quotaKey, limit: reader.allowance,
             until: context.clientLeft)

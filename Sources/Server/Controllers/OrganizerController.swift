@@ -41,7 +41,7 @@ struct OrganizerController {
     static let blockedFromOrganizing = Problem(
         status: 403, code: "blocked", title: "You cannot organize this event",
         detail: "A block stands between you and one of its organizers.")
-    static let noSuchInvitation = Problem(status: 404, code: "not_found", title: "This event has no such invitation waiting")
+    static let noSuchInvitation = Problem(status: 404, code: "unknown_invitation", title: "This event has no such invitation waiting")
 
     @Sendable func organizers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await services.requireOrganizedEvent(context)

@@ -22,7 +22,7 @@ struct PurgeController {
 
     @Sendable func purgeDate(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
-        guard let date = try await services.events.purgeDate(of: event.id, bounds: bounds) else { throw Problem.noSuchEvent }
+        guard let date = try await services.events.purgeDate(of: event.id, bounds: bounds) else { throw Problem.unknownEvent }
         return try .json(date)
     }
 
@@ -38,7 +38,7 @@ struct PurgeController {
                 "purge date moved", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)", "event.purge_on": "\(moved.purgeOn)"])
             return try .json(moved)
         } catch StoreError.purgeDateOutOfBounds {
-            guard let now = try await services.events.purgeDate(of: event.id, bounds: bounds) else { throw Problem.noSuchEvent }
+            guard let now = try await services.events.purgeDate(of: event.id, bounds: bounds) else { throw Problem.unknownEvent }
             throw Problem.validation(
                 "purgeOn must be between \(ISO8601Seconds.string(now.earliest)) and \(ISO8601Seconds.string(now.latest))",
                 FieldError("/purgeOn", .dateRange, earliest: now.earliest, latest: now.latest))

@@ -23,7 +23,7 @@ struct EventReader: Sendable {
 }
 
 extension AppServices {
-    /// The reader of the event the path's `{event}` names: 404 `not_found` if there is no such
+    /// The reader of the event the path's `{event}` names: 404 `unknown_event` if there is no such
     /// event; with a view token, 403 `view_token_wrong_event` unless the token is that event's;
     /// with an API key, 403 `not_an_organizer` unless its profile organizes the event; 410
     /// `event_purged` once its purge began. `asWall`
@@ -36,21 +36,21 @@ extension AppServices {
             event: reader.event, showsNames: false, quotaKey: reader.quotaKey, allowance: reader.allowance, organizer: reader.organizer)
     }
 
-    /// The event the path's `{event}` names (its id or slug): 404 `not_found` if there is none.
+    /// The event the path's `{event}` names (its id or slug): 404 `unknown_event` if there is none.
     func requireEvent(_ context: AppRequestContext) async throws -> Event {
         guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text)) else {
-            throw Problem.noSuchEvent
+            throw Problem.unknownEvent
         }
         return found.event
     }
 
-    /// The event the path's `{event}` names, which the caller's profile organizes: 404 `not_found`
+    /// The event the path's `{event}` names, which the caller's profile organizes: 404 `unknown_event`
     /// if there is no such event, 403 `not_an_organizer` for anyone else, attendee or stranger;
     /// 410 `event_purged` once its purge began, unless `evenPurged` (what is left of it).
     func requireOrganizedEvent(_ context: AppRequestContext, evenPurged: Bool = false) async throws -> Event {
         let me = try context.requireProfile()
         guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text), viewer: me.id) else {
-            throw Problem.noSuchEvent
+            throw Problem.unknownEvent
         }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
         if !evenPurged { try await refuseIfPurged(found.event) }
@@ -66,9 +66,9 @@ extension AppServices {
     }
 
     private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
-        guard let text = context.parameters.get("event") else { throw Problem.noSuchEvent }
+        guard let text = context.parameters.get("event") else { throw Problem.unknownEvent }
         if let grant = context.viewGrant {
-            guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.noSuchEvent }
+            guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.unknownEvent }
             guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
             try await refuseIfPurged(found.event)
             // Each link holds its own streams and graph work, as many as its maker gave it screens.
@@ -77,7 +77,7 @@ extension AppServices {
                 allowance: context.viewLink?.screens ?? ViewTokenRequest.defaultScreens, organizer: nil)
         }
         let me = try context.requireProfile()
-        guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.noSuchEvent }
+        guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.unknownEvent }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
         try await refuseIfPurged(found.event)
         return EventReader(event: found.event, showsNames: true, quotaKey: me.id, allowance: nil, organizer: me.id)
@@ -94,7 +94,6 @@ extension Request {
 }
 
 extension Problem {
-    static let noSuchEvent = Problem(status: 404, code: "not_found", title: "No such event")
     static let viewTokenReadOnly = Problem(
         status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
         detail: "It opens the event's network, statistics, growth, summary and live stream (a wall's, its join code too); nothing else.")

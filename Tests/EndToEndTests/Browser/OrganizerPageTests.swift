@@ -86,7 +86,7 @@ import Testing
                 _ = try await anonymous.event(Self.slug)
                 Issue.record("a refused form made the event")
             } catch ClientError.problem(let problem) {
-                #expect(problem.code == "not_found", "nothing was made")
+                #expect(problem.code == "unknown_event", "nothing was made")
             }
 
             // Right: the event is made in its zone's time, and its organizer page opens with its code.

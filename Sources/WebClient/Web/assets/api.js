@@ -137,9 +137,6 @@ export async function json(path, options) {
   return (await call(path, options)).json();
 }
 
-/** Problem codes that say the same as another's message. */
-const SAME = { unsupported_token: 'malformed_token', bad_token_encoding: 'malformed_token', invalid_claims: 'malformed_token', graph_work_busy: 'database_busy' };
-
 /** Lists whose items a `too_long` counts. */
 const LISTS = new Set(['entries', 'tags']);
 
@@ -168,7 +165,7 @@ export function explain(error) {
   const field = error?.errors?.length ? fieldMessage(error.errors[0]) : null;
   if (field) return t('error.invalid', { detail: field });
   if (error && error.code === 'validation_failed' && error.detail) return t('error.invalid', { detail: error.detail });
-  const key = `problem.${SAME[error?.code] ?? error?.code}`;
+  const key = `problem.${error?.code}`;
   if (has(key)) return t(key);
   return t('error.other', { reason: error && error.message ? error.message : String(error) });
 }

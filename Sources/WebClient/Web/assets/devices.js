@@ -4,11 +4,9 @@
 // holding one asks first whether to keep or replace it.
 import { call, json, session, explain, say } from './api.js';
 import { t, language, addMessages } from './i18n.js';
-import devicesEn from './device-messages-en.js';
-import devicesDe from './device-messages-de.js';
 import { pending } from './scan-queue.js';
 
-addMessages({ en: devicesEn, de: devicesDe });
+await addMessages('device-messages');
 
 const $ = (id) => document.getElementById(id);
 const LINK = 'constellation.deviceLink';

@@ -1,22 +1,20 @@
 // The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
 // messages-de.js, and the organizer's pages' the live page's and the devices' own, organizer-, live- and device-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
+// A page loads its own language's catalogs only (both languages hold every key: MessageCatalogTests).
 // The language of a page load: `?lang=xx`, else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
 // stands out (LanguageTests looks for it).
-import en from './messages-en.js';
-import de from './messages-de.js';
-
 const CHOICE = 'constellation.language';
 const PSEUDO = 'qps';
-const catalogs = { en, de };
+const LANGUAGES = ['en', 'de'];
 const ACCENTS = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', c: 'ç', n: 'ñ', t: 'ţ', y: 'ý', A: 'Á', E: 'É', I: 'Í', O: 'Ó', U: 'Ú', C: 'Ç', N: 'Ñ' };
 
 function choose() {
   const asked = new URLSearchParams(location.search).get('lang');
   if (asked === PSEUDO) return PSEUDO;
   const wanted = [asked, localStorage.getItem(CHOICE), ...navigator.languages.map((tag) => tag.split('-')[0].toLowerCase())];
-  return wanted.find((code) => code && Object.hasOwn(catalogs, code)) || 'en';
+  return wanted.find((code) => LANGUAGES.includes(code)) || 'en';
 }
 
 /** English `text` in the pseudo-locale: accented and bracketed, its `{placeholders}` intact. */
@@ -32,19 +30,24 @@ function pseudoCatalog(catalog) {
 
 /** This page load's language: a catalog's ('en', 'de') or the pseudo-locale ('qps'). */
 export const language = choose();
-const messages = language === PSEUDO ? pseudoCatalog(en) : catalogs[language];
 
-/** Adds the messages only some pages use (`{ en, de }`, a catalog of each language, as the
- * organizer's pages have), before those pages `localize`. */
-export function addMessages(more) {
-  for (const [code, catalog] of Object.entries(catalogs)) Object.assign(catalog, more[code]);
-  if (language === PSEUDO) Object.assign(messages, pseudoCatalog(more.en));
+/** The catalog `file` (`messages`, `organizer-messages`, …) in this page's language (the pseudo-locale's made from English). */
+async function load(file) {
+  const catalog = (await import(`./${file}-${language === PSEUDO ? 'en' : language}.js`)).default;
+  return language === PSEUDO ? pseudoCatalog(catalog) : catalog;
+}
+const messages = { ...(await load('messages')) };
+
+/** Adds the messages only some pages use (the catalog `file`: `organizer-messages`,
+ * `live-messages`, `device-messages`), before those pages `localize`. */
+export async function addMessages(file) {
+  Object.assign(messages, await load(file));
 }
 const plurals = new Intl.PluralRules(language);
 
 /** Whether the catalogs have a message `key`. */
 export function has(key) {
-  return Object.hasOwn(en, key);
+  return Object.hasOwn(messages, key);
 }
 
 /** `n` as this language writes numbers (`options` as `Intl.NumberFormat`'s). */
@@ -53,12 +56,12 @@ export function number(n, options) {
 }
 
 /**
- * The message `key` in this page's language (English if its catalog lacks it), its `{name}`s filled
+ * The message `key` in this page's language, its `{name}`s filled
  * from `params` (numbers written as the language writes them); a message with plural forms takes
  * the one `params.count` calls for.
  */
 export function t(key, params = {}) {
-  let message = messages[key] ?? en[key] ?? key;
+  let message = messages[key] ?? key;
   if (typeof message === 'object') message = message[plurals.select(params.count)] ?? message.other;
   return message.replace(/\{(\w+)\}/g, (placeholder, name) => {
     const value = params[name];

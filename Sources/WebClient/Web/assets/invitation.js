@@ -5,10 +5,8 @@
 // works does not (answered, withdrawn, expired, its organizer gone).
 import { json, call, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
 import { t, language, localize, addMessages } from './i18n.js';
-import organizerEn from './organizer-messages-en.js';
-import organizerDe from './organizer-messages-de.js';
 
-addMessages({ en: organizerEn, de: organizerDe });
+await addMessages('organizer-messages');
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');

@@ -14,10 +14,8 @@ import { drawGrowth } from './growth-chart.js';
 import { StableCommunities } from './stable-communities.js';
 import { describePicture } from './picture-text.js';
 import { t, number, language, localize, addMessages } from './i18n.js';
-import liveEn from './live-messages-en.js';
-import liveDe from './live-messages-de.js';
 
-addMessages({ en: liveEn, de: liveDe });
+await addMessages('live-messages');
 
 const $ = (id) => document.getElementById(id);
 const NETWORK_EVERY_MS = 3000;

@@ -5,12 +5,10 @@
 // event's organizer page opens.
 import { call, session, explain, say, sayWaits } from './api.js';
 import { t, localize, addMessages } from './i18n.js';
-import organizerEn from './organizer-messages-en.js';
-import organizerDe from './organizer-messages-de.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { instantIn, apiTime, offerTimeZones, fieldError, dateErrors, refusal } from './event-fields.js';
 
-addMessages({ en: organizerEn, de: organizerDe });
+await addMessages('organizer-messages');
 
 const $ = (id) => document.getElementById(id);
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;

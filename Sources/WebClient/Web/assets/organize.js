@@ -6,8 +6,6 @@
 // Someone who does not organize the event gets a page saying so; a purged event, the figures it left.
 import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
 import { t, language, localize, addMessages } from './i18n.js';
-import organizerEn from './organizer-messages-en.js';
-import organizerDe from './organizer-messages-de.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
 import { initCoOrganizers } from './co-organizers.js';
@@ -15,7 +13,7 @@ import { initPurge, showRecord } from './purge.js';
 import { confirmBox } from './confirm-box.js';
 import { initEventEdit } from './event-edit.js';
 
-addMessages({ en: organizerEn, de: organizerDe });
+await addMessages('organizer-messages');
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');

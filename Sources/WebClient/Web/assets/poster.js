@@ -3,10 +3,8 @@
 // the page's language, laid out for the paper chosen (the print style sheet's named pages).
 import { call, json, explain, say } from './api.js';
 import { t, localize, addMessages } from './i18n.js';
-import organizerEn from './organizer-messages-en.js';
-import organizerDe from './organizer-messages-de.js';
 
-addMessages({ en: organizerEn, de: organizerDe });
+await addMessages('organizer-messages');
 
 const $ = (id) => document.getElementById(id);
 const slug = decodeURIComponent(location.pathname.split('/')[2] || '');
