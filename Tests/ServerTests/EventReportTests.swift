@@ -88,6 +88,16 @@ import Testing
             #expect(german.header("Content-Disposition") == "attachment; filename=\"report-rustconf-2026.html\"")
             #expect(html.contains("<html lang=\"de\">") && html.contains("Teilnehmende") && html.contains("Am besten vernetzt"))
             #expect(!html.contains("Attendees"))
+            // Without ?lang, the reader's languages by weight (a browser opening the link), English if none is written here.
+            for (accepted, expected) in [
+                ("de-CH, fr;q=0.9, en;q=0.8", "de"), ("fr, en;q=0.5, de;q=0.4", "en"), ("fr, it", "en"), ("en;q=0.2, de;q=0.7", "de"),
+                ("de;q=0", "en"), ("*", "en"),
+            ] {
+                let answer = try await ada.client.send(.GET, "/v1/events/rustconf-2026/report", headers: [("Accept-Language", accepted)])
+                #expect(String(decoding: answer.body, as: UTF8.self).contains("<html lang=\"\(expected)\">"), "\(accepted)")
+            }
+            let asked = try await ada.client.send(.GET, "/v1/events/rustconf-2026/report?lang=en", headers: [("Accept-Language", "de")])
+            #expect(String(decoding: asked.body, as: UTF8.self).contains("<html lang=\"en\">"), "?lang wins")
             await expectProblem(400, "unsupported_language") { _ = try await ada.client.report(of: "rustconf-2026", language: "fr") }
             await expectProblem(403, "not_an_organizer") { _ = try await bob.client.report(of: "rustconf-2026") }
             await expectProblem(404, "unknown_event") { _ = try await ada.client.report(of: "no-such-event") }
