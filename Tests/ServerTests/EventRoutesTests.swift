@@ -67,6 +67,16 @@ import Tokens
         }
     }
 
+    /// Once its end has come, an event's join code makes nobody an attendee: 410 `event_ended`.
+    @Test func nobodyJoinsAnEventWhoseEndHasCome() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            let created = try await ada.client.createEvent(Self.newEvent("over-now", startsIn: -7_200, hours: 1))
+            await expectProblem(410, "event_ended") { _ = try await bob.client.joinEvent("over-now", code: created.joinCode) }
+            #expect(try await bob.client.myEvents().items.isEmpty, "Bob is no member")
+        }
+    }
+
     @Test func aTakenSlugIsAConflictAndChangesNothing() async throws {
         try await TestServer.run { server throws in
             let (ada, bob) = try await server.users("Ada", "Bob")

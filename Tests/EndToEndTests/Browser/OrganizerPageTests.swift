@@ -298,12 +298,19 @@ import Testing
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
         try await Browser.with(width: 1280, height: 1400, languages: "de-DE,de") { laptop in
+            // A blank browser finds "create an event" beside joining, within a laptop's first screen
+            // (1366 × 768), and gives its name on the way.
             try await laptop.open(server.url + "/")
-            try await laptop.type("#name", "Greta\n")
-            try await laptop.wait(for: "my page", until: "document.getElementById('qr').naturalWidth > 0")
-            #expect(try await laptop.text("#create-event") == "Eine Veranstaltung anlegen")
-            try await laptop.click("#create-event")
+            try await laptop.wait(for: "the home page", until: "!document.getElementById('join').hidden")
+            #expect(try await laptop.text("#start-organizing") == "Eine Veranstaltung anlegen")
+            let bottom = try await laptop.run("return document.getElementById('start-organizing').getBoundingClientRect().bottom;")
+            #expect(((bottom as? Double) ?? (bottom as? Int).map(Double.init) ?? .infinity) <= 768, "at \(String(describing: bottom)) px")
+            try await laptop.click("#start-organizing")
+            try await laptop.wait(for: "the name first", until: "!document.getElementById('no-profile').hidden")
+            #expect(try await laptop.seriousAccessibilityProblems() == [])
+            try await laptop.type("#organizer-name", "Greta\n")
             try await laptop.wait(for: "the event form", until: "!document.getElementById('new-event').hidden")
+            #expect(try await laptop.run("return localStorage.getItem('constellation.apiKey') !== null;") as? Bool == true)
             #expect(try await laptop.run("return document.documentElement.lang;") as? String == "de")
             try await laptop.type("#event-name", "Treffen in München")
             #expect(try await laptop.run("return document.getElementById('event-slug').value;") as? String == "treffen-in-munchen")

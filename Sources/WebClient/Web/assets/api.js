@@ -113,14 +113,14 @@ export async function register(profile, via = null) {
 }
 
 /**
- * `register` from a join form (its `name` and `headline` fields), its button disabled meanwhile,
+ * `register` from a join form (its `name` and, if it has one, `headline` fields), its button disabled meanwhile,
  * then `next` with the registration; a failure is said in `status`, except no network when
  * `offline` is given: it is called with the profile instead, to keep it for later.
  */
 export async function registerFrom(form, status, next, via = null, offline = null) {
   const button = form.querySelector('button');
   button.disabled = true;
-  const headline = form.headline.value.trim();
+  const headline = form.headline?.value.trim();
   const profile = { displayName: form.name.value.trim(), headline: headline || undefined };
   try {
     await next(await register(profile, via));

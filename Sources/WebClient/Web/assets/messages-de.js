@@ -248,6 +248,7 @@ export default {
   'problem.view_token_revoked': 'Ein Veranstalter hat diesen Ansichtslink widerrufen.',
   'problem.view_token_wrong_event': 'Dieser Ansichtslink gehört zu einer anderen Veranstaltung.',
   'problem.web_client_missing': 'Die Webseiten fehlen in dieser Installation.',
+  'home.organizing': 'Du veranstaltest etwas?',
   'home.createEvent': 'Eine Veranstaltung anlegen',
   'home.forgottenOn': 'Hier am {date} vergessen; deine Kontakte bleiben.',
   'home.leave': 'Verlassen',

@@ -260,6 +260,7 @@ export default {
   'problem.view_token_revoked': 'An organizer revoked this view link.',
   'problem.view_token_wrong_event': 'This view link is for another event.',
   'problem.web_client_missing': 'The web pages are missing from this installation.',
+  'home.organizing': 'Organizing an event?',
   'home.createEvent': 'Create an event',
   'home.forgottenOn': 'You are forgotten here on {date}; your connections stay.',
   'home.leave': 'Leave',

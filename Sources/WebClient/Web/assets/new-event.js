@@ -3,7 +3,7 @@
 // start and end in that zone. Each field's mistake is said next to it, in the page's language,
 // whether the page or the server found it; nothing is created until all are right. Then the
 // event's organizer page opens.
-import { call, session, explain, say, sayWaits } from './api.js';
+import { call, session, explain, say, sayWaits, registerFrom } from './api.js';
 import { t, localize, addMessages } from './i18n.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { instantIn, apiTime, offerTimeZones, fieldError, dateErrors, refusal } from './event-fields.js';
@@ -87,9 +87,24 @@ function start() {
   keepPagesForOffline();
   sayWaits($('status'));
   if (!session.key) {
-    $('no-profile').hidden = false;
+    // A blank browser: the organizer's name first, then the event.
+    const form = $('no-profile');
+    form.hidden = false;
+    $('organizer-name').focus();
+    form.addEventListener('submit', (submitted) => {
+      submitted.preventDefault();
+      registerFrom(form, $('status'), () => {
+        form.hidden = true;
+        showForm();
+      });
+    });
     return;
   }
+  showForm();
+}
+
+/** The event's form, filled with tomorrow from 9 to 18 in this browser's time zone. */
+function showForm() {
   offerTimeZones($('event-zone'), Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC');
   $('event-starts').value = localValue(1, 9);
   $('event-ends').value = localValue(1, 18);
