@@ -53,6 +53,8 @@ public struct EventSummary: Codable, Sendable, Equatable {
     public let connections: Int
     /// The event's members (organizers and attendees).
     public let attendees: Int
+    /// The members who joined in the hour before the summary was made.
+    public let joinedLastHour: Int
     /// The share of members with at least one connection at the event, 0…1 (0 without members).
     public let connectedShare: Double
     /// The hour (UTC) with the most new connections, the earliest on a tie; nil without connections.
@@ -68,12 +70,13 @@ public struct EventSummary: Codable, Sendable, Equatable {
     public let largestComponent: Int
 
     public init(
-        people: Int, connections: Int, attendees: Int, connectedShare: Double, peakHour: Peak?, topByDegree: [Connector],
-        topByBetweenness: [Connector], communities: Int, modularity: Double, largestComponent: Int
+        people: Int, connections: Int, attendees: Int, joinedLastHour: Int, connectedShare: Double, peakHour: Peak?,
+        topByDegree: [Connector], topByBetweenness: [Connector], communities: Int, modularity: Double, largestComponent: Int
     ) {
         self.people = people
         self.connections = connections
         self.attendees = attendees
+        self.joinedLastHour = joinedLastHour
         self.connectedShare = connectedShare
         self.peakHour = peakHour
         self.topByDegree = topByDegree
@@ -139,10 +142,10 @@ public struct EventFigures: Codable, Sendable, Equatable {
 }
 
 extension EventSummary {
-    /// The summary of `figures` and its top connectors.
-    public init(_ figures: EventFigures, topByDegree: [Connector], topByBetweenness: [Connector]) {
+    /// The summary of `figures`, with those who joined in the last hour and its top connectors.
+    public init(_ figures: EventFigures, joinedLastHour: Int, topByDegree: [Connector], topByBetweenness: [Connector]) {
         self.init(
-            people: figures.people, connections: figures.connections, attendees: figures.attendees,
+            people: figures.people, connections: figures.connections, attendees: figures.attendees, joinedLastHour: joinedLastHour,
             connectedShare: figures.connectedShare, peakHour: figures.peakHour, topByDegree: topByDegree,
             topByBetweenness: topByBetweenness, communities: figures.communities, modularity: figures.modularity,
             largestComponent: figures.largestComponent)

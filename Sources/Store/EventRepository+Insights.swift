@@ -42,6 +42,7 @@ package struct EventMemberView: Sendable, Equatable {
     package let named: Bool
     /// Whether they chose to be named on the event's walls too.
     package let onWall: Bool
+    package let joinedAt: Date
 }
 
 /// What the event's growth and summary are computed from.
@@ -127,14 +128,14 @@ extension EventRepository {
     private static func memberViews(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventMemberView] {
         try connection.query(
             """
-            SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named, m.wall_name AS on_wall
+            SELECT m.profile_id, p.display_name, m.visibility = 'named' AS named, m.wall_name AS on_wall, m.joined_at
             FROM event_members m JOIN profiles p ON p.id = m.profile_id
             WHERE m.event_id = \(event)
             """
         ).map { row throws(PostgresError) in
             EventMemberView(
                 profileId: try row.uuid("profile_id"), displayName: try row.string("display_name"), named: try row.bool("named"),
-                onWall: try row.bool("on_wall"))
+                onWall: try row.bool("on_wall"), joinedAt: try row.date("joined_at"))
         }
     }
 

@@ -317,8 +317,10 @@ import Testing
         #expect(summary.status == 0, "\(summary.stderr)")
         let figures = try JSONDecoder.constellation.decode(EventSummary.self, from: Data(summary.stdout.utf8))
         #expect(figures.people == 3 && figures.connections == 2)
+        #expect(figures.joinedLastHour == figures.attendees, "everyone joined just now: \(figures)")
         let table = try Binaries.cli(["event", "summary", "gophercon"], home: ada, server: server.url)
         #expect(table.status == 0 && table.stdout.contains("Top by degree") && table.stdout.contains("Europe/Paris"), "\(table.stdout)")
+        #expect(table.stdout.contains("Joined              \(figures.joinedLastHour) in the last hour"), "\(table.stdout)")
 
         let svg = workspace.root.appendingPathComponent("gophercon.svg")
         let view = try Binaries.cli(["event", "view", "gophercon", "--json", "--svg", svg.path], home: ada, server: server.url)

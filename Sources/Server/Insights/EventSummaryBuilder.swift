@@ -54,7 +54,10 @@ enum EventSummaryBuilder {
         let topByDegree = connectors.sorted { ($0.degree, $1.name) > ($1.degree, $0.name) }.prefix(topCount)
         let topByBetweenness = connectors.filter { $0.betweenness > 0 }
             .sorted { ($0.betweenness, $1.name) > ($1.betweenness, $0.name) }.prefix(topCount)
-        return EventSummary(core.figures, topByDegree: Array(topByDegree), topByBetweenness: Array(topByBetweenness))
+        let hourAgo = Date().addingTimeInterval(-3_600)
+        return EventSummary(
+            core.figures, joinedLastHour: members.count { $0.joinedAt > hourAgo }, topByDegree: Array(topByDegree),
+            topByBetweenness: Array(topByBetweenness))
     }
 
     /// The top connectors among the members who chose to be named, by name: nobody pseudonymous.

@@ -19,6 +19,7 @@ extension EventCommand {
             if options.json { return try Terminal.printJSON(summary) }
             let zone = TimeZone(identifier: details.timeZone) ?? .gmt
             var rows: [(String, String)] = Self.rows(summary.figures, zone: zone)
+            rows.insert(("Joined", "\(summary.joinedLastHour) in the last hour"), at: 1)
             rows += Self.connectors("Top by degree", summary.topByDegree) { person -> String in
                 "\(person.degree) connection\(person.degree == 1 ? "" : "s")"
             }

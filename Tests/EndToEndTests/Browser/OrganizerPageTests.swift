@@ -126,6 +126,12 @@ import Testing
             // A co-organizer, through an invitation link that a third, blank browser opens and accepts.
             try await laptop.open(server.url + "/events/\(Self.slug)/organize")
             try await laptop.wait(for: "the organizer page", until: "document.querySelectorAll('#organizers li').length === 1")
+            // Who came, as the API's summary says it: Olga and Nina, both within the hour, nobody connected yet.
+            try await laptop.wait(for: "who came", until: "document.getElementById('figure-attendees').textContent === '2'")
+            let summary = try await olga.eventSummary(Self.slug)
+            #expect(summary.attendees == 2 && summary.joinedLastHour == 2 && summary.connectedShare == 0)
+            #expect(try await laptop.text("#figure-joined") == "2")
+            #expect(try await laptop.text("#figure-connected") == "0%")
             try await laptop.click("#invite")
             try await laptop.wait(for: "the invitation", until: "document.getElementById('invitation-link').textContent !== ''")
             let invitationLink = try await laptop.text("#invitation-link")

@@ -45,8 +45,10 @@ export function initCoOrganizers({ event, path, when, copy, status, steppedDown 
         await refresh();
         $('invite').focus();
       } catch (error) {
+        // Accepted, declined or withdrawn meanwhile: said, and the list shows what waits now.
         say(status, explain(error), 'error');
         withdraw.disabled = false;
+        await refresh().catch(() => {});
       }
     });
     item.append(words, withdraw);

@@ -5,7 +5,7 @@
 // stepping down: co-organizers.js), exports, the badge sheet, the purge date (purge.js), and the way to growth and the summary.
 // Someone who does not organize the event gets a page saying so; a purged event, the figures it left.
 import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
-import { t, language, localize, addMessages } from './i18n.js';
+import { t, number, language, localize, addMessages } from './i18n.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
 import { initCoOrganizers } from './co-organizers.js';
@@ -31,6 +31,8 @@ const EXPORTS = [
 ];
 /** How often the page asks for the join code, to follow another organizer's rotation. */
 const CODE_EVERY_MS = 5000;
+/** Who came, co-organizers, invitations and links are asked again every this many of those (30 s). */
+const FIGURES_EVERY = 6;
 let event = null;
 /** The timer that follows the join code, stopped once I no longer organize the event. */
 let following = null;
@@ -194,6 +196,14 @@ async function revokeLinks(id, button) {
   }
 }
 
+/** Who came: the event's members, those who joined in the last hour and the share connected with someone, as its summary gives them. */
+async function showWhoCame() {
+  const summary = await json(path('/summary'));
+  $('figure-attendees').textContent = number(summary.attendees);
+  $('figure-joined').textContent = number(summary.joinedLastHour);
+  $('figure-connected').textContent = number(summary.connectedShare, { style: 'percent' });
+}
+
 /** Says how many attendees asked for a printed badge: what the sheet will hold. */
 async function countBadges() {
   const { count } = await json(path('/badge-requests'));
@@ -281,9 +291,18 @@ async function start() {
       },
     });
     showEvent(event, etag);
-    await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges(), purge()]);
-    // Another organizer may replace the code: the page follows, as the walls do.
-    following = setInterval(() => { if (document.visibilityState === 'visible') showCode().catch(() => {}); }, CODE_EVERY_MS);
+    await Promise.all([showCode(), listLinks(), coOrganizers(), countBadges(), purge(), showWhoCame()]);
+    // Other organizers change the event too: the page follows the code as the walls do, and who
+    // came, the co-organizers, invitations and links every 30 s and whenever the page comes back into view.
+    const others = () => Promise.all([showWhoCame(), coOrganizers(), listLinks()]).catch(() => {});
+    let polls = 0;
+    following = setInterval(() => {
+      if (document.visibilityState !== 'visible') return;
+      showCode().catch(() => {});
+      polls += 1;
+      if (polls % FIGURES_EVERY === 0) others();
+    }, CODE_EVERY_MS);
+    document.addEventListener('visibilitychange', () => { if (document.visibilityState === 'visible' && !$('organizer').hidden) others(); });
   } catch (error) {
     say(status, explain(error), 'error');
   }
