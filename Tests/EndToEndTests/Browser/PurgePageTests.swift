@@ -55,6 +55,7 @@ import Testing
             try await laptop.wait(
                 for: "the purge date", until: "/is purged on/.test(document.getElementById('purge-date-text').textContent)")
             #expect(try await laptop.run("return document.getElementById('purge-now').hidden;") as? Bool == true, "not while it runs")
+            #expect(try await laptop.text("#purge-early").contains("possible from"), "it says from when")
             try await laptop.run("document.getElementById('purge-on').value = '2099-01-01';")
             try await laptop.click("#move-purge")
             try await laptop.wait(for: "the field's refusal", until: "!document.getElementById('purge-on-error').hidden")
@@ -85,6 +86,12 @@ import Testing
             #expect(try await laptop.text("#record").contains("Connections"))
             #expect(try await ada.event("purge-fest").purgedAt != nil)
             #expect(try await laptop.seriousAccessibilityProblems() == [])
+            // The report stays, made from the record.
+            try await laptop.run(OrganizerPageTests.catchDownloads)
+            try await laptop.click("#purged-report")
+            try await laptop.wait(for: "the report saved", until: "window.saved.length === 1")
+            let saved = try #require(try await laptop.run("return window.saved[0];") as? [String: String])
+            #expect(saved["name"]?.hasSuffix(".report.html") == true && saved["text"]?.contains("<html lang=\"en\">") == true)
         }
     }
 }

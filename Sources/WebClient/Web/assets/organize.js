@@ -210,22 +210,25 @@ async function countBadges() {
   $('badge-count').textContent = t('organize.badgeCount', { count });
 }
 
+/** Saves the export `key` (one of EXPORTS) as a file, `button` disabled meanwhile. */
+async function save(button, { key, url, file }) {
+  button.disabled = true;
+  try {
+    const response = await call(path(key === 'report' ? `${url}?lang=${language === 'de' ? 'de' : 'en'}` : url));
+    download(await response.blob(), `${event.slug}-${today()}.${file}`);
+    say(status, t('organize.exported', { format: button.textContent }), 'success');
+  } catch (error) {
+    say(status, explain(error), 'error');
+  } finally {
+    button.disabled = false;
+  }
+}
+
 function offerExports() {
-  $('exports').replaceChildren(...EXPORTS.map(({ key, url, file }) => {
-    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`organize.export.${key}`) });
-    button.dataset.format = key;
-    button.addEventListener('click', async () => {
-      button.disabled = true;
-      try {
-        const response = await call(path(key === 'report' ? `${url}?lang=${language === 'de' ? 'de' : 'en'}` : url));
-        download(await response.blob(), `${event.slug}-${today()}.${file}`);
-        say(status, t('organize.exported', { format: button.textContent }), 'success');
-      } catch (error) {
-        say(status, explain(error), 'error');
-      } finally {
-        button.disabled = false;
-      }
-    });
+  $('exports').replaceChildren(...EXPORTS.map((entry) => {
+    const button = Object.assign(document.createElement('button'), { type: 'button', textContent: t(`organize.export.${entry.key}`) });
+    button.dataset.format = entry.key;
+    button.addEventListener('click', () => save(button, entry));
     return button;
   }));
 }
@@ -253,6 +256,10 @@ async function start() {
   const gone = () => {
     clearInterval(following);
     refuse(t('organize.purged', { event: event.name }));
+    // The report stays: made from what the record kept.
+    const report = $('purged-report');
+    report.hidden = false;
+    report.onclick = () => save(report, EXPORTS.find(({ key }) => key === 'report'));
     return showRecord(path).catch(() => {});
   };
   try {

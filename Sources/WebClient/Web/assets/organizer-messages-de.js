@@ -138,6 +138,7 @@ export default {
   'organize.movePurge': 'Datum ändern',
   'organize.purgeMoved': 'Die personenbezogenen Daten werden jetzt am {date} gelöscht.',
   'organize.error.purgeOn': 'Wähle ein Datum.',
+  'organize.purgeEarlyFrom': 'Vor ihrem Datum löschen lässt sie sich ab {date}, wenn vor ihrem Ende gemachte Scans nicht mehr ankommen können.',
   'organize.purgeNow': 'Jetzt löschen…',
   'organize.purgeQuestion': '{event} jetzt löschen? Wer teilgenommen hat, ihre Einstellungen, die Paare, Einladungen, Ansichtslinks (offene Wände werden dunkel) und der Beitrittscode sind dann endgültig weg. Name, Termine und Kennzahlen bleiben, und alle Kontakte.',
   'organize.purgeYes': 'Jetzt löschen',

@@ -140,6 +140,7 @@ export default {
   'organize.movePurge': 'Move the date',
   'organize.purgeMoved': 'The personal data is now purged on {date}.',
   'organize.error.purgeOn': 'Choose a date.',
+  'organize.purgeEarlyFrom': 'Purging it before its date is possible from {date}, once scans made before its end can no longer arrive.',
   'organize.purgeNow': 'Purge now…',
   'organize.purgeQuestion': 'Purge {event} now? Who attended, their choices, the event\'s pairs, invitations, view links (open walls go dark) and join code go for good. Its name, dates and figures stay, and everyone\'s connections.',
   'organize.purgeYes': 'Purge now',

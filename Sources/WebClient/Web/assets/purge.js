@@ -23,8 +23,11 @@ export function initPurge({ current, path, when, status, purged }) {
     bounds = date;
     $('purge-date-text').textContent = t('organize.purgeDate', { date: when(date.purgeOn) });
     Object.assign($('purge-on'), { value: day(date.purgeOn, current().timeZone), min: day(date.earliest, current().timeZone), max: day(date.latest, current().timeZone) });
-    // Before the end and the grace, its codes still redeem: it can only be moved.
-    $('purge-now').hidden = Date.parse(date.earliest) > Date.now() + 60_000;
+    // Before the end and the grace, its codes still redeem: it can only be moved, and the page says from when it can go early.
+    const later = Date.parse(date.earliest) > Date.now() + 60_000;
+    $('purge-now').hidden = later;
+    $('purge-early').hidden = !later;
+    $('purge-early').textContent = later ? t('organize.purgeEarlyFrom', { date: when(date.earliest) }) : '';
   }
 
   function fieldError(text) {
@@ -62,12 +65,19 @@ export function initPurge({ current, path, when, status, purged }) {
       await json(path('/purge'), { method: 'POST', body: { confirm: current().slug } });
       purged();
     } catch (error) {
-      say(status, explain(error), 'error');
+      // Said where the question is, beside the buttons that asked it.
+      say($('purge-now-error'), explain(error), 'error');
     }
   }
 
   $('move-purge').addEventListener('click', move);
-  confirmBox('purge-now', { question: () => t('organize.purgeQuestion', { event: current().name }), act: purgeNow });
+  confirmBox('purge-now', {
+    question: () => {
+      say($('purge-now-error'), '');
+      return t('organize.purgeQuestion', { event: current().name });
+    },
+    act: purgeNow,
+  });
   return async () => show(await json(path('/purge-date')));
 }
 
