@@ -58,6 +58,15 @@ import Testing
             #expect(Self.bars(html) == growth.map(\.newConnections).filter { $0 > 0 })
             let lines = Self.lines(html)
             #expect(lines.count == 3)
+            // Each gridline stands at the value its label names (a top of 5 has no whole middle: 0 to 5 in ones).
+            let gridlines = html.matches(of: /<line class="grid" [^>]*data-value="([^"]+)"\/><text [^>]*>([^<]*)<\/text>/)
+                .map { (value: String($0.output.1), label: String($0.output.2)) }
+            #expect(gridlines.count >= 9, "\(gridlines)")
+            for line in gridlines where !line.label.contains("%") { #expect(line.label == line.value, "\(line)") }
+            #expect(gridlines.map(\.value).contains("3") || gridlines.map(\.value).contains("2"), "\(gridlines)")
+            #expect(!gridlines.map(\.value).contains("2.5") && !gridlines.map(\.value).contains("1.5"), "\(gridlines)")
+            // Two series drawn over each other both show: the first wide, the second dashed on it.
+            #expect(Self.count("stroke-width=\"4\"", in: html) == 2 && Self.count("stroke-dasharray=\"6 4\"", in: html) == 1)
             #expect(lines.first == growth.map { Double($0.cumulativePeople) })
             #expect(lines.dropFirst().first == growth.map { Double($0.cumulativeConnections) })
             #expect(lines.last == growth.map { $0.cumulativePeople == 0 ? 0 : Double($0.largestComponent) / Double($0.cumulativePeople) })

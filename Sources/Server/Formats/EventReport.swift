@@ -146,7 +146,7 @@ struct EventReport {
                         name: words.largestGroup,
                         values: buckets.map { $0.cumulativePeople == 0 ? 0 : Double($0.largestComponent) / Double($0.cumulativePeople) },
                         colour: "#c2255c")
-                ], style: .lines, valueText: words.percent, timeText: timeText, top: 1),
+                ], style: .lines, valueText: words.percent, timeText: timeText, top: 1, whole: false),
         ]
         return "<section><h2>\(words.growth)</h2>\n"
             + charts.map { "<figure><figcaption>\($0.title.xmlEscaped)</figcaption>\n\($0.svg())\($0.key())</figure>\n" }.joined()

@@ -25,6 +25,9 @@ struct ReportChart {
     var top: Double? = nil
     /// The bucket drawn in the accent colour (the peak).
     var highlighted: Int? = nil
+    /// Whether its values are whole numbers (counts): a gridline then stands only at a whole number,
+    /// so that each stands at the value its label names.
+    var whole = true
 
     private static let width = 640.0, height = 200.0
     private static let left = 64.0, right = 12.0, above = 10.0, below = 26.0
@@ -38,12 +41,13 @@ struct ReportChart {
         func y(_ value: Double) -> Double { Self.above + plotHeight * (1 - (top > 0 ? value / top : 0)) }
         var out =
             "<svg class=\"chart\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" role=\"img\" aria-label=\"\(title.xmlEscaped)\">\n"
-        for tick in [0, 0.5, 1.0] {
-            let at = y(top * tick).svgNumber
+        for tick in ticks(top: top) {
+            let at = y(tick).svgNumber
             out +=
-                "<line class=\"grid\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.width - Self.right))\" y1=\"\(at)\" y2=\"\(at)\"/>"
+                "<line class=\"grid\" x1=\"\(Int(Self.left))\" x2=\"\(Int(Self.width - Self.right))\" y1=\"\(at)\" y2=\"\(at)\" "
+                + "data-value=\"\(Self.exact(tick))\"/>"
                 + "<text class=\"axis\" x=\"\(Int(Self.left) - 6)\" y=\"\(at)\" text-anchor=\"end\" dominant-baseline=\"middle\">"
-                + "\(valueText(top * tick).xmlEscaped)</text>\n"
+                + "\(valueText(tick).xmlEscaped)</text>\n"
         }
         for index in Self.labelled(starts.count) {
             let x = (Self.left + step * (Double(index) + 0.5)).svgNumber
@@ -51,7 +55,7 @@ struct ReportChart {
                 "<text class=\"axis\" x=\"\(x)\" y=\"\(Int(Self.height) - 8)\" text-anchor=\"\(index == 0 ? "start" : index == starts.count - 1 ? "end" : "middle")\">"
                 + "\(timeText(starts[index]).xmlEscaped)</text>\n"
         }
-        for line in series {
+        for (number, line) in series.enumerated() {
             switch style {
             case .bars:
                 for (index, value) in line.values.enumerated() where value > 0 {
@@ -66,8 +70,10 @@ struct ReportChart {
                 let points = line.values.enumerated().map { index, value in
                     "\((Self.left + step * (Double(index) + 0.5)).svgNumber),\(y(value).svgNumber)"
                 }
+                // The first line wide, the others narrower and dashed over it: equal series both show.
+                let stroke = number == 0 ? "stroke-width=\"4\"" : "stroke-width=\"2\" stroke-dasharray=\"6 4\""
                 out +=
-                    "<polyline fill=\"none\" stroke=\"\(line.colour)\" stroke-width=\"2\" points=\"\(points.joined(separator: " "))\" "
+                    "<polyline fill=\"none\" stroke=\"\(line.colour)\" \(stroke) points=\"\(points.joined(separator: " "))\" "
                     + "data-values=\"\(line.values.map(Self.exact).joined(separator: " "))\"><title>\(line.name.xmlEscaped)</title></polyline>\n"
             }
         }
@@ -79,6 +85,15 @@ struct ReportChart {
         guard series.count > 1 else { return "" }
         return "<p class=\"key\">"
             + series.map { "<span style=\"color:\($0.colour)\">■</span> \($0.name.xmlEscaped)" }.joined(separator: " &#160; ") + "</p>\n"
+    }
+
+    /// Where the gridlines stand: at 0, the middle and the top; on a chart of whole numbers whose
+    /// middle is none (a top of 5), at every whole step of a fifth of the top instead.
+    func ticks(top: Double) -> [Double] {
+        let middle = top / 2
+        guard whole, middle != middle.rounded() else { return [0, middle, top] }
+        let step = max(1, (top / 5).rounded(.up))
+        return Array(stride(from: 0, through: top, by: step))
     }
 
     /// `value` as it is, without a trailing `.0`: what `data-value` holds.
