@@ -174,8 +174,8 @@ import Testing
     }
 
     /// A browser asking for German gets the pages in German (the join form, a connection made); the
-    /// switch on the page turns it to English, which stays for the next pages (and `?lang=` still
-    /// chooses for one page load).
+    /// switch on the page turns it to English, which stays for the next pages; a link's `?lang=`
+    /// chooses too, and stays for the pages after it.
     @Test func aGermanBrowserGetsGermanUntilEnglishIsChosen() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { _ = server.stop() }
@@ -215,18 +215,21 @@ import Testing
                 until: "/^You were already connected with Ada/.test(document.getElementById('status').textContent)")
             try await phone.open(server.url + "/?lang=de")
             try await phone.wait(
-                for: "German for one page load",
+                for: "German from the link",
                 until:
                     "document.documentElement.lang === 'de' && /^Meine Verbindungen/.test(document.getElementById('connections-title').textContent)"
             )
-            // Switching on `/c` reloads the page: the scan it shows survives (in the history entry's state).
+            // The link's language stays on the next page; switching on `/c` reloads it, and the scan it
+            // shows survives (in the history entry's state).
             try await phone.open(server.url + "/c#" + (try await ada.issueToken()).token)
-            try await phone.wait(for: "the scan, in English", until: "/Ada/.test(document.getElementById('status').textContent)")
-            try await phone.click("#language option[value=de]")
             try await phone.wait(
-                for: "the same scan after switching to German",
+                for: "the scan, still in German",
+                until: "document.documentElement.lang === 'de' && /Ada/.test(document.getElementById('status').textContent)")
+            try await phone.click("#language option[value=en]")
+            try await phone.wait(
+                for: "the same scan after switching to English",
                 until:
-                    "document.documentElement.lang === 'de' && document.getElementById('status').dataset.kind === 'success' && /Ada/.test(document.getElementById('status').textContent)"
+                    "document.documentElement.lang === 'en' && document.getElementById('status').dataset.kind === 'success' && /Ada/.test(document.getElementById('status').textContent)"
             )
             try await phone.expectCleanPage(origin: server.url)
         }

@@ -319,7 +319,7 @@ import Testing
             #expect(try await laptop.run("return localStorage.getItem('constellation.apiKey') !== null;") as? Bool == true)
             #expect(try await laptop.run("return document.documentElement.lang;") as? String == "de")
             try await laptop.type("#event-name", "Treffen in München")
-            #expect(try await laptop.run("return document.getElementById('event-slug').value;") as? String == "treffen-in-munchen")
+            #expect(try await laptop.run("return document.getElementById('event-slug').value;") as? String == "treffen-in-muenchen")
             try await laptop.run("document.getElementById('event-ends').value = document.getElementById('event-starts').value;")
             try await laptop.click("#new-event button[type=submit]")
             try await laptop.wait(
@@ -333,14 +333,14 @@ import Testing
             #expect(try await laptop.text("#open-wall") == "Projektorwand öffnen")
             #expect(try await laptop.text("#organizers-title") == "Mitveranstalter")
             #expect(try await laptop.seriousAccessibilityProblems() == [])
-            try await laptop.open(server.url + "/events/treffen-in-munchen/poster?paper=letter")
+            try await laptop.open(server.url + "/events/treffen-in-muenchen/poster?paper=letter")
             try await laptop.wait(for: "the poster", until: "!document.getElementById('poster').hidden")
             #expect(try await laptop.text(".poster-code span") == "Beitrittscode")
             #expect(try await laptop.printedPageCount(width: 21.59, height: 27.94) == 1, "the Letter poster fits its page")
             try await laptop.expectCleanPage(origin: server.url)
 
             // The only organizer cannot step down, and is told so in German.
-            try await laptop.open(server.url + "/events/treffen-in-munchen/organize")
+            try await laptop.open(server.url + "/events/treffen-in-muenchen/organize")
             try await laptop.wait(for: "the organizer page", until: "!document.getElementById('organizer').hidden")
             try await laptop.click("#step-down")
             try await laptop.click("#step-down-yes")

@@ -1,7 +1,7 @@
 // The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
 // messages-de.js, and the organizer's pages' the live page's and the devices' own, organizer-, live- and device-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
 // A page loads its own language's catalogs only (both languages hold every key: MessageCatalogTests).
-// The language of a page load: `?lang=xx`, else the one chosen with the page's switch (kept in
+// The language of a page load: `?lang=xx` (kept as the choice for the pages after it), else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
 // stands out (LanguageTests looks for it).
@@ -13,6 +13,8 @@ const ACCENTS = { a: 'á', e: 'é', i: 'í', o: 'ó', u: 'ú', c: 'ç', n: 'ñ',
 function choose() {
   const asked = new URLSearchParams(location.search).get('lang');
   if (asked === PSEUDO) return PSEUDO;
+  // A link's language is the reader's choice from then on: the pages it leads to keep it.
+  if (LANGUAGES.includes(asked)) localStorage.setItem(CHOICE, asked);
   const wanted = [asked, localStorage.getItem(CHOICE), ...navigator.languages.map((tag) => tag.split('-')[0].toLowerCase())];
   return wanted.find((code) => LANGUAGES.includes(code)) || 'en';
 }

@@ -4,6 +4,7 @@ export default {
   'language.label': 'Sprache',
   'loading': 'Wird geladen…',
 
+  'count.unnamed': { one: 'eine Person ohne Namen', other: '{count} ohne Namen' },
   'count.people': { one: '{count} Person', other: '{count} Personen' },
   'count.links': { one: '{count} Verbindung', other: '{count} Verbindungen' },
   'count.connections': { one: '{count} Verbindung', other: '{count} Verbindungen' },

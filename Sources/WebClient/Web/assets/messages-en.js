@@ -7,6 +7,7 @@ export default {
   'loading': 'Loading…',
 
   // Counts, within other messages.
+  'count.unnamed': { one: 'one not named', other: '{count} not named' },
   'count.people': { one: '{count} person', other: '{count} people' },
   'count.links': { one: '{count} link', other: '{count} links' },
   'count.connections': { one: '{count} connection', other: '{count} connections' },

@@ -14,13 +14,13 @@ const $ = (id) => document.getElementById(id);
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
 /** The fields, by the JSON Pointer the server's `errors` name them with. */
 const FIELDS = { '/name': 'event-name', '/slug': 'event-slug', '/timeZone': 'event-zone', '/startsAt': 'event-starts', '/endsAt': 'event-ends' };
-/** Letters that no decomposition takes apart, as they are written in a web address. */
-const LETTERS = { ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', đ: 'd', þ: 'th' };
+/** Letters that no decomposition takes apart, and German's umlauts, as they are written in a web address. */
+const LETTERS = { ß: 'ss', æ: 'ae', ø: 'o', ł: 'l', đ: 'd', þ: 'th', ä: 'ae', ö: 'oe', ü: 'ue' };
 let slugEdited = false;
 
 /** A slug from `name`: letters without their accents, lower case, anything else a hyphen. */
 export function suggestSlug(name) {
-  const spelled = name.replace(/[ßæøłđþ]/gi, (letter) => LETTERS[letter.toLowerCase()]);
+  const spelled = name.replace(/[ßæøłđþäöü]/gi, (letter) => LETTERS[letter.toLowerCase()]);
   const slug = spelled.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 64).replace(/-+$/, '');
   return slug.length >= 3 ? slug : slug ? `${slug}-event` : '';

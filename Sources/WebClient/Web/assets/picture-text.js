@@ -20,8 +20,13 @@ export function describePicture(nodes, links) {
   }
   const largest = [...groups.entries()].sort((a, b) => b[1].length - a[1].length);
   const everyone = nodes.length <= EVERYONE;
-  const named = (members) => members.sort((a, b) => (b.degree || 0) - (a.degree || 0))
-    .slice(0, everyone ? members.length : NAMES).map((node) => node.label).join(', ');
+  // People shown without a name (a wall's, who did not choose to be named on it) are counted, not listed.
+  const named = (members) => {
+    const shown = members.sort((a, b) => (b.degree || 0) - (a.degree || 0)).slice(0, everyone ? members.length : NAMES);
+    const names = shown.map((node) => node.label).filter(Boolean);
+    const unnamed = shown.length - names.length;
+    return [...names, ...(unnamed ? [t('count.unnamed', { count: unnamed })] : [])].join(', ');
+  };
   const parts = largest.slice(0, everyone ? largest.length : GROUPS).map(([community, members]) => {
     const group = community === null ? t('picture.noGroup') : t('picture.group', { number: community + 1 });
     const people = t('count.people', { count: members.length });
