@@ -77,13 +77,16 @@ extension LayoutDocument {
         JSONBytes.quoted(text)
     }
 
-    /// RFC 4180: a header and CRLF lines, `source,target`, and `first_at` when edges say when they appeared.
-    /// Fields that hold a comma, a quote or a line break are quoted.
+    /// RFC 4180: a header and CRLF lines, `source,target`, `first_at` when edges say when they
+    /// appeared, then each end's label as the picture shows it (`source_label,target_label`; empty
+    /// for someone shown without one). Fields that hold a comma, a quote or a line break are quoted.
     private func writeCSV(to out: TextSink) {
         let timed = isTimed
-        out += timed ? "source,target,first_at\r\n" : "source,target\r\n"
+        let labels = Dictionary(nodes.map { ($0.id, $0.label ?? "") }, uniquingKeysWith: { first, _ in first })
+        out += timed ? "source,target,first_at,source_label,target_label\r\n" : "source,target,source_label,target_label\r\n"
         for edge in edges {
-            out += csv(edge.source) + "," + csv(edge.target) + (timed ? "," + csv(edge.start ?? "") : "") + "\r\n"
+            out += csv(edge.source) + "," + csv(edge.target) + (timed ? "," + csv(edge.start ?? "") : "")
+            out += "," + csv(labels[edge.source] ?? "") + "," + csv(labels[edge.target] ?? "") + "\r\n"
         }
     }
 

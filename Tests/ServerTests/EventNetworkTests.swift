@@ -174,21 +174,23 @@ import Testing
             let raw = try await ada.client.send(.GET, "/v1/events/net-event/network?format=csv")
             #expect(raw.contentType?.hasPrefix("text/csv") == true)
             let lines = String(decoding: raw.body, as: UTF8.self).components(separatedBy: "\r\n")
-            #expect(lines.first == "source,target,first_at" && lines.last == "")
+            #expect(lines.first == "source,target,first_at,source_label,target_label" && lines.last == "")
             let rows = lines.dropFirst().dropLast().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
             #expect(rows.count == network.edges.count)
+            let labels = Dictionary(uniqueKeysWithValues: network.nodes.map { ($0.id, $0.label) })
             for (row, edge) in zip(rows, network.edges) {
-                #expect(row.count == 3)
-                #expect(row.first == edge.source && row.dropFirst().first == edge.target)
-                let parsed = try Date(row.last ?? "", strategy: Date.ISO8601FormatStyle())
+                #expect(row.count == 5)
+                #expect(row[0] == edge.source && row[1] == edge.target)
+                let parsed = try Date(row[2], strategy: Date.ISO8601FormatStyle())
                 #expect(abs(parsed.timeIntervalSince(edge.firstAt)) < 1)
+                #expect(row[3] == labels[edge.source] && row[4] == labels[edge.target], "each end as the organizer's picture labels it")
             }
-            #expect(rows.map { $0.last ?? "" } == rows.map { $0.last ?? "" }.sorted(), "edges in the order they connected")
+            #expect(rows.map { $0[2] } == rows.map { $0[2] }.sorted(), "edges in the order they connected")
 
             // An event with no pair yet has the same columns: a spreadsheet set up on it keeps working.
             _ = try await ada.client.createEvent(EventRoutesTests.newEvent("net-empty"))
             let empty = try await ada.client.send(.GET, "/v1/events/net-empty/network?format=csv")
-            #expect(String(decoding: empty.body, as: UTF8.self) == "source,target,first_at\r\n")
+            #expect(String(decoding: empty.body, as: UTF8.self) == "source,target,first_at,source_label,target_label\r\n")
             let emptyGEXF = String(decoding: try await ada.client.exportEventNetwork("net-empty", format: "gexf"), as: UTF8.self)
             #expect(emptyGEXF.contains("mode=\"dynamic\" timeformat=\"dateTime\""))
         }

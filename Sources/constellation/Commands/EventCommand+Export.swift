@@ -8,7 +8,7 @@ extension EventCommand {
             abstract: "An event's network as a file for Gephi, yEd, a spreadsheet, sigma.js or Cytoscape.js (organizers only).",
             discussion: """
                 GEXF is dynamic (each edge starts when its pair first connected), GraphML static, CSV is \
-                source,target,first_at, graphology is what sigma.js imports, cytoscape is Cytoscape.js elements. \
+                source,target,first_at,source_label,target_label, graphology is what sigma.js imports, cytoscape is Cytoscape.js elements. \
                 Nodes are per-event pseudonyms, labelled by name only for people who chose it.
                 """)
 
