@@ -238,6 +238,45 @@ import Testing
         }
     }
 
+    /// An event made through the API, begun, with times to the second: renaming it from the page
+    /// changes its name only (the start the page shows to the minute is not sent back), and a new
+    /// time zone keeps the end's clock time (its start has come, and stays).
+    @Test func aRunningEventIsRenamedAndGivenAnotherZoneFromThePage() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        defer { _ = server.stop() }
+        try await Browser.with(width: 1280, height: 1400) { laptop in
+            try await laptop.open(server.url + "/")
+            try await laptop.type("#name", "Rita\n")
+            try await laptop.wait(for: "my page", until: "document.getElementById('qr').naturalWidth > 0")
+            let rita = server.client.authenticated(
+                try #require(try await laptop.run("return localStorage.getItem('constellation.apiKey');") as? String))
+            let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 - 3_600).rounded(.down) - 17)
+            let created = try await rita.createEvent(
+                NewEvent(
+                    name: "Runing Late", slug: "running-late", startsAt: start, endsAt: start.addingTimeInterval(6 * 3_600), timeZone: "UTC"
+                ))
+            try await laptop.open(server.url + "/events/running-late/organize")
+            try await laptop.wait(for: "the event's form", until: "document.getElementById('edit-name').value === 'Runing Late'")
+            #expect(try await laptop.run("return document.getElementById('edit-starts').disabled;") as? Bool == true, "its start has come")
+            try await laptop.run("document.getElementById('edit-name').value = 'Running Late';")
+            try await laptop.click("#save-event")
+            try await laptop.wait(for: "renamed", until: "document.getElementById('event-name').textContent === 'Running Late'")
+            var event = try await rita.event("running-late")
+            #expect(event.name == "Running Late" && event.startsAt == created.event.startsAt && event.endsAt == created.event.endsAt)
+
+            try await laptop.run("document.getElementById('edit-zone').value = 'Europe/Berlin';")
+            try await laptop.click("#save-event")
+            try await laptop.wait(for: "the new zone", until: "/Berlin/.test(document.getElementById('event-dates').textContent)")
+            event = try await rita.event("running-late")
+            #expect(event.timeZone == "Europe/Berlin" && event.startsAt == created.event.startsAt, "a start that has come stays")
+            let offset = TimeInterval(TimeZone(identifier: "Europe/Berlin")!.secondsFromGMT(for: created.event.endsAt))
+            #expect(
+                abs(event.endsAt.timeIntervalSince(created.event.endsAt) + offset) < 60,
+                "the end keeps its clock time in the new zone: \(event.endsAt) for \(created.event.endsAt)")
+            try await laptop.expectCleanPage(origin: server.url)
+        }
+    }
+
     /// A second browser registers through `link` (the poster's): it joins the event as an attendee,
     /// and the event's organizer page tells it that it is not for them.
     private static func joinThrough(_ link: String, server: ServerProcess) async throws -> ConstellationClient {

@@ -20,6 +20,11 @@ const FIELDS = { '/name': 'edit-name', '/timeZone': 'edit-zone', '/startsAt': 'e
 export function initEventEdit({ path, status, changed }) {
   let event = null;
   let etag = null;
+  /** The fields' values as shown: what differs from them is what the organizer changed. */
+  let shownValues = {};
+  const values = () => ({
+    name: $('edit-name').value.trim(), timeZone: $('edit-zone').value, startsAt: $('edit-starts').value, endsAt: $('edit-ends').value,
+  });
 
   function show(shown, tag) {
     event = shown;
@@ -37,6 +42,7 @@ export function initEventEdit({ path, status, changed }) {
     $('edit-ends-hint').hidden = !ended;
     $('end-now').hidden = ended;
     for (const id of Object.values(FIELDS)) fieldError(id, '');
+    shownValues = values();
   }
 
   /** What the form changes of the event, or the id of the first wrong field (every wrong one said). */
@@ -55,10 +61,15 @@ export function initEventEdit({ path, status, changed }) {
     for (const [id, message] of Object.entries(errors)) fieldError(id, message);
     const wrong = Object.keys(errors).find((id) => errors[id]);
     if (wrong) return wrong;
+    // Only what the organizer changed (the fields show times to the minute: an event made through
+    // the API may start at 09:00:30). A new time zone keeps the clock times shown, as when it was
+    // chosen wrong: the start and end move with it, those that have come excepted.
     const asked = { name, timeZone: zone, startsAt: apiTime(starts), endsAt: apiTime(ends) };
-    // Only what differs: a start that has come is sent only if it moved, which the server refuses and says.
-    const current = { name: event.name, timeZone: event.timeZone, startsAt: apiTime(new Date(event.startsAt)), endsAt: apiTime(new Date(event.endsAt)) };
-    return Object.fromEntries(Object.entries(asked).filter(([key, value]) => value !== current[key]));
+    const now = values();
+    const zoneChanged = now.timeZone !== shownValues.timeZone;
+    const field = { startsAt: 'edit-starts', endsAt: 'edit-ends' };
+    return Object.fromEntries(Object.entries(asked).filter(([key]) => now[key] !== shownValues[key]
+      || (zoneChanged && field[key] && !$(field[key]).disabled)));
   }
 
   async function send(body, button) {
