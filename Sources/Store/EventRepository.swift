@@ -135,14 +135,11 @@ public struct EventRepository: Sendable {
         }
     }
 
-    /// Makes `profile` an attendee of `event` if `code` is its current join code and its end has not
-    /// come (`eventEnded`); a member already keeps their role. `joined` is false when they were a
-    /// member already.
+    /// Makes `profile` an attendee of `event` if `code` is its current join code;
+    /// a member already keeps their role. `joined` is false when they were a member already.
     public func join(_ event: UUID, profile: UUID, code: JoinCodeAttempt) async throws -> (membership: MyEvent, joined: Bool) {
         try await database.withTransaction { connection in
             let found = try Self.checkJoinCode(code, of: event, on: connection)
-            // Its end has come: nobody joins it any more (`eventEnded`).
-            guard Date() < found.endsAt else { throw StoreError.eventEnded }
             return try Self.join(found, profile: profile, on: connection)
         }
     }

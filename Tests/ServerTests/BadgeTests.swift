@@ -55,8 +55,11 @@ import Tokens
             let (ada, bob, eve) = try await server.users("Ada", "Bob", "Eve")
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent("open-day"))
             _ = try await bob.client.joinEvent("open-day", code: created.joinCode)
-            let ended = try await ada.client.createEvent(EventRoutesTests.newEvent("last-year", startsIn: -10 * 3600, hours: 8))
+            // Bob joined while it ran; its organizer ended it since.
+            let ended = try await ada.client.createEvent(EventRoutesTests.newEvent("last-year", startsIn: -10 * 3600, hours: 12))
             _ = try await bob.client.joinEvent("last-year", code: ended.joinCode)
+            let tag = try #require(try await ada.client.taggedEvent("last-year").etag)
+            _ = try await ada.client.changeEvent("last-year", EventChangeRequest(endsAt: Date()), ifMatch: tag)
 
             await expectProblem(403, "not_a_member") { _ = try await eve.client.badge(event: "open-day") }
             await expectProblem(404, "unknown_event") { _ = try await bob.client.badge(event: "no-such-day") }

@@ -111,11 +111,13 @@ struct EventController {
         return try Response.json(try services.joinCodes.current(of: event, rotation: rotation))
     }
 
-    /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays).
-    /// Wrong codes are counted per person and per event (`DeploymentLimits.checkGuess`): 429 past them.
+    /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays);
+    /// 410 `event_ended` once its end has come. Wrong codes are counted per person and per event
+    /// (`DeploymentLimits.checkGuess`): 429 past them.
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireEvent(context)
+        guard Date() < event.endsAt else { throw Problem.eventEnded }
         let input = try await request.decode(as: JoinRequest.self, context: context)
         try await services.deploymentLimits.checkGuess(credential: me.id, event: event.id)
         let membership: MyEvent
