@@ -20,7 +20,7 @@ import Testing
     ]
     static let authenticatedRoutes: Set<String> = [
         "GET /v1/profiles/{id}", "GET /v1/me", "PATCH /v1/me", "GET /v1/me/card", "PUT /v1/me/card", "POST /v1/tokens", "GET /v1/me/qr",
-        "GET /v1/me/badge", "GET /v1/events/{event}/badges", "GET /v1/events/{event}/badge-requests",
+        "GET /v1/me/badge", "GET /v1/events/{event}/badges", "GET /v1/events/{event}/badge-requests", "PATCH /v1/events/{event}",
         "POST /v1/connections", "GET /v1/me/connections", "GET /v1/me/network", "GET /v1/me/network/stats",
         "DELETE /v1/me/connections/{profileId}", "GET /v1/me/blocks", "POST /v1/me/blocks/{profileId}",
         "DELETE /v1/me/blocks/{profileId}", "POST /v1/me/qr/reset", "GET /v1/me/export", "DELETE /v1/me",

@@ -117,7 +117,8 @@ struct EventController {
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireEvent(context)
-        guard Date() < event.endsAt else { throw Problem.eventEnded }
+        // A purged event says so (the store refuses it); any other whose end has come, this.
+        guard event.purgedAt != nil || Date() < event.endsAt else { throw Problem.eventEnded }
         let input = try await request.decode(as: JoinRequest.self, context: context)
         try await services.deploymentLimits.checkGuess(credential: me.id, event: event.id)
         let membership: MyEvent
