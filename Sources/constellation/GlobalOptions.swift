@@ -12,6 +12,12 @@ struct GlobalOptions: ParsableArguments {
         completion: .file())
     var caFile: String?
 
+    @Option(
+        help:
+            "Seconds to wait for each answer before a scan is saved offline or the command gives up (default: $CONSTELLATION_TIMEOUT, else 10)."
+    )
+    var timeout: Double?
+
     @Flag(help: "Print machine-readable JSON.")
     var json = false
 }

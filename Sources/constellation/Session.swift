@@ -38,9 +38,13 @@ struct Session {
             throw .data("'\(server)' is not an http(s) URL")
         }
         let authorities = options.caFile ?? ProcessInfo.processInfo.environment["CONSTELLATION_CA_FILE"]
+        let seconds = options.timeout ?? ProcessInfo.processInfo.environment["CONSTELLATION_TIMEOUT"].map { Double($0) ?? .nan } ?? 10
+        guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
+            throw .data("the timeout must be a number of seconds above 0 and at most 3600")
+        }
         client = ConstellationClient(
-            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities), timeout: .seconds(10),
-            serverVersion: VersionNotice.hear)
+            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities),
+            timeout: .milliseconds(Int64(seconds * 1000)), serverVersion: VersionNotice.hear)
     }
 
     /// One HTTP client for the process per set of trusted authorities. A refused connection is
@@ -73,19 +77,20 @@ struct Session {
     // MARK: - Keys
 
     /// The server's public keys, refreshed when it answers and cached for offline verification.
-    func verificationKeys() async throws(CLIError) -> (keys: [String: VerificationKey], online: Bool) {
+    /// `unreachable` says why the cached keys were used: nil when the server answered.
+    func verificationKeys() async throws(CLIError) -> (keys: [String: VerificationKey], unreachable: String?) {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
         } catch {
-            guard case .unreachable = error else { throw CLIError(error) }
+            guard case .unreachable(_, let reason) = error else { throw CLIError(error) }
             guard let cached = try store.read(KeySet.self, from: store.keysFile) else {
                 throw .unavailable("\(error), and no keys are cached to check the code offline")
             }
-            return (try Self.verificationKeys(cached), false)
+            return (try Self.verificationKeys(cached), reason)
         }
         try store.write(keySet, to: store.keysFile)
-        return (try Self.verificationKeys(keySet), true)
+        return (try Self.verificationKeys(keySet), nil)
     }
 
     static func verificationKeys(_ keySet: KeySet) throws(CLIError) -> [String: VerificationKey] {

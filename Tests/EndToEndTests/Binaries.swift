@@ -17,11 +17,18 @@ enum Binaries {
 
     /// Runs the CLI with its own config directory and server URL, plus `environment`; waits for it to finish.
     static func cli(_ arguments: [String], home: URL, server: String, environment extra: [String: String] = [:]) throws -> Output {
+        try run("constellation", arguments, environment: cliEnvironment(home: home, server: server).merging(extra) { $1 }, scratch: home)
+    }
+
+    /// The CLI's environment in a test: its own config directory, the server, and a 60 s wait for each
+    /// answer instead of 10 s, since the whole suite on two loaded cores has kept a server busy past
+    /// 10 s (a test that means the offline path stops the server instead).
+    private static func cliEnvironment(home: URL, server: String) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_CONFIG_HOME"] = home.path
         environment["CONSTELLATION_SERVER"] = server
-        environment.merge(extra) { $1 }
-        return try run("constellation", arguments, environment: environment, scratch: home)
+        environment["CONSTELLATION_TIMEOUT"] = "60"
+        return environment
     }
 
     /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`
@@ -47,10 +54,7 @@ enum Binaries {
 
     /// Starts the CLI like `cli(_:home:server:)` without waiting: for a command that waits itself.
     static func launchCLI(_ arguments: [String], home: URL, server: String) throws -> Running {
-        var environment = ProcessInfo.processInfo.environment
-        environment["XDG_CONFIG_HOME"] = home.path
-        environment["CONSTELLATION_SERVER"] = server
-        return try launch("constellation", arguments, environment: environment, scratch: home)
+        try launch("constellation", arguments, environment: cliEnvironment(home: home, server: server), scratch: home)
     }
 
     /// A started executable, its output going to files in its scratch directory.

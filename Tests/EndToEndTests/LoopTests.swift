@@ -179,6 +179,33 @@ import Tokens
         #expect(try Binaries.cli(["sync"], home: bob, server: server.url).stdout.contains("Nothing to sync"))
     }
 
+    /// A server that takes the connection and never answers: `--timeout` says how long the CLI
+    /// waits before it saves the scan offline; a timeout that is not a number of seconds is refused.
+    @Test func aServerThatNeverAnswersIsWaitedForTheTimeoutThenTheScanIsSavedOffline() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        let (ada, bob) = try workspace.homes("ada", "bob")
+        _ = try workspace.register("Ada", home: ada, server: server.url)
+        _ = try workspace.register("Bob", home: bob, server: server.url)
+        let token = try workspace.token(home: ada, server: server.url)
+        #expect(server.stop() == 0)
+
+        let silent = try LoopbackSocket(listening: true)
+        defer { silent.close() }
+        let silentURL = "http://127.0.0.1:\(silent.port)"
+        for bad in ["0", "-3", "soon", "nan", "7200"] {
+            let refused = try Binaries.cli(["scan", token], home: bob, server: silentURL, environment: ["CONSTELLATION_TIMEOUT": bad])
+            #expect(refused.status == 65 && refused.stderr.contains("the timeout must be a number of seconds"), "\(bad): \(refused)")
+        }
+        #expect(try queuedTokens(home: bob).isEmpty)
+
+        let started = ContinuousClock.now
+        let scan = try Binaries.cli(["scan", "--timeout", "1.5", token], home: bob, server: silentURL)
+        #expect(ContinuousClock.now - started >= .seconds(1.5))
+        #expect(scan.status == 0 && scan.stdout.contains("did not answer in time"), "\(scan)")
+        #expect(scan.stdout.contains("the scan is saved offline"), "\(scan.stdout)")
+        #expect(try queuedTokens(home: bob) == [token])
+    }
+
     /// A scan while the database is gone (a failover, a restart) gets 503 from a server that is up:
     /// the CLI keeps the genuine scan in its queue, as when the network is gone, and says why;
     /// `sync` sends it once the database is back.

@@ -37,7 +37,7 @@ struct Scan: AsyncParsableCommand {
         try await reportingErrors {
             let session = try Session(options: options)
             let token = try readToken()
-            let (keys, online) = try await session.verificationKeys()
+            let (keys, unreachable) = try await session.verificationKeys()
             let claims: ConnectionClaims
             do {
                 // A badge lasts as long as its event, whose end may have moved since it was printed: the server says.
@@ -49,23 +49,13 @@ struct Scan: AsyncParsableCommand {
             if claims.subject == session.credentials?.profileId {
                 throw CLIError.data("that is your own code: show it to someone else to connect")
             }
-            var why = "The server cannot be reached"
-            if online {
-                try await session.catchUp()
-                let redemption: Redemption?
-                do throws(ClientError) {
-                    redemption = try await session.client.redeem(RedeemRequest(token: token))
-                } catch .unreachable {
-                    // The network went away between the key check and the redemption: keep the scan.
-                    redemption = nil
-                } catch .problem(let problem) where problem.status == 503 {
-                    // The database is failing over, restarting or busy: keep the scan the same way.
-                    redemption = nil
-                    why = "The server cannot record scans just now (\(problem.code))"
-                } catch {
-                    throw CLIError(error)
-                }
-                if let redemption { return try report(redemption) }
+            let why: String
+            if let unreachable {
+                why = "The server cannot be reached (\(unreachable))"
+            } else if let refused = try await redeem(token, session: session) {
+                why = refused
+            } else {
+                return
             }
             let (scan, added) = try session.enqueue(
                 ConfigStore.QueuedScan(
@@ -81,6 +71,26 @@ struct Scan: AsyncParsableCommand {
                     """)
             }
         }
+    }
+
+    /// Redeems `token` and reports the connection; or, when the server cannot take it now, says why,
+    /// for the scan to be saved offline.
+    private func redeem(_ token: String, session: Session) async throws -> String? {
+        try await session.catchUp()
+        let redemption: Redemption
+        do throws(ClientError) {
+            redemption = try await session.client.redeem(RedeemRequest(token: token))
+        } catch .unreachable(_, let reason) {
+            // The network went away between the key check and the redemption: keep the scan.
+            return "The server cannot be reached (\(reason))"
+        } catch .problem(let problem) where problem.status == 503 {
+            // The database is failing over, restarting or busy: keep the scan the same way.
+            return "The server cannot record scans just now (\(problem.code))"
+        } catch {
+            throw CLIError(error)
+        }
+        try report(redemption)
+        return nil
     }
 
     private func report(_ redemption: Redemption) throws {

@@ -176,3 +176,13 @@ export function say(element, text, kind = 'info') {
   element.dataset.kind = kind;
   element.hidden = !text;
 }
+
+/**
+ * Puts `items` in the list `element` unless it shows the same already: a refresh that brings
+ * nothing new keeps the buttons where a hand or the keyboard's focus is about to press them.
+ */
+export function showItems(element, items) {
+  const same = element.children.length === items.length
+    && items.every((item, index) => item.outerHTML === element.children[index].outerHTML);
+  if (!same) element.replaceChildren(...items);
+}

@@ -1,7 +1,7 @@
 // The organizer page's co-organizers: who organizes the event, an invitation link (and its code)
 // to give someone, the invitations that wait for an answer (each withdrawn with a click), and
 // stepping down after a confirmation that says what stops working.
-import { call, json, session, explain, say, ApiError } from './api.js';
+import { call, json, session, explain, say, showItems, ApiError } from './api.js';
 import { t } from './i18n.js';
 import { confirmBox } from './confirm-box.js';
 
@@ -17,7 +17,7 @@ export function initCoOrganizers({ event, path, when, copy, status, steppedDown 
   async function refresh() {
     const [organizers, pending] = await Promise.all([json(path('/organizers')), json(path('/invitations'))]);
     const me = session.profile?.id;
-    $('organizers').replaceChildren(...organizers.items.map((organizer) => {
+    showItems($('organizers'), organizers.items.map((organizer) => {
       const item = document.createElement('li');
       item.textContent = organizer.profileId === me ? t('organize.you', { name: organizer.displayName }) : organizer.displayName;
       return item;
@@ -29,7 +29,7 @@ export function initCoOrganizers({ event, path, when, copy, status, steppedDown 
         t('organize.withdrawPersonLabel', { name: person.profileName }), `/invitations/${person.profileId}`)),
     ];
     if (!items.length) items.push(Object.assign(document.createElement('li'), { textContent: t('organize.noPending') }));
-    $('pending-invitations').replaceChildren(...items);
+    showItems($('pending-invitations'), items);
   }
 
   function pendingItem(text, label, withdrawPath) {

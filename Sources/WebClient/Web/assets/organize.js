@@ -4,7 +4,7 @@
 // the links now live, extended or revoked one by one or all at once), co-organizers (invitations,
 // stepping down: co-organizers.js), exports, the badge sheet, the purge date (purge.js), and the way to growth and the summary.
 // Someone who does not organize the event gets a page saying so; a purged event, the figures it left.
-import { call, json, session, explain, say, sayWaits, ApiError } from './api.js';
+import { call, json, session, explain, say, sayWaits, showItems, ApiError } from './api.js';
 import { t, number, language, localize, addMessages } from './i18n.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
@@ -137,7 +137,7 @@ async function openScreen(wall) {
 /** The view links now live, newest first, each with who made it, until when, and how many screens it may light. */
 async function listLinks() {
   const links = (await json(path('/view-tokens'))).items;
-  $('view-links').replaceChildren(...links.map((link) => {
+  const items = links.map((link) => {
     const item = document.createElement('li');
     const text = document.createElement('span');
     text.textContent = t(link.showsNames ? 'organize.linkLive' : 'organize.linkWall', {
@@ -158,12 +158,9 @@ async function listLinks() {
     }
     item.append(revoke);
     return item;
-  }));
-  if (!links.length) {
-    const none = document.createElement('li');
-    none.textContent = t('organize.noLinks');
-    $('view-links').append(none);
-  }
+  });
+  if (!links.length) items.push(Object.assign(document.createElement('li'), { textContent: t('organize.noLinks') }));
+  showItems($('view-links'), items);
   $('revoke-all').hidden = !links.length;
 }
 
@@ -294,7 +291,8 @@ async function start() {
       changed: (now) => {
         event = now;
         showHeading();
-        purge().catch(() => {});
+        // A later end lets the links live longer: their Extend buttons show at once.
+        Promise.all([purge(), listLinks()]).catch(() => {});
       },
     });
     showEvent(event, etag);
