@@ -39,16 +39,9 @@ public struct RateBucketRepository: Sendable {
         guard !buckets.isEmpty else { return nil }
         do {
             try await database.withTransaction { connection in
-                for bucket in buckets {
-                    let taken = try connection.query(
-                        """
-                        INSERT INTO rate_buckets AS b (subject, tokens, updated) VALUES (\(bucket.subject), \(Double(bucket.capacity - 1)), now())
-                        ON CONFLICT (subject) DO UPDATE SET tokens = \(bucket.refilled) - 1, updated = now()
-                        WHERE \(bucket.refilled) >= 1
-                        RETURNING 1
-                        """)
+                for bucket in buckets where try !Self.takeOne(from: bucket, evenIfEmpty: false, on: connection) {
                     // Thrown, so that the tokens taken from the buckets before it go back.
-                    if taken.isEmpty { throw Empty(wait: try Self.wait(for: bucket, on: connection)) }
+                    throw Empty(wait: try Self.wait(for: bucket, on: connection))
                 }
             }
             return nil
@@ -68,11 +61,7 @@ public struct RateBucketRepository: Sendable {
     public func charge(_ buckets: [Bucket]) async throws {
         try await database.withTransaction { connection in
             for bucket in buckets {
-                try connection.query(
-                    """
-                    INSERT INTO rate_buckets AS b (subject, tokens, updated) VALUES (\(bucket.subject), \(Double(bucket.capacity - 1)), now())
-                    ON CONFLICT (subject) DO UPDATE SET tokens = greatest(\(bucket.refilled) - 1, 0), updated = now()
-                    """)
+                _ = try Self.takeOne(from: bucket, evenIfEmpty: true, on: connection)
             }
         }
     }
@@ -85,6 +74,19 @@ public struct RateBucketRepository: Sendable {
             RETURNING 1
             """
         ).count
+    }
+
+    /// Takes a token from `bucket`: only if it holds one, or else down to none when `evenIfEmpty`;
+    /// whether one was taken.
+    private static func takeOne(from bucket: Bucket, evenIfEmpty: Bool, on connection: PostgresConnection) throws(PostgresError) -> Bool {
+        try !connection.query(
+            """
+            INSERT INTO rate_buckets AS b (subject, tokens, updated) VALUES (\(bucket.subject), \(Double(bucket.capacity - 1)), now())
+            ON CONFLICT (subject) DO UPDATE SET tokens = greatest(\(bucket.refilled) - 1, 0), updated = now()
+            WHERE \(evenIfEmpty) OR \(bucket.refilled) >= 1
+            RETURNING 1
+            """
+        ).isEmpty
     }
 
     private struct Empty: Error {

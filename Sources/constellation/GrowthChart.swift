@@ -32,7 +32,7 @@ enum GrowthChart {
         lines.append("")
         lines += DisplayWidth.wrap(
             "In all: \(last.cumulativePeople) people, \(last.cumulativeConnections) connections; "
-                + "largest group \(last.largestComponent).", to: columns)
+                + "largest connected group \(last.largestComponent).", to: columns)
         return lines.joined(separator: "\n")
     }
 

@@ -84,8 +84,9 @@ import Testing
         #expect(pair.count == 2 && pair[0] != pair[1])
     }
 
-    /// METRICS.md's stability: add 1% new edges (some to new nodes), lay out warm; old nodes move
-    /// a median of at most 5% of the picture's size, where a cold re-layout moves them far more.
+    /// Stability (docs/graph-engine.md, "How a picture is measured"): add 1% new edges (some to new
+    /// nodes), lay out warm; old nodes move a median of at most 5% of the picture's size, where a
+    /// cold re-layout moves them far more.
     @Test func warmStartKeepsThePicture() throws {
         let base = try Self.fixture("sfhh09")
         let first = ConstellationLayout().positions(for: base)

@@ -3,7 +3,7 @@ import Graph
 import Testing
 
 /// A picture that grows connection by connection keeps a fresh layout's quality and moves little
-/// (METRICS.md, "Layout stability and quality as a picture grows"): an event of planted groups
+/// (docs/graph-engine.md, "How a picture is measured"): an event of planted groups
 /// replayed in three arrival orders, a warm picture taken as a live page would take it, each
 /// compared with a fresh layout of the same graph.
 @Suite struct GrowingPictureTests {
@@ -74,7 +74,7 @@ import Testing
 
     /// A grown picture draws nobody on top of anybody: from a picture whose groups were heaped
     /// onto their centres (each person 80% of the way there), no two people of the grown picture
-    /// are closer than 0.4% of its side, METRICS.md's crowding (the settling alone left 0.02 pairs
+    /// are closer than 0.4% of its side, the crowding of docs/graph-engine.md (the settling alone left 0.02 pairs
     /// a person); from a heavier heap (90%: 1.28 such pairs a person), fewer than 0.2 (the
     /// settling alone left 0.74; in 8 rounds `Separation` cannot spread a heap that dense).
     @Test func aGrownPictureDrawsNobodyOnTopOfAnybody() {

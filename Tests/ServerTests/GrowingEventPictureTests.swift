@@ -6,7 +6,7 @@ import TestSupport
 import Testing
 
 /// The event's picture as the live page fetches it while the event grows through the API, against
-/// a fresh layout of the same pairs (METRICS.md, "a picture that grows"; the measures at scale are
+/// a fresh layout of the same pairs (docs/graph-engine.md, "a picture that grows"; the measures at scale are
 /// `GrowthReplay`'s, printed by `Tools/bench-graph`). Before, the server froze everyone it had
 /// placed and pressed newcomers against the frame: most people on the box, nobody moving.
 @Suite(.tier(.database)) struct GrowingEventPictureTests {

@@ -43,13 +43,13 @@ import Testing
                 refused.closed && refused.text.hasPrefix("HTTP/1.1 503") && refused.text.contains("\"too_many_connections\""),
                 "\(refused.text)")
             #expect(server.services.connectionsPerAddress.count(from: "127.0.0.3") == 20, "the refused one was never counted")
-            // Another address: answered, and at once (the bound is generous for CI's loaded cores;
-            // what it shows is that nobody waits behind the full address).
+            // Another address is answered while the full one's connections are still held: were it
+            // waiting behind them, no answer would come before they close, below. (No time bound:
+            // on CI's loaded cores /health alone has taken 5 s.)
             let other = try RawHTTP(port: server.port, from: "127.0.0.4")
             other.send("GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             let answer = try await other.readUntilClosed(timeout: 30)
             #expect(answer.text.hasPrefix("HTTP/1.1 200"), "\(answer.text)")
-            #expect(answer.seconds < 2, "another address waited \(answer.seconds) s")
             // Held open until here (the optimizer would end their lifetimes at their last use), then closed.
             for connection in held { connection.hangUp() }
             let fresh = try await Self.waitForCount(0, from: "127.0.0.3", server)

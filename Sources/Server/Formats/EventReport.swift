@@ -165,7 +165,7 @@ struct EventReport {
                 ? " " + words.linesDrawn(words.number(drawing.drawn), words.number(drawing.connections)) : ""
             body =
                 "<figure>\(drawing.svg(title: words.constellation))<figcaption>"
-                + "\(words.pictureCaption(words.number(record.figures.communities)))\(sampled)</figcaption></figure>"
+                + "\(words.pictureCaption(record.figures.communities, words.number(record.figures.communities)))\(sampled)</figcaption></figure>"
         }
         return "<section class=\"picture\"><h2>\(words.constellation)</h2>\n\(body)\n</section>\n"
     }

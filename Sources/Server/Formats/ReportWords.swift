@@ -27,7 +27,7 @@ struct ReportWords: Sendable {
     let peopleConnected: String
     let largestShare: String
     let constellation: String
-    let pictureCaption: @Sendable (_ communities: String) -> String
+    let pictureCaption: @Sendable (_ communities: Int, _ written: String) -> String
     let linesDrawn: @Sendable (_ drawn: String, _ all: String) -> String
     let tooLarge: @Sendable (_ people: String, _ limit: String) -> String
     let noConnections: String
@@ -109,7 +109,11 @@ struct ReportWords: Sendable {
         totals: "People connected and connections, in total", peopleConnected: "people connected",
         largestShare: "How connected the room became: the largest connected group's share of the people connected",
         constellation: "The constellation",
-        pictureCaption: { "Each dot is a person, each line a connection, each colour one of the \($0) communities. Nobody is named." },
+        pictureCaption: {
+            $0 == 1
+                ? "Each dot is a person, each line a connection; together they make one community. Nobody is named."
+                : "Each dot is a person, each line a connection, each colour one of the \($1) communities. Nobody is named."
+        },
         linesDrawn: { "\($0) of the \($1) connections are drawn." },
         tooLarge: { "The network is too large to draw here (\($0) people; this server draws up to \($1))." },
         noConnections: "No connections yet.", noPicture: "No picture: the event's pairs were purged.",
@@ -138,7 +142,9 @@ struct ReportWords: Sendable {
         largestShare: "Wie vernetzt der Raum wurde: der Anteil der größten verbundenen Gruppe an den Vernetzten",
         constellation: "Die Konstellation",
         pictureCaption: {
-            "Jeder Punkt ist eine Person, jede Linie eine Verbindung, jede Farbe eine der \($0) Gemeinschaften. Niemand ist benannt."
+            $0 == 1
+                ? "Jeder Punkt ist eine Person, jede Linie eine Verbindung; zusammen bilden sie eine Gemeinschaft. Niemand ist benannt."
+                : "Jeder Punkt ist eine Person, jede Linie eine Verbindung, jede Farbe eine der \($1) Gemeinschaften. Niemand ist benannt."
         },
         linesDrawn: { "\($0) der \($1) Verbindungen sind gezeichnet." },
         tooLarge: { "Das Netzwerk ist zu groß, um es hier zu zeichnen (\($0) Personen; dieser Server zeichnet bis zu \($1))." },

@@ -35,14 +35,11 @@ package struct DeploymentLimits: Sendable {
     func checkGuess(credential: UUID, event: UUID) async throws {
         try filter.checkGuess(.joinGuess, credential: credential, event: event)
         guard limits.perCredential[.joinGuess] != nil else { return }
-        // The person's bucket first, then the event's.
+        // The person's bucket first, then the event's, if it is limited.
         let buckets = limits.buckets(.joinGuess, credential: credential, address: nil, event: event).map(Self.bucket)
-        let person = buckets[0]
         let tokens = try await store.tokens(buckets)
-        for (bucket, held) in zip(buckets, tokens) where held < 1 {
-            // The event's room counts only for someone who has guessed wrong lately.
-            guard bucket == person || tokens[0] < Double(person.capacity) else { continue }
-            throw RateLimited(action: .joinGuess, retryAfter: .seconds((1 - held) / bucket.perSecond))
+        if let refusing = RateLimits.refusingGuess(tokens: tokens, capacity: buckets[0].capacity) {
+            throw RateLimited(action: .joinGuess, retryAfter: .seconds((1 - tokens[refusing]) / buckets[refusing].perSecond))
         }
     }
 

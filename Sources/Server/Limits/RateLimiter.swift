@@ -98,11 +98,15 @@ package final class RateLimiter: Sendable {
     /// guessed wrong lately; counts nothing.
     func checkGuess(_ action: RateLimits.Action, credential: UUID, event: UUID) throws(RateLimited) {
         guard let personal = limits.perCredential[action] else { return }
-        let person = Key(action: action, subject: "profile:\(credential)")
-        try check(person, rule: personal)
-        guard let shared = limits.perEvent[action] else { return }
-        let guessedWrong = buckets.withLock { Self.refill($0[person], rule: personal, now: .now).tokens < Double(personal.count) }
-        if guessedWrong { try check(Key(action: action, subject: "event:\(event)"), rule: shared) }
+        // The person's bucket first, then the event's, if it is limited.
+        let rules = limits.buckets(action, credential: credential, address: nil, event: event)
+        let tokens = buckets.withLock { buckets in
+            let now = ContinuousClock.now
+            return rules.map { Self.refill(buckets[Key(action: $0.action, subject: $0.subject)], rule: $0.rule, now: now).tokens }
+        }
+        if let refusing = RateLimits.refusingGuess(tokens: tokens, capacity: personal.count) {
+            throw RateLimited(action: action, retryAfter: .seconds((1 - tokens[refusing]) / rules[refusing].rule.perSecond))
+        }
     }
 
     /// Counts a wrong guess by `credential` at `event`.

@@ -165,6 +165,15 @@ public struct RateLimits: Sendable, Equatable {
         ].compactMap { rule, action, subject in rule.flatMap { rule in subject.map { (rule, action, $0) } } }
     }
 
+    /// The rule for wrong guesses at a shared secret, whatever counts the buckets: given the tokens
+    /// the guesser's bucket holds (of `capacity`), then the event's if it is limited, the index of
+    /// the bucket that refuses, if one does. The guesser's must hold one; the event's room counts
+    /// only for someone who has guessed wrong lately (whose own bucket is not full), so that one
+    /// stranger's flood locks out nobody else.
+    static func refusingGuess(tokens: [Double], capacity: Int) -> Int? {
+        tokens.indices.first { tokens[$0] < 1 && ($0 == 0 || tokens[0] < Double(capacity)) }
+    }
+
     /// Every rule's share for one of `instances` servers that each count on their own.
     public func share(of instances: Int) -> RateLimits {
         RateLimits(

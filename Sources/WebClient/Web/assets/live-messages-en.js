@@ -27,7 +27,7 @@ export default {
   'live.shareConnected': 'Share connected',
   'live.communities': 'Communities',
   'live.communitiesValue': '{count} (modularity {modularity})',
-  'live.largestGroup': 'Largest group',
+  'live.largestGroup': 'Largest connected group',
   'live.busiestHour': 'Busiest hour',
   'live.peak': '{time} ({new} new)',
   'live.topConnectors': 'Top connectors',

@@ -8,8 +8,8 @@ export default {
   'count.people': { one: '{count} Person', other: '{count} Personen' },
   'count.links': { one: '{count} Verbindung', other: '{count} Verbindungen' },
   'count.connections': { one: '{count} Verbindung', other: '{count} Verbindungen' },
-  'count.groups': { one: '{count} Gruppe', other: '{count} Gruppen' },
-  'count.smallerGroups': { one: '{count} kleinere Gruppe', other: '{count} kleinere Gruppen' },
+  'count.communities': { one: '{count} Gemeinschaft', other: '{count} Gemeinschaften' },
+  'count.smallerCommunities': { one: '{count} kleinere Gemeinschaft', other: '{count} kleinere Gemeinschaften' },
 
   'form.name': 'Dein Name',
   'form.headline': 'Beschreibung',
@@ -57,7 +57,7 @@ export default {
   'home.organizersSeeMyName': 'Die Veranstalter sehen meinen Namen',
   'home.nowNamed': 'Die Veranstalter von {event} sehen jetzt deinen Namen.',
   'home.nowPseudonymous': 'Die Veranstalter von {event} sehen jetzt ein Pseudonym.',
-  'home.nameOnTheWall': 'Mein Name auf der Leinwand der Veranstaltung (alle im Raum sehen ihn)',
+  'home.nameOnTheWall': 'Mein Name an der Wand der Veranstaltung (alle im Raum sehen ihn)',
   'home.nowOnWall': 'Die Leinwände von {event} zeigen jetzt deinen Namen.',
   'home.nowOffWall': 'Die Leinwände von {event} zeigen dich jetzt ohne Beschriftung.',
   'home.joinEvent': 'Bei einer Veranstaltung mitmachen',
@@ -87,16 +87,16 @@ export default {
 
   'node.detail': { one: '{name}: {count} Verbindung', other: '{name}: {count} Verbindungen' },
   'node.detailInCommunity': {
-    one: '{name}: {count} Verbindung, Gruppe {community}',
-    other: '{name}: {count} Verbindungen, Gruppe {community}',
+    one: '{name}: {count} Verbindung, Gemeinschaft {community}',
+    other: '{name}: {count} Verbindungen, Gemeinschaft {community}',
   },
   'picture.empty': 'Noch ist niemand im Bild.',
-  'picture.summary': '{people}, {links}, {groups}.',
-  'picture.group': 'Gruppe {number}',
-  'picture.noGroup': 'In keiner Gruppe',
-  'picture.members': '{group}, {people}: {names}.',
-  'picture.bestConnected': '{group}, {people}, am besten vernetzt: {names}.',
-  'picture.rest': 'Dazu {groups}.',
+  'picture.summary': '{people}, {links}, {communities}.',
+  'picture.community': 'Gemeinschaft {number}',
+  'picture.noCommunity': 'In keiner Gemeinschaft',
+  'picture.members': '{community}, {people}: {names}.',
+  'picture.bestConnected': '{community}, {people}, am besten vernetzt: {names}.',
+  'picture.rest': 'Dazu {communities}.',
 
 
 
@@ -251,7 +251,7 @@ export default {
   'problem.web_client_missing': 'Die Webseiten fehlen in dieser Installation.',
   'home.organizing': 'Du veranstaltest etwas?',
   'home.createEvent': 'Eine Veranstaltung anlegen',
-  'home.forgottenOn': 'Hier am {date} vergessen; deine Kontakte bleiben.',
+  'home.forgottenOn': 'Hier am {date} vergessen; deine Verbindungen bleiben.',
   'home.leave': 'Verlassen',
   'home.leaveLabel': '{event} jetzt verlassen',
   'home.left': 'Du hast {event} verlassen.',

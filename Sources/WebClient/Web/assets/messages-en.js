@@ -11,8 +11,8 @@ export default {
   'count.people': { one: '{count} person', other: '{count} people' },
   'count.links': { one: '{count} link', other: '{count} links' },
   'count.connections': { one: '{count} connection', other: '{count} connections' },
-  'count.groups': { one: '{count} group', other: '{count} groups' },
-  'count.smallerGroups': { one: '{count} smaller group', other: '{count} smaller groups' },
+  'count.communities': { one: '{count} community', other: '{count} communities' },
+  'count.smallerCommunities': { one: '{count} smaller community', other: '{count} smaller communities' },
 
   // The join forms (`/`, `/c`).
   'form.name': 'Your name',
@@ -99,12 +99,12 @@ export default {
     other: '{name}: {count} connections, community {community}',
   },
   'picture.empty': 'Nobody is in the picture yet.',
-  'picture.summary': '{people}, {links}, {groups}.',
-  'picture.group': 'Group {number}',
-  'picture.noGroup': 'In no group',
-  'picture.members': '{group}, {people}: {names}.',
-  'picture.bestConnected': '{group}, {people}: best connected {names}.',
-  'picture.rest': 'And {groups}.',
+  'picture.summary': '{people}, {links}, {communities}.',
+  'picture.community': 'Community {number}',
+  'picture.noCommunity': 'In no community',
+  'picture.members': '{community}, {people}: {names}.',
+  'picture.bestConnected': '{community}, {people}: best connected {names}.',
+  'picture.rest': 'And {communities}.',
 
   // `/events/{slug}/live`.
 

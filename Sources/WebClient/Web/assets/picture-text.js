@@ -1,11 +1,11 @@
 // A constellation in words: the text alternative of a picture's canvas, for whoever does not see
-// it (a screen reader reads it after the canvas's name). Who is in it, and in which groups (the
-// colours), best connected first; a large picture names its largest groups and their best connected.
+// it (a screen reader reads it after the canvas's name). Who is in it, and in which communities (the
+// colours), best connected first; a large picture names its largest communities and their best connected.
 import { t } from './i18n.js';
 
-/** Up to this many people, everyone is named; above, each group's best connected only. */
+/** Up to this many people, everyone is named; above, each community's best connected only. */
 const EVERYONE = 30;
-/** A large picture describes this many of its largest groups, naming this many people in each. */
+/** A large picture describes this many of its largest communities, naming this many people in each. */
 const GROUPS = 8;
 const NAMES = 5;
 
@@ -28,16 +28,16 @@ export function describePicture(nodes, links) {
     return [...names, ...(unnamed ? [t('count.unnamed', { count: unnamed })] : [])].join(', ');
   };
   const parts = largest.slice(0, everyone ? largest.length : GROUPS).map(([community, members]) => {
-    const group = community === null ? t('picture.noGroup') : t('picture.group', { number: community + 1 });
+    const name = community === null ? t('picture.noCommunity') : t('picture.community', { number: community + 1 });
     const people = t('count.people', { count: members.length });
-    return t(everyone ? 'picture.members' : 'picture.bestConnected', { group, people, names: named(members) });
+    return t(everyone ? 'picture.members' : 'picture.bestConnected', { community: name, people, names: named(members) });
   });
   const rest = largest.length - parts.length;
   return [
     t('picture.summary', {
-      people: t('count.people', { count: nodes.length }), links: t('count.links', { count: links }), groups: t('count.groups', { count: groups.size }),
+      people: t('count.people', { count: nodes.length }), links: t('count.links', { count: links }), communities: t('count.communities', { count: groups.size }),
     }),
     ...parts,
-    rest > 0 ? t('picture.rest', { groups: t('count.smallerGroups', { count: rest }) }) : '',
+    rest > 0 ? t('picture.rest', { communities: t('count.smallerCommunities', { count: rest }) }) : '',
   ].filter(Boolean).join(' ');
 }

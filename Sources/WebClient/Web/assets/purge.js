@@ -18,16 +18,22 @@ function day(date, timeZone) {
  */
 export function initPurge({ current, path, when, status, purged }) {
   let bounds = null;
+  let offerLater = null;
 
   function show(date) {
     bounds = date;
     $('purge-date-text').textContent = t('organize.purgeDate', { date: when(date.purgeOn) });
     Object.assign($('purge-on'), { value: day(date.purgeOn, current().timeZone), min: day(date.earliest, current().timeZone), max: day(date.latest, current().timeZone) });
-    // Before the end and the grace, its codes still redeem: it can only be moved, and the page says from when it can go early.
-    const later = Date.parse(date.earliest) > Date.now() + 60_000;
+    // Before the end and the grace, its codes still redeem: it can only be moved, and the page says
+    // from when it can go early, and offers it then (a timer's longest wait is about 24 days: it is
+    // set again). Once possible, `earliest` is the server's now, which a clock may see a little ahead.
+    const wait = Date.parse(date.earliest) - Date.now();
+    const later = wait > 60_000;
     $('purge-now').hidden = later;
     $('purge-early').hidden = !later;
     $('purge-early').textContent = later ? t('organize.purgeEarlyFrom', { date: when(date.earliest) }) : '';
+    clearTimeout(offerLater);
+    if (later) offerLater = setTimeout(() => show(bounds), Math.min(wait + 1_000, 2_000_000_000));
   }
 
   function fieldError(text) {
