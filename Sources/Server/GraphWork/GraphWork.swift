@@ -3,6 +3,7 @@ import Foundation
 import Graph
 import GraphExport
 import Logging
+import NIOCore
 import Store
 
 /// The server's graph work and what it keeps of it, built once per server: the one graph thread,
@@ -33,7 +34,7 @@ package struct GraphWork: Sendable {
     /// An event's record (its figures and growth as they would be kept now), shared for `pictureInterval`.
     package let records: SharedResults<UUID, KeptRecord>
     /// An event's report in one language, shared for `pictureInterval`.
-    package let reports: SharedResults<ReportKey, String>
+    package let reports: SharedResults<ReportKey, ByteBuffer>
     package let scheduler: GraphScheduler
     private let sizes = EventSizes()
     /// When each event's members last changed their choices: its shared picture is relabelled after.

@@ -15,8 +15,11 @@ extension Response {
 
     /// Bytes of a given media type that must not be cached (a fresh token each time).
     static func fresh(_ bytes: some Sequence<UInt8>, contentType: String) -> Response {
-        Response(
-            status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"],
-            body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        fresh(ByteBuffer(bytes: bytes), contentType: contentType)
+    }
+
+    /// As `fresh(_:contentType:)`, for bytes already in a buffer: a shared one is sent without a copy.
+    static func fresh(_ buffer: ByteBuffer, contentType: String) -> Response {
+        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"], body: .init(byteBuffer: buffer))
     }
 }
