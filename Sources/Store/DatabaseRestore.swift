@@ -85,6 +85,8 @@ public struct DatabaseRestore: Sendable {
             try? await Self.removeEverything(from: database)
             throw error
         }
+        // Statistics for every table just loaded, before the server's first query is planned.
+        try await database.withConnection { try $0.execute(unsafeSQL: "ANALYZE") }
         return rows
     }
 
