@@ -119,6 +119,31 @@ struct GraphSchedulerTests {
         #expect(load.admitted == 0 && load.waiting == 0 && load.bytes == 0, "everything given back")
     }
 
+    /// Nine co-organizers asking for one report read it once (`SharedResults`): at 20,000 people,
+    /// each charged the whole event's inputs took the flood's eighteen requests past the memory
+    /// bound, and 1,329 of them were refused 503 while one read served them all.
+    @Test func jobsThatShareOneResultAreChargedItsInputsOnce() async throws {
+        let scheduler = GraphScheduler(limits: .init(memory: 1_000))
+        let runs = Runs()
+        func report(_ language: String) -> GraphScheduler.Job {
+            GraphScheduler.Job(kind: "report", lane: flooded, credential: UUID(), bytes: 600, sharedResult: "report \(language)")
+        }
+        let first = await start(scheduler, report("en"), "first", runs, holding: true)
+        let same = await start(scheduler, report("en"), "same report", runs)
+        #expect(scheduler.load.admitted == 2 && scheduler.load.bytes == 600, "one report's inputs, charged once")
+        let another = await Self.outcome(scheduler, report("de")) { runs.ran("another report") }
+        #expect(another?.code == "graph_work_busy", "a report of its own is charged its own inputs")
+        let elsewhere = await Self.outcome(
+            scheduler, GraphScheduler.Job(kind: "report", lane: other, credential: UUID(), bytes: 600, sharedResult: "report en")
+        ) { runs.ran("another event's report") }
+        #expect(elsewhere?.code == "graph_work_busy", "a result is shared within its lane only")
+        runs.release()
+        _ = await first.value
+        _ = await same.value
+        #expect(runs.order == ["first", "same report"])
+        #expect(scheduler.load.admitted == 0 && scheduler.load.bytes == 0, "charged back with the last job that shared it")
+    }
+
     @Test func aComputationWhoseClientLeftIsDroppedAtItsTurn() async throws {
         let scheduler = GraphScheduler(limits: .init())
         let runs = Runs()

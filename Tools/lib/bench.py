@@ -36,21 +36,22 @@ def start_postgres(work, settings=()):
     return process, conninfo
 
 
-def start_server(bin_dir, conninfo, work, environment=None, port=0):
+def start_server(bin_dir, conninfo, work, environment=None, port=0, log_name="server.log"):
     """The release server on a free loopback port (or `port`: started again where it was), rate limits
-    off; returns the process and its URL."""
-    log = open(work / "server.log", "w")
+    off, its data folder `work`/server (a second one beside it shares it, with a log of its own);
+    returns the process and its URL."""
+    log = open(work / log_name, "w")
     env = dict(os.environ, DATABASE_URL=conninfo, CONSTELLATION_MAX_REDEMPTIONS="100000", CONSTELLATION_RATE_LIMITS="off",
                LOG_LEVEL="warning", CONSTELLATION_MIGRATIONS_DIR=str(ROOT / "migrations"))
     env.update(environment or {})
     process = subprocess.Popen([bin_dir / "constellation-server", "serve", "--port", str(port), "--data-dir", work / "server"],
                                env=env, stdout=log, stderr=log)
     for _ in range(600):
-        match = re.search(r"listening on (http://\S+)", (work / "server.log").read_text())
+        match = re.search(r"listening on (http://\S+)", (work / log_name).read_text())
         if match:
             return process, match.group(1)
         time.sleep(0.1)
-    sys.exit("bench: the server did not start:\n" + (work / "server.log").read_text())
+    sys.exit("bench: the server did not start:\n" + (work / log_name).read_text())
 
 
 def stop(*processes):

@@ -50,10 +50,13 @@ start_nginx() {
   cat >"$work/nginx/nginx.conf" <<CONF
 $nginx_user
 worker_processes 1;
+# Each client held (a phone's stream, a live page's) is two connections, the client's and the
+# instance's: an event day's 2,000 phones need more than nginx's default 512.
+worker_rlimit_nofile 16384;
 daemon off;
 pid $work/nginx/nginx.pid;
 error_log $work/nginx/error.log warn;
-events { worker_connections 1024; }
+events { worker_connections 8192; }
 http {
   access_log off;
   client_body_temp_path $work/nginx/body;

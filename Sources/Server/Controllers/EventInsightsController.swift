@@ -40,7 +40,8 @@ struct EventInsightsController {
         let event = reader.event.id
         let showsNames = reader.showsNames
         let summary = try await work.run(
-            "summary", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+            "summary", event: event, credential: reader.quotaKey, allowance: reader.allowance, sharedResult: "summary",
+            clientGone: { false }
         ) {
             try await work.summaries.value(for: SummaryKey(event: event, showsNames: showsNames)) { [services, work] in
                 let core = try await work.summaryCores.value(for: event) {

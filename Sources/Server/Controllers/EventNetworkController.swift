@@ -36,7 +36,8 @@ struct EventNetworkController {
         // Admitted as one of the reader's graph requests, shared or not (a shared answer is quick).
         // Others may wait for the work it starts: it runs even if its client leaves.
         let rendered = try await work.run(
-            "picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
+            "picture", event: event, credential: reader.quotaKey, allowance: reader.allowance, sharedResult: "picture",
+            clientGone: { false }
         ) {
             try await work.renderings.value(for: key) { [self] in
                 let (graph, picture) = try await picture(of: event)

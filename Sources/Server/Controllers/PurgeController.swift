@@ -68,7 +68,7 @@ struct PurgeController {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let query = try GrowthQuery(request.uri.queryParameters)
-        let kept = try await work.run("record", event: event.id, credential: me.id, clientGone: { false }) {
+        let kept = try await work.run("record", event: event.id, credential: me.id, sharedResult: "record", clientGone: { false }) {
             try await work.records.value(for: event.id) { try await keptOrComputed(event) }
         }
         guard let series = GrowthSeries(recorded: kept.steps) else {

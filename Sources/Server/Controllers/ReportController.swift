@@ -21,7 +21,9 @@ struct ReportController {
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let limit = services.configuration.eventNetworkLimit
         let work = services.graphWork
-        let html = try await work.run("report", event: event.id, credential: me.id, clientGone: { false }) {
+        let html = try await work.run(
+            "report", event: event.id, credential: me.id, sharedResult: "report \(language.rawValue)", clientGone: { false }
+        ) {
             try await work.reports.value(for: ReportKey(event: event.id, language: language)) { [services] in
                 let source = try await services.events.record(of: event.id)
                 if case .graph(let pairs, let members) = source { work.noteSize(of: event.id, members: members.count, pairs: pairs.count) }

@@ -7,7 +7,8 @@ import Synchronization
 /// - Admission: every picture, rendering, summary, record, report, growth series, badge sheet and
 ///   personal network is admitted here before it reads anything (`run`): at most `Limits.admitted`
 ///   at once, server-wide, whose inputs hold at most `Limits.memory` bytes by their estimates
-///   (past either, 503 `graph_work_busy` with `Retry-After`, having read nothing); and at most a
+///   (past either, 503 `graph_work_busy` with `Retry-After`, having read nothing; jobs that share
+///   one result are charged its inputs once); and at most a
 ///   credential's allowance at once (429 `too_many_graph_requests`). Admitted jobs read from the
 ///   database at once, side by side.
 /// - Turns: their computations share the one graph thread (`GraphComputation`) by turns
@@ -36,11 +37,15 @@ package final class GraphScheduler: Sendable {
         var allowance: Int? = nil
         /// The memory its inputs will hold, estimated before they are read.
         var bytes = 0
+        /// The result it shares with the other jobs of its lane that name the same (`SharedResults`:
+        /// one computation, one read, for all who ask at once): their inputs are charged once, for
+        /// as long as any of them is admitted. Nil: its own inputs.
+        var sharedResult: String? = nil
         /// Whether its client has gone: by its turn, it is dropped.
         var clientGone: @Sendable () -> Bool = { false }
 
         package init(
-            kind: String, lane: Lane, credential: UUID, allowance: Int? = nil, bytes: Int = 0,
+            kind: String, lane: Lane, credential: UUID, allowance: Int? = nil, bytes: Int = 0, sharedResult: String? = nil,
             clientGone: @escaping @Sendable () -> Bool = { false }
         ) {
             self.kind = kind
@@ -48,6 +53,7 @@ package final class GraphScheduler: Sendable {
             self.credential = credential
             self.allowance = allowance
             self.bytes = bytes
+            self.sharedResult = sharedResult
             self.clientGone = clientGone
         }
     }
@@ -123,12 +129,53 @@ package final class GraphScheduler: Sendable {
         }
     }
 
+    /// A result jobs share: its lane and its name.
+    private struct SharedResult: Hashable {
+        let lane: Lane
+        let name: String
+    }
+
     private struct State {
         var admitted = 0
         var bytes = 0
         var held: [UUID: Int] = [:]
+        /// The shared results with jobs admitted: how many, and the bytes charged for their one read.
+        var shared: [SharedResult: (jobs: Int, bytes: Int)] = [:]
         var computing = 0
         var queue = Queue()
+
+        /// Admits `job`, charging its inputs unless a job admitted shares its result; false if its
+        /// inputs would take the memory past `memory`.
+        mutating func admit(_ job: Job, memory: Int) -> Bool {
+            let result = job.sharedResult.map { SharedResult(lane: job.lane, name: $0) }
+            if let result, shared[result] != nil {
+                shared[result]!.jobs += 1
+            } else {
+                guard admitted == 0 || bytes + job.bytes <= memory else { return false }
+                bytes += job.bytes
+                if let result { shared[result] = (1, job.bytes) }
+            }
+            admitted += 1
+            held[job.credential, default: 0] += 1
+            return true
+        }
+
+        /// Lets `job` go, and the bytes charged for its inputs with the last job sharing them.
+        mutating func release(_ job: Job) {
+            admitted -= 1
+            held[job.credential, default: 1] -= 1
+            if held[job.credential] == 0 { held[job.credential] = nil }
+            guard let name = job.sharedResult else {
+                bytes -= job.bytes
+                return
+            }
+            let result = SharedResult(lane: job.lane, name: name)
+            shared[result]!.jobs -= 1
+            if shared[result]!.jobs == 0 {
+                bytes -= shared[result]!.bytes
+                shared[result] = nil
+            }
+        }
     }
 
     private let state = Mutex(State())
@@ -154,23 +201,11 @@ package final class GraphScheduler: Sendable {
         let refusal: Problem? = state.withLock { state in
             let allowance = job.allowance ?? limits.perCredential
             guard state.held[job.credential, default: 0] < allowance else { return Self.tooMany(allowance) }
-            guard state.admitted < limits.admitted, state.admitted == 0 || state.bytes + job.bytes <= limits.memory else {
-                return Self.busy
-            }
-            state.admitted += 1
-            state.bytes += job.bytes
-            state.held[job.credential, default: 0] += 1
+            guard state.admitted < limits.admitted, state.admit(job, memory: limits.memory) else { return Self.busy }
             return nil
         }
         if let refusal { throw refusal }
-        defer {
-            state.withLock { state in
-                state.admitted -= 1
-                state.bytes -= job.bytes
-                state.held[job.credential, default: 1] -= 1
-                if state.held[job.credential] == 0 { state.held[job.credential] = nil }
-            }
-        }
+        defer { state.withLock { $0.release(job) } }
         return try await Self.$current.withValue(job) { try await body() }
     }
 

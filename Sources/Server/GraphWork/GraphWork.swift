@@ -72,14 +72,16 @@ package struct GraphWork: Sendable {
 
     /// Runs `body` (its reads and computations) as `kind` work on `event`'s lane in its turn
     /// (`GraphScheduler`), for `credential` (an organizer, or a view link with its `allowance`);
-    /// its inputs estimated from the event's size as last read.
+    /// its inputs estimated from the event's size as last read, and charged once for all the jobs
+    /// that ask for the same `sharedResult` at once.
     func run<T: Sendable>(
-        _ kind: String, event: UUID, credential: UUID, allowance: Int? = nil, clientGone: @escaping @Sendable () -> Bool,
-        _ body: () async throws -> T
+        _ kind: String, event: UUID, credential: UUID, allowance: Int? = nil, sharedResult: String? = nil,
+        clientGone: @escaping @Sendable () -> Bool, _ body: () async throws -> T
     ) async throws -> T {
         let bytes = sizes.estimate(of: event)
         let job = GraphScheduler.Job(
-            kind: kind, lane: .event(event), credential: credential, allowance: allowance, bytes: bytes, clientGone: clientGone)
+            kind: kind, lane: .event(event), credential: credential, allowance: allowance, bytes: bytes, sharedResult: sharedResult,
+            clientGone: clientGone)
         return try await scheduler.run(job, body)
     }
 
