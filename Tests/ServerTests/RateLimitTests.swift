@@ -148,6 +148,33 @@ import Testing
         }
     }
 
+    /// An organizer's reports and records hold for the whole deployment: each is the whole event,
+    /// and a loop of them behind a balancer must not get each server's allowance. Two servers on one
+    /// database give one organizer three between them, reports and records together; another
+    /// organizer of the event keeps their own.
+    @Test func anOrganizersReportsAndRecordsCountForTheWholeDeployment() async throws {
+        let configure: @Sendable (inout ServerConfiguration) -> Void = {
+            $0.rateLimits = Self.limits("report=3/h")
+            $0.instances = 2
+        }
+        try await TestServer.run(configure: configure) { first throws in
+            try await TestServer.run(sharing: first, configure: configure) { second throws in
+                let ada = try await first.user("Ada")
+                let bob = try await first.user("Bob")
+                let event = try await ada.client.createEvent(EventRoutesTests.newEvent())
+                _ = try await ada.client.inviteOrganizer(bob.profile.id, to: event.event.slug)
+                _ = try await bob.client.acceptInvitation(to: event.event.slug)
+                let adaThere = second.client.authenticated(try #require(ada.client.apiKey))
+                _ = try await ada.client.report(of: event.event.slug)
+                _ = try await adaThere.record(of: event.event.slug)
+                _ = try await adaThere.report(of: event.event.slug, language: "de")
+                await expectProblem(429, "rate_limited") { _ = try await ada.client.report(of: event.event.slug) }
+                await expectProblem(429, "rate_limited") { _ = try await adaThere.record(of: event.event.slug) }
+                _ = try await bob.client.report(of: event.event.slug)
+            }
+        }
+    }
+
     /// A bucket a restored archive wrote in the future counts as full: it cannot lock an address out.
     @Test func aBucketWrittenInTheFutureIsFull() async throws {
         try await TestServer.run(configure: { $0.rateLimits = Self.limits("register_address=2/h") }) { server throws in

@@ -68,6 +68,7 @@ struct PurgeController {
         let me = try context.requireProfile()
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let query = try GrowthQuery(request.uri.queryParameters)
+        try await services.deploymentLimits.admit(.report, credential: me.id, address: context.clientAddress)
         let kept = try await work.run("record", event: event.id, credential: me.id, sharedResult: "record", clientGone: { false }) {
             try await work.records.value(for: event.id) { try await keptOrComputed(event) }
         }

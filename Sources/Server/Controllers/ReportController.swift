@@ -19,6 +19,7 @@ struct ReportController {
         let me = try context.requireProfile()
         let language = try DocumentLanguage(of: request)
         let event = try await services.requireOrganizedEvent(context, evenPurged: true)
+        try await services.deploymentLimits.admit(.report, credential: me.id, address: context.clientAddress)
         let limit = services.configuration.eventNetworkLimit
         let work = services.graphWork
         let html = try await work.run(

@@ -21,6 +21,7 @@ extension RateLimits.Action {
         case .createEvent: "new events"
         case .invite: "invitations to organize"
         case .choices: "changes of choices at this event"
+        case .report: "reports and records"
         }
     }
 }

@@ -63,6 +63,9 @@ public struct RateLimits: Sendable, Equatable {
         /// A member's choices at an event changed (`PATCH /v1/events/{event}/me`): each makes the
         /// event's shared pictures and summaries anew.
         case choices
+        /// An event's report or record fetched by an organizer: each is the whole event (a report
+        /// of a 10,000-person event is 1.4 MB), read and laid out once an interval, sent each time.
+        case report
     }
 
     /// Per action: the limit per credential (profile), per client address and per event; nil is no limit.
@@ -89,13 +92,15 @@ public struct RateLimits: Sendable, Equatable {
     /// conference's tracks and side events set up in one sitting), an address 120 (four such
     /// organizers at one office), and invites people to organize 60 times an hour, by profile or
     /// by link; a member changes their choices at an event 10 times a minute (a change of mind and
-    /// back, not a loop).
+    /// back, not a loop); an organizer fetches 60 reports or records an hour (printed, saved, shared
+    /// with the team: one a minute, not a loop: one organizer's loop of reports at a 10,000-person
+    /// event pulled 600 MB a second from the server).
     public static let defaults = RateLimits(
         perCredential: [
             .mint: RateRule(60, per: .seconds(60)), .redeem: RateRule(60, per: .seconds(60)), .joinGuess: RateRule(10, per: .seconds(60)),
             .viewLink: RateRule(20, per: .seconds(3_600)), .register: RateRule(60, per: .seconds(60)),
             .createEvent: RateRule(30, per: .seconds(3_600)), .choices: RateRule(10, per: .seconds(60)),
-            .invite: RateRule(60, per: .seconds(3_600)),
+            .invite: RateRule(60, per: .seconds(3_600)), .report: RateRule(60, per: .seconds(3_600)),
         ],
         perAddress: [
             .register: RateRule(60, per: .seconds(60)), .mint: RateRule(3_000, per: .seconds(60)),
@@ -139,11 +144,11 @@ public struct RateLimits: Sendable, Equatable {
     }
 
     /// The actions whose limits hold for the whole deployment, counted where every server sees
-    /// them (`DeploymentLimits`): registrations, events created and wrong join codes are rare
-    /// enough to count in PostgreSQL, and a venue behind one address must not get a server's share
-    /// of them per server. Scans, new codes and wrong keys come by the thousand a minute: each
-    /// server counts its share (`share(of:)`).
-    public static let deploymentWide: Set<Action> = [.register, .registerThroughCode, .createEvent, .joinGuess]
+    /// them (`DeploymentLimits`): registrations, events created, wrong join codes and reports are
+    /// rare enough to count in PostgreSQL, and a venue behind one address, or an organizer behind a
+    /// balancer, must not get a server's share of them per server. Scans, new codes and wrong keys
+    /// come by the thousand a minute: each server counts its share (`share(of:)`).
+    public static let deploymentWide: Set<Action> = [.register, .registerThroughCode, .createEvent, .joinGuess, .report]
 
     /// These limits for `actions` only.
     public func only(_ actions: Set<Action>) -> RateLimits {
