@@ -14,6 +14,11 @@ enum RouterHarness {
     static let logger = Logger(label: "constellation.routing-tests")
 
     static func run(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await runWithServices { client, _ in try await body(client) }
+    }
+
+    /// `run`, with the services the router was built from (to build it again, or look into them).
+    static func runWithServices(_ body: @Sendable (any TestClientProtocol, AppServices) async throws -> Void) async throws {
         let database = Database(
             conninfo: "host=/nonexistent/constellation-routing-tests dbname=none", maximumConnections: 1,
             connectionWait: .milliseconds(200), logger: logger)
@@ -21,7 +26,7 @@ enum RouterHarness {
             configuration: ServerConfiguration(), database: database,
             keyRing: try KeyRing(current: SigningKey.generate(), since: Date()), logger: logger)
         do {
-            try await buildApplication(services, logger: logger).test(.router) { client in try await body(client) }
+            try await buildApplication(services, logger: logger).test(.router) { client in try await body(client, services) }
         } catch {
             await database.shutdown()
             throw error

@@ -66,9 +66,10 @@ struct PurgeController {
     /// `?bucket=5m|15m|1h|1d` (1 h by default) for the growth, over the event's dates.
     @Sendable func record(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
-        let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let query = try GrowthQuery(request.uri.queryParameters)
+        // Counted before the event is looked up: a loop past the limit costs no query.
         try await services.deploymentLimits.admit(.report, credential: me.id, address: context.clientAddress)
+        let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let kept = try await work.run("record", event: event.id, credential: me.id, sharedResult: "record", clientGone: { false }) {
             try await work.records.value(for: event.id) { try await keptOrComputed(event) }
         }

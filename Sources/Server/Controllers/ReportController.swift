@@ -18,8 +18,9 @@ struct ReportController {
     @Sendable func report(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let language = try DocumentLanguage(of: request)
-        let event = try await services.requireOrganizedEvent(context, evenPurged: true)
+        // Counted before the event is looked up: a loop past the limit costs no query.
         try await services.deploymentLimits.admit(.report, credential: me.id, address: context.clientAddress)
+        let event = try await services.requireOrganizedEvent(context, evenPurged: true)
         let limit = services.configuration.eventNetworkLimit
         let work = services.graphWork
         let html = try await work.run(

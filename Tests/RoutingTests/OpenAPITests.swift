@@ -1,25 +1,26 @@
 import Foundation
 import Hummingbird
+import HummingbirdTesting
 import Server
-import TestSupport
 import Testing
 
 /// The OpenAPI document served at `/openapi.json` and the router cannot drift apart: every route
 /// is documented and every documented operation is routed (`HEAD` and `OPTIONS`, which every
-/// path answers, are described once in the document's conventions). Live responses are checked
-/// against the document by Schemathesis (`Tools/contract`, run by `Tools/test`).
-@Suite(.tier(.database)) struct OpenAPITests {
+/// path answers, are described once in the document's conventions). Read through the router alone,
+/// with no database. Live responses are checked against the document by Schemathesis
+/// (`Tools/contract`, run by `Tools/test`).
+@Suite struct OpenAPITests {
     static let methods: Set<String> = ["get", "put", "post", "delete", "options", "head", "patch", "trace"]
 
     @Test func theDocumentListsExactlyTheRoutesTheRouterHas() async throws {
-        try await TestServer.run { server throws in
-            let document = try await Self.document(port: server.port)
+        try await RouterHarness.runWithServices { client, services in
+            let document = try await Self.document(client)
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             let documented = Set(
                 paths.flatMap { path, item in
                     item.keys.filter(Self.methods.contains).map { "\($0.uppercased()) \(path)" }
                 })
-            let routed = Set(buildRouter(server.services).routes.map { "\($0.method.rawValue) \($0.path.description)" })
+            let routed = Set(buildRouter(services).routes.map { "\($0.method.rawValue) \($0.path.description)" })
             #expect(routed.subtracting(documented).sorted() == [], "routes that openapi.json does not describe")
             #expect(documented.subtracting(routed).sorted() == [], "operations in openapi.json that no route serves")
             #expect(routed.contains("GET /openapi.json") && routed.contains("PATCH /v1/me/devices/{device}"))
@@ -28,8 +29,8 @@ import Testing
 
     /// OpenAPI 3.1, every operation named once, every `$ref` pointing at a component that exists.
     @Test func theDocumentIsOpenAPI31AndHoldsTogether() async throws {
-        try await TestServer.run { server throws in
-            let document = try await Self.document(port: server.port)
+        try await RouterHarness.run { client in
+            let document = try await Self.document(client)
             #expect((document["openapi"] as? String)?.hasPrefix("3.1.") == true)
             let paths = try #require(document["paths"] as? [String: [String: Any]])
             let operationIds = paths.values.flatMap { item in
@@ -48,23 +49,22 @@ import Testing
 
     /// Served like the web client's files: `no-cache` with an ETag, 304 when it is named.
     @Test func theDocumentRevalidatesWithItsETag() async throws {
-        try await TestServer.run { server throws in
-            let first = try await RawHTTP.exchange(port: server.port, "GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-            #expect(first.httpStatus == 200)
-            #expect(first.httpHeader("Content-Type") == "application/json")
-            #expect(first.httpHeader("Cache-Control") == "no-cache")
-            let etag = try #require(first.httpHeader("ETag"))
-            let again = try await RawHTTP.exchange(
-                port: server.port, "GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\nIf-None-Match: \(etag)\r\n\r\n")
-            #expect(again.httpStatus == 304)
-            #expect(again.httpBody.isEmpty)
+        try await RouterHarness.run { client in
+            let first = try await client.execute(uri: "/openapi.json", method: .get)
+            #expect(first.status == .ok)
+            #expect(first.headers[.contentType] == "application/json")
+            #expect(first.headers[.cacheControl] == "no-cache")
+            let etag = try #require(first.headers[.eTag])
+            let again = try await client.execute(uri: "/openapi.json", method: .get, headers: [.ifNoneMatch: etag])
+            #expect(again.status == .notModified)
+            #expect(again.body.readableBytes == 0)
         }
     }
 
-    static func document(port: Int) async throws -> [String: Any] {
-        let response = try await RawHTTP.exchange(port: port, "GET /openapi.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        try #require(response.httpStatus == 200, "\(response.prefix(300))")
-        return try #require(try JSONSerialization.jsonObject(with: Data(response.httpBody.utf8)) as? [String: Any])
+    static func document(_ client: any TestClientProtocol) async throws -> [String: Any] {
+        let response = try await client.execute(uri: "/openapi.json", method: .get)
+        try #require(response.status == .ok)
+        return try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
     }
 
     /// Every `$ref` value anywhere in `value`.
