@@ -1,3 +1,4 @@
+import ConstellationModel
 import Foundation
 
 /// A restore's key files, written aside in the data directory (a hidden folder of mode 0700, on

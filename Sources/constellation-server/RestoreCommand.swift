@@ -1,5 +1,6 @@
 import ArgumentParser
 import Backup
+import ConstellationModel
 import Foundation
 import Keys
 import Logging

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstellationModel
 import Foundation
 import Graph
 import Hummingbird

@@ -35,7 +35,7 @@ struct ConfigStore {
 
     /// The saved credentials, or nil before `register`. A file that cannot be read or decoded
     /// is a credentials failure (77), not a mere file error: the fix is to register again.
-    func credentials() throws(CLIError) -> Credentials? {
+    func credentials() throws(CommandFailure) -> Credentials? {
         do {
             return try read(Credentials.self, from: credentialsFile)
         } catch {
@@ -44,7 +44,7 @@ struct ConfigStore {
     }
 
     /// The value in `file`, or nil when there is no such file.
-    func read<T: Decodable>(_ type: T.Type, from file: URL) throws(CLIError) -> T? {
+    func read<T: Decodable>(_ type: T.Type, from file: URL) throws(CommandFailure) -> T? {
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         let data: Data
         do {
@@ -59,17 +59,17 @@ struct ConfigStore {
     }
 
     /// Writes atomically (a temporary file renamed over the old one) with mode 0600.
-    func write(_ value: some Encodable, to file: URL) throws(CLIError) {
+    func write(_ value: some Encodable, to file: URL) throws(CommandFailure) {
         do {
             try FileManager.default.createDirectory(
                 at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             let temporary = file.appendingPathExtension("tmp")
             let data = try JSONEncoder.constellation.encode(value)
             guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
-                throw CLIError.io("cannot write \(temporary.path)")
+                throw CommandFailure.io("cannot write \(temporary.path)")
             }
-            guard rename(temporary.path, file.path) == 0 else { throw CLIError.io("cannot replace \(file.path)") }
-        } catch let error as CLIError {
+            guard rename(temporary.path, file.path) == 0 else { throw CommandFailure.io("cannot replace \(file.path)") }
+        } catch let error as CommandFailure {
             throw error
         } catch {
             throw .io("cannot write \(file.path): \(error.localizedDescription)")

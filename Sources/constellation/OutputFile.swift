@@ -1,9 +1,10 @@
+import ConstellationModel
 import Foundation
 
 /// Where a command's data goes: a file given with `--output` (created readable by its owner
 /// only, since it holds personal data), or stdout.
 enum OutputFile {
-    static func write(_ bytes: [UInt8], to path: String?) throws(CLIError) {
+    static func write(_ bytes: [UInt8], to path: String?) throws(CommandFailure) {
         guard let path else {
             FileHandle.standardOutput.write(Data(bytes))
             return

@@ -25,7 +25,7 @@ struct Session {
         case replaceable
     }
 
-    init(options: GlobalOptions, credentials need: CredentialsNeed = .required) throws(CLIError) {
+    init(options: GlobalOptions, credentials need: CredentialsNeed = .required) throws(CommandFailure) {
         store = ConfigStore()
         credentials = need == .replaceable ? try? store.credentials() : try store.credentials()
         if need == .required && credentials == nil {
@@ -50,7 +50,7 @@ struct Session {
     /// One HTTP client for the process per set of trusted authorities. A refused connection is
     /// final (the server is down: go offline at once) rather than retried until the deadline.
     /// They live until the process exits.
-    private static func http(trusting authorities: String?) throws(CLIError) -> HTTPClient {
+    private static func http(trusting authorities: String?) throws(CommandFailure) -> HTTPClient {
         var tls = TLSConfiguration.makeClientConfiguration()
         if let authorities {
             do {
@@ -78,12 +78,12 @@ struct Session {
 
     /// The server's public keys, refreshed when it answers and cached for offline verification.
     /// `unreachable` says why the cached keys were used: nil when the server answered.
-    func verificationKeys() async throws(CLIError) -> (keys: [String: VerificationKey], unreachable: String?) {
+    func verificationKeys() async throws(CommandFailure) -> (keys: [String: VerificationKey], unreachable: String?) {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
         } catch {
-            guard case .unreachable(_, let reason) = error else { throw CLIError(error) }
+            guard case .unreachable(_, let reason) = error else { throw CommandFailure(error) }
             guard let cached = try store.read(KeySet.self, from: store.keysFile) else {
                 throw .unavailable("\(error), and no keys are cached to check the code offline")
             }
@@ -93,7 +93,7 @@ struct Session {
         return (try Self.verificationKeys(keySet), nil)
     }
 
-    static func verificationKeys(_ keySet: KeySet) throws(CLIError) -> [String: VerificationKey] {
+    static func verificationKeys(_ keySet: KeySet) throws(CommandFailure) -> [String: VerificationKey] {
         var keys: [String: VerificationKey] = [:]
         for key in keySet.keys {
             do {
@@ -108,13 +108,13 @@ struct Session {
 
     // MARK: - Offline queue
 
-    func queuedScans() throws(CLIError) -> [ConfigStore.QueuedScan] {
+    func queuedScans() throws(CommandFailure) -> [ConfigStore.QueuedScan] {
         try store.read([ConfigStore.QueuedScan].self, from: store.queueFile) ?? []
     }
 
     /// Queues `scan` unless its token is already queued (a code scanned twice is sent once);
     /// returns the scan the queue holds for that token and whether it was just added.
-    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CLIError) -> (scan: ConfigStore.QueuedScan, added: Bool) {
+    func enqueue(_ scan: ConfigStore.QueuedScan) throws(CommandFailure) -> (scan: ConfigStore.QueuedScan, added: Bool) {
         let queue = try queuedScans()
         if let queued = queue.first(where: { $0.token == scan.token }) { return (queued, false) }
         try store.write(queue + [scan], to: store.queueFile)
@@ -132,7 +132,7 @@ struct Session {
 
     /// Sends every queued scan; those the server answered (yes or no) leave the queue,
     /// those it could not receive stay for next time.
-    func syncQueue() async throws(CLIError) -> [SyncResult] {
+    func syncQueue() async throws(CommandFailure) -> [SyncResult] {
         let queue = try queuedScans()
         guard !queue.isEmpty else { return [] }
         var results: [SyncResult] = []
@@ -162,12 +162,12 @@ struct Session {
     /// Before a command's own work: refreshes the cached keys (so a later scan can be verified
     /// offline) and sends the offline queue, telling the user on stderr what happened.
     /// Fails at once when the server cannot be reached, rather than waiting for every call to time out.
-    func catchUp() async throws(CLIError) {
+    func catchUp() async throws(CommandFailure) {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
         } catch {
-            throw CLIError(error)
+            throw CommandFailure(error)
         }
         try store.write(keySet, to: store.keysFile)
         for result in try await syncQueue() where result.status != "pending" {
@@ -190,7 +190,7 @@ extension Session {
     }
 
     /// Refuses to forget a profile this computer has, unless `force`.
-    func refuseToReplace(force: Bool) throws(CLIError) {
+    func refuseToReplace(force: Bool) throws(CommandFailure) {
         if let existing = credentials, !force {
             throw .cannotCreate(
                 "already registered as profile \(existing.profileId) on \(existing.server); use --force to replace it "

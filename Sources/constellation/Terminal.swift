@@ -11,10 +11,6 @@ enum Terminal {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
-    static func error(_ text: String) {
-        note("constellation: \(text)")
-    }
-
     static func printJSON(_ value: some Encodable) throws {
         let encoder = JSONEncoder.constellation
         encoder.outputFormatting.insert(.prettyPrinted)

@@ -13,6 +13,17 @@ import Testing
 @Suite(.tier(.database)) struct RateLimitTests {
     static func limits(_ text: String) -> RateLimits { RateLimits(text)! }
 
+    /// Runs `body` with two servers on one database, each limited by `rules` and told it is one of two.
+    static func onTwoServers(limiting rules: String, _ body: @Sendable (TestServer, TestServer) async throws -> Void) async throws {
+        let configure: @Sendable (inout ServerConfiguration) -> Void = {
+            $0.rateLimits = Self.limits(rules)
+            $0.instances = 2
+        }
+        try await TestServer.run(configure: configure) { first throws in
+            try await TestServer.run(sharing: first, configure: configure) { second throws in try await body(first, second) }
+        }
+    }
+
     @Test func scansPastTheLimitGet429WithRetryAfterAndChangeNothing() async throws {
         // Three an hour: no scan comes back while the test runs, however loaded the machine (at three
         // a minute, one came back on CI between the refusal and the raw request after it).
@@ -97,37 +108,31 @@ import Testing
     /// deployment's rate, refuse what it would refuse anyway without asking the database: with
     /// the database closed, such a refusal is still a 429, not a 503.
     @Test func registrationsFromOneAddressCountForTheWholeDeployment() async throws {
-        let configure: @Sendable (inout ServerConfiguration) -> Void = {
-            $0.rateLimits = Self.limits("register_address=3/h")
-            $0.instances = 2
-        }
-        try await TestServer.run(configure: configure) { first throws in
-            try await TestServer.run(sharing: first, configure: configure) { second throws in
-                let newcomer = NewProfile(displayName: "Newcomer")
-                _ = try await first.client.register(newcomer)
-                _ = try await second.client.register(newcomer)
-                _ = try await second.client.register(newcomer)
-                for server in [first, second] {
-                    do {
-                        _ = try await server.client.register(newcomer)
-                        Issue.record("a fourth registration from one address was admitted")
-                    } catch ClientError.problem(let problem) {
-                        #expect(problem.status == 429 && problem.code == "rate_limited")
-                        #expect(
-                            (problem.retryAfter ?? 0) > 600,
-                            "a token comes back every 20 minutes: \(String(describing: problem.retryAfter))")
-                    }
+        try await Self.onTwoServers(limiting: "register_address=3/h") { first, second in
+            let newcomer = NewProfile(displayName: "Newcomer")
+            _ = try await first.client.register(newcomer)
+            _ = try await second.client.register(newcomer)
+            _ = try await second.client.register(newcomer)
+            for server in [first, second] {
+                do {
+                    _ = try await server.client.register(newcomer)
+                    Issue.record("a fourth registration from one address was admitted")
+                } catch ClientError.problem(let problem) {
+                    #expect(problem.status == 429 && problem.code == "rate_limited")
+                    #expect(
+                        (problem.retryAfter ?? 0) > 600,
+                        "a token comes back every 20 minutes: \(String(describing: problem.retryAfter))")
                 }
-                let profiles = try await first.services.database.withConnection { connection in
-                    try connection.query("SELECT count(*) AS n FROM profiles")[0].int("n")
-                }
-                #expect(profiles == 3)
-
-                // The second server's own bucket is spent too (three tried there): it refuses without the database.
-                try await TestDatabase.closeToConnections(second.conninfo)
-                await expectProblem(429, "rate_limited") { _ = try await second.client.register(newcomer) }
-                try await TestDatabase.closeToConnections(second.conninfo, false)
             }
+            let profiles = try await first.services.database.withConnection { connection in
+                try connection.query("SELECT count(*) AS n FROM profiles")[0].int("n")
+            }
+            #expect(profiles == 3)
+
+            // The second server's own bucket is spent too (three tried there): it refuses without the database.
+            try await TestDatabase.closeToConnections(second.conninfo)
+            await expectProblem(429, "rate_limited") { _ = try await second.client.register(newcomer) }
+            try await TestDatabase.closeToConnections(second.conninfo, false)
         }
     }
 
@@ -136,25 +141,19 @@ import Testing
     /// database give one organizer three between them, reports and records together; another
     /// organizer of the event keeps their own.
     @Test func anOrganizersReportsAndRecordsCountForTheWholeDeployment() async throws {
-        let configure: @Sendable (inout ServerConfiguration) -> Void = {
-            $0.rateLimits = Self.limits("report=3/h")
-            $0.instances = 2
-        }
-        try await TestServer.run(configure: configure) { first throws in
-            try await TestServer.run(sharing: first, configure: configure) { second throws in
-                let ada = try await first.user("Ada")
-                let bob = try await first.user("Bob")
-                let event = try await ada.client.createEvent(EventRoutesTests.newEvent())
-                _ = try await ada.client.inviteOrganizer(bob.profile.id, to: event.event.slug)
-                _ = try await bob.client.acceptInvitation(to: event.event.slug)
-                let adaThere = second.client.authenticated(try #require(ada.client.apiKey))
-                _ = try await ada.client.report(of: event.event.slug)
-                _ = try await adaThere.record(of: event.event.slug)
-                _ = try await adaThere.report(of: event.event.slug, language: "de")
-                await expectProblem(429, "rate_limited") { _ = try await ada.client.report(of: event.event.slug) }
-                await expectProblem(429, "rate_limited") { _ = try await adaThere.record(of: event.event.slug) }
-                _ = try await bob.client.report(of: event.event.slug)
-            }
+        try await Self.onTwoServers(limiting: "report=3/h") { first, second in
+            let ada = try await first.user("Ada")
+            let bob = try await first.user("Bob")
+            let event = try await ada.client.createEvent(EventRoutesTests.newEvent())
+            _ = try await ada.client.inviteOrganizer(bob.profile.id, to: event.event.slug)
+            _ = try await bob.client.acceptInvitation(to: event.event.slug)
+            let adaThere = second.client.authenticated(try #require(ada.client.apiKey))
+            _ = try await ada.client.report(of: event.event.slug)
+            _ = try await adaThere.record(of: event.event.slug)
+            _ = try await adaThere.report(of: event.event.slug, language: "de")
+            await expectProblem(429, "rate_limited") { _ = try await ada.client.report(of: event.event.slug) }
+            await expectProblem(429, "rate_limited") { _ = try await adaThere.record(of: event.event.slug) }
+            _ = try await bob.client.report(of: event.event.slug)
         }
     }
 

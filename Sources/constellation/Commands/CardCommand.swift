@@ -37,14 +37,14 @@ struct CardCommand: AsyncParsableCommand {
         do {
             try print(try await session.client.replaceCard(card, ifMatch: etag), json: json)
         } catch ClientError.problem(let problem) where problem.code == "card_changed" {
-            throw CLIError.data("your card changed on another device just now: see `constellation me card`, then try again")
+            throw CommandFailure.data("your card changed on another device just now: see `constellation me card`, then try again")
         }
     }
 
     /// The index of entry `number` (as `show` numbers them) in `entries`.
     static func index(_ number: Int, in entries: [ContactEntry]) throws -> Int {
         guard entries.indices.contains(number - 1) else {
-            throw CLIError.data("there is no entry \(number): your card has \(entries.count) (see `constellation me card`)")
+            throw CommandFailure.data("there is no entry \(number): your card has \(entries.count) (see `constellation me card`)")
         }
         return number - 1
     }

@@ -54,7 +54,7 @@ struct DeviceCommand: AsyncParsableCommand {
                     if options.json { return try Terminal.printJSON(status) }
                     return Terminal.print("Linked: \(status.device?.name ?? "a new device") now uses your profile.")
                 case .expired:
-                    throw CLIError.data("the link expired unused; run `constellation device link` again")
+                    throw CommandFailure.data("the link expired unused; run `constellation device link` again")
                 }
             }
         }
@@ -99,7 +99,7 @@ struct DeviceCommand: AsyncParsableCommand {
         }
 
         /// The link in a photo of a QR code.
-        private static func linkInImage(_ path: String) throws(CLIError) -> String {
+        private static func linkInImage(_ path: String) throws(CommandFailure) -> String {
             guard let link = try QRImage.texts(inFile: path).first(where: { $0.contains("v4.public.") }) else {
                 throw .data("\(path): the QR code does not hold a device link")
             }
@@ -165,7 +165,7 @@ struct DeviceCommand: AsyncParsableCommand {
             } catch {
                 // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
                 guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
-                throw CLIError.data(
+                throw CommandFailure.data(
                     "that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
             }
             guard isThisComputer else { return Terminal.print("Revoked: that device's key no longer works.") }

@@ -56,12 +56,13 @@ extension EventCommand {
             let changes = EventChangeRequest(
                 name: name, startsAt: try date(starts, "--starts"), endsAt: try date(ends, "--ends"), timeZone: timeZone,
                 purgeOn: try date(purgeOn, "--purge-on"))
-            guard let etag else { throw CLIError.data("the server gave no version of \(event) to change") }
+            guard let etag else { throw CommandFailure.data("the server gave no version of \(event) to change") }
             let changed: Event
             do {
                 changed = try await EventCommand.asOrganizer(of: event) { try await client.changeEvent(event, changes, ifMatch: etag) }
             } catch let error as ClientError where error.code == "event_changed" {
-                throw CLIError.data("another organizer changed \(event) meanwhile: nothing changed; run the command again [event_changed]")
+                throw CommandFailure.data(
+                    "another organizer changed \(event) meanwhile: nothing changed; run the command again [event_changed]")
             }
             if options.json { return try Terminal.printJSON(changed) }
             Terminal.print("\(changed.name) (\(changed.slug)), \(EventCommand.dates(of: changed)).")

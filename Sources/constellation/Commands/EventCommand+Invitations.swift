@@ -74,7 +74,7 @@ extension EventCommand {
                 } else if pending.people.contains(where: { $0.profileId == withdraw }) {
                     try await client.withdrawInvitation(to: event, of: withdraw)
                 } else {
-                    throw CLIError.data("\(event) has no invitation \(withdraw.uuidString.lowercased()) waiting for an answer")
+                    throw CommandFailure.data("\(event) has no invitation \(withdraw.uuidString.lowercased()) waiting for an answer")
                 }
                 return Terminal.print("Withdrawn: it no longer works.")
             }

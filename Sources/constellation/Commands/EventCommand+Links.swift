@@ -52,14 +52,14 @@ extension EventCommand {
             let links = try await EventCommand.asOrganizer(of: event) { try await client.viewLinks(of: event) }.items
             if let extend {
                 guard let link = links.first(where: { $0.id == extend }) else {
-                    throw CLIError.data(
+                    throw CommandFailure.data(
                         "\(event) has no live view link \(extend.uuidString.lowercased()) (see `constellation event links \(event)`)")
                 }
                 let shown = try await client.event(event)
                 var target = link.longestUntil
                 if let until {
                     guard let date = EventCommand.date(until, in: TimeZone(identifier: shown.timeZone) ?? .gmt) else {
-                        throw CLIError.data("--until: \(until) is not a date and time in \(shown.timeZone)")
+                        throw CommandFailure.data("--until: \(until) is not a date and time in \(shown.timeZone)")
                     }
                     target = date
                 }

@@ -10,7 +10,7 @@ extension EventCommand {
         do {
             return try await body()
         } catch let error as ClientError where error.code == "not_an_organizer" {
-            throw CLIError.data(
+            throw CommandFailure.data(
                 "you do not organize \(event): only its organizers see its join code, growth, summary, network and badge sheet "
                     + "[not_an_organizer]")
         }
@@ -22,7 +22,7 @@ extension EventCommand {
             let mine = try await session.client.allMyEvents().first(where: {
                 $0.event.slug == event || $0.event.id.uuidString.lowercased() == event.lowercased()
             })
-        else { throw CLIError.data("you are not a member of \(event): join it first") }
+        else { throw CommandFailure.data("you are not a member of \(event): join it first") }
         return mine
     }
 

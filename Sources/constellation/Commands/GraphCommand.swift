@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstellationModel
 import Foundation
 import Graph
 import GraphExport
@@ -24,7 +25,7 @@ struct GraphInput: ParsableArguments {
     var seed: UInt64 = 1
 
     /// The graph in `file`; graph work after it uses `CONSTELLATION_GRAPH_THREADS` threads (default: one per core).
-    func read() throws(CLIError) -> ParsedGraph {
+    func read() throws(CommandFailure) -> ParsedGraph {
         GraphThreads.limit(to: Int(ProcessInfo.processInfo.environment["CONSTELLATION_GRAPH_THREADS"] ?? "") ?? 0)
         guard let data = FileManager.default.contents(atPath: file) else {
             throw .noInput("cannot read \(file)")
@@ -81,7 +82,7 @@ struct GraphLayout: AsyncParsableCommand {
             let handle: FileHandle
             if let output {
                 guard FileManager.default.createFile(atPath: output, contents: nil), let file = FileHandle(forWritingAtPath: output) else {
-                    throw CLIError.io("cannot write \(output)")
+                    throw CommandFailure.io("cannot write \(output)")
                 }
                 handle = file
             } else {
@@ -91,7 +92,7 @@ struct GraphLayout: AsyncParsableCommand {
         }
     }
 
-    private func readPrevious(_ path: String) throws(CLIError) -> [String: Point] {
+    private func readPrevious(_ path: String) throws(CommandFailure) -> [String: Point] {
         guard let data = FileManager.default.contents(atPath: path) else { throw .noInput("cannot read \(path)") }
         guard let previous = try? JSONDecoder().decode(LayoutDocument.self, from: data) else {
             throw .data("\(path) is not a layout JSON written by `constellation graph layout`")

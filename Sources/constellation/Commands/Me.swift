@@ -77,14 +77,15 @@ struct Me: AsyncParsableCommand {
         func run() async throws {
             try await reportingErrors {
                 let session = try Session(options: options)
-                guard let credentials = session.credentials else { throw CLIError.credentials("not registered") }
+                guard let credentials = session.credentials else { throw CommandFailure.credentials("not registered") }
                 try await session.client.deleteMe()
                 for file in [session.store.credentialsFile, session.store.queueFile] where FileManager.default.fileExists(atPath: file.path)
                 {
                     do {
                         try FileManager.default.removeItem(at: file)
                     } catch {
-                        throw CLIError.io("your profile is deleted, but \(file.path) could not be removed: \(error.localizedDescription)")
+                        throw CommandFailure.io(
+                            "your profile is deleted, but \(file.path) could not be removed: \(error.localizedDescription)")
                     }
                 }
                 if options.json { return try Terminal.printJSON(Output(deleted: true, profileId: credentials.profileId)) }

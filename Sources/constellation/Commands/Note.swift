@@ -78,10 +78,12 @@ extension Session {
         switch matches.count {
         case 1: return matches[0]
         case 0:
-            throw CLIError.data("you have no connection \(id == nil ? "named" : "with id") '\(wanted)': see `constellation connections`")
+            throw CommandFailure.data(
+                "you have no connection \(id == nil ? "named" : "with id") '\(wanted)': see `constellation connections`")
         default:
             let names = matches.prefix(5).map { "\($0.peer.displayName) (\($0.peer.id.uuidString.lowercased()))" }.joined(separator: ", ")
-            throw CLIError.data("'\(wanted)' fits \(matches.count) of your connections (\(names)); give more of the name or the profile id")
+            throw CommandFailure.data(
+                "'\(wanted)' fits \(matches.count) of your connections (\(names)); give more of the name or the profile id")
         }
     }
 }

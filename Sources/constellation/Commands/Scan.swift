@@ -44,10 +44,10 @@ struct Scan: AsyncParsableCommand {
                 let now = Date()
                 claims = try await ConnectionTokens.verify(token, keys: keys, validAtSomeMomentOf: now...now) { _ in .distantFuture }
             } catch let error as TokenError {
-                throw CLIError.data("this code cannot be used: \(error) [\(error.code)]")
+                throw CommandFailure.data("this code cannot be used: \(error) [\(error.code)]")
             }
             if claims.subject == session.credentials?.profileId {
-                throw CLIError.data("that is your own code: show it to someone else to connect")
+                throw CommandFailure.data("that is your own code: show it to someone else to connect")
             }
             let why: String
             if let unreachable {
@@ -87,7 +87,7 @@ struct Scan: AsyncParsableCommand {
             // The database is failing over, restarting or busy: keep the scan the same way.
             return "The server cannot record scans just now (\(problem.code))"
         } catch {
-            throw CLIError(error)
+            throw CommandFailure(error)
         }
         try report(redemption)
         return nil
@@ -102,7 +102,7 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// The token from the argument (itself, or inside a URL) or from the photo.
-    private func readToken() throws(CLIError) -> String {
+    private func readToken() throws(CommandFailure) -> String {
         if let image {
             guard let token = try QRImage.texts(inFile: image).lazy.compactMap(Self.token(in:)).first else {
                 throw .data("\(image): the QR code does not hold a Constellation token")

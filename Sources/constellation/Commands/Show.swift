@@ -71,7 +71,7 @@ struct Show: SessionCommand {
         }
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw CLIError.io("cannot write \(output)")
+                throw CommandFailure.io("cannot write \(output)")
             }
             Terminal.note("Wrote a \(format.rawValue) QR code to \(output); it expires at \(Self.time(issued.expiresAt)).")
             return

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConstellationModel
 
 struct Sync: AsyncParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Send the scans saved while offline.")
@@ -23,7 +24,7 @@ struct Sync: AsyncParsableCommand {
                 }
             }
             if results.contains(where: { $0.status == "pending" }) {
-                throw CLIError.unavailable("some scans could not be sent; they stay queued")
+                throw CommandFailure.unavailable("some scans could not be sent; they stay queued")
             }
         }
     }

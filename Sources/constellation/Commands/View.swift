@@ -21,7 +21,7 @@ struct View: SessionCommand {
         let network = try await session.client.network(depth: depth)
         if let svg {
             guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
-                throw CLIError.io("cannot write \(svg)")
+                throw CommandFailure.io("cannot write \(svg)")
             }
             Terminal.note("Wrote \(svg).")
         }

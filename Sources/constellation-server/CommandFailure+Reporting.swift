@@ -1,31 +1,11 @@
 import ArgumentParser
+import ConstellationModel
 import Foundation
 import Keys
 import Server
 import Store
 
-/// A failure told in one line on stderr, with a `sysexits.h` exit code scripts can test, as the
-/// `constellation` CLI does.
-struct CommandFailure: Error, CustomStringConvertible {
-    let description: String
-    let exitCode: Int32
-
-    /// Bad input data, such as a malformed line in a file (EX_DATAERR).
-    static func data(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 65) }
-    /// An input file that does not exist or cannot be read (EX_NOINPUT).
-    static func noInput(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 66) }
-    /// PostgreSQL cannot be reached or started (EX_UNAVAILABLE).
-    static func unavailable(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 69) }
-    /// An internal error (EX_SOFTWARE).
-    static func software(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 70) }
-    /// Something else holds what the command needs, such as a running server its embedded
-    /// PostgreSQL: try again once it has stopped (EX_TEMPFAIL).
-    static func busy(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 75) }
-    /// What was asked exists already, such as an event with the slug (EX_CANTCREAT).
-    static func cannotCreate(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 73) }
-    /// The setup is incomplete, such as no migrations folder (EX_CONFIG).
-    static func configuration(_ message: String) -> CommandFailure { CommandFailure(description: message, exitCode: 78) }
-
+extension CommandFailure {
     /// `body`'s value; a key that cannot be loaded is told as `reporting` tells it, ending the command with its code.
     static func reportingKeyErrors<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -69,10 +49,7 @@ struct CommandFailure: Error, CustomStringConvertible {
 
     /// Prints `failure` as one line on stderr; the exit code to end the command with.
     private static func report(_ failure: CommandFailure) -> ExitCode {
-        // One line, even when a message (libpq's, say) spans several.
-        let line = failure.description.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(
-            separator: " ")
-        FileHandle.standardError.write(Data("constellation-server: \(line)\n".utf8))
+        FileHandle.standardError.write(Data((failure.line(of: "constellation-server") + "\n").utf8))
         return ExitCode(failure.exitCode)
     }
 }
@@ -82,7 +59,7 @@ extension SigningKeyError {
     var failure: CommandFailure {
         switch self {
         case .missing: .noInput(description)
-        case .cannotCreate: CommandFailure(description: description, exitCode: 73)
+        case .cannotCreate: .cannotCreate(description)
         case .tooOpen, .malformed: .configuration(description)
         }
     }
