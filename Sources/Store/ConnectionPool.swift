@@ -3,69 +3,51 @@ import NIOConcurrencyHelpers
 import NIOPosix
 
 /// Lends at most `limit` connections; callers beyond that wait in order, for at most `waitLimit`
-/// (then `PostgresError.poolExhausted`: never an endless wait). Connections are opened lazily (on
+/// (then `PostgresError.poolExhausted`: never an endless wait). What to lend and to whom is
+/// `PoolState`'s to decide; this type opens the connections and wakes the callers. Connections are opened lazily (on
 /// the thread pool: `PQconnectdb` blocks), with `setup` run on each, and broken ones are replaced.
 /// Its state is behind a lock, not an actor: a caller who finds a connection idle takes it without
 /// leaving its thread, as every statement does twice. A pthread lock (`NIOLock`), not
 /// `Synchronization.Mutex`: on Linux that one goes through the kernel whenever it is contended,
 /// and ThreadSanitizer cannot see it.
 final class ConnectionPool: Sendable {
+    /// What a waiting caller is woken with.
     private enum Lease {
-        case connection(PostgresConnection)
-        case open, timedOut, closed
+        case granted(Pool.Grant)
+        case timedOut, closed
     }
 
+    private typealias Pool = PoolState<PostgresConnection, CheckedContinuation<Lease, Never>>
+
+    /// The pool's bookkeeping (`PoolState`), and whether the task that sends late waiters away is
+    /// running (one for the whole queue).
     private struct State: Sendable {
-        var idle: [PostgresConnection] = []
-        var open = 0
-        /// Callers waiting for a connection, in order of arrival (so of their deadlines).
-        var waiters: [(deadline: ContinuousClock.Instant, continuation: CheckedContinuation<Lease, Never>)] = []
-        /// Whether the task that sends late waiters away is running (one for the whole queue).
+        var pool: Pool
         var sweeping = false
-        var closed = false
-
-        /// A connection at once, or a slot to open one, if there is either.
-        mutating func lease(limit: Int) -> Lease? {
-            if let connection = idle.popLast() { return .connection(connection) }
-            guard open < limit else { return nil }
-            open += 1
-            return .open
-        }
-
-        /// Gives a slot freed by a broken or failed connection to the first waiter, or gives it up.
-        mutating func release() -> CheckedContinuation<Lease, Never>? {
-            if waiters.isEmpty {
-                open -= 1
-                return nil
-            }
-            return waiters.removeFirst().continuation
-        }
     }
 
     private let conninfo: String
     private let connectTimeout: Int?
     private let setup: String?
-    private let limit: Int
     private let waitLimit: Duration
     private let threads: NIOThreadPool
     private let logger: Logger
-    private let state = NIOLockedValueBox(State())
+    private let state: NIOLockedValueBox<State>
 
     init(
         conninfo: String, connectTimeout: Int?, setup: String?, limit: Int, waitLimit: Duration, threads: NIOThreadPool, logger: Logger
     ) {
-        precondition(limit > 0, "a pool needs at least one connection")
+        self.state = NIOLockedValueBox(State(pool: PoolState(limit: limit)))
         self.conninfo = conninfo
         self.connectTimeout = connectTimeout
         self.setup = setup
-        self.limit = limit
         self.waitLimit = waitLimit
         self.threads = threads
         self.logger = logger
     }
 
     func checkout() async throws -> PostgresConnection {
-        let now = state.withLockedValue { state in state.closed ? .closed : state.lease(limit: limit) }
+        let now = state.withLockedValue { state in state.pool.closed ? .closed : state.pool.lease().map(Lease.granted) }
         let lease: Lease
         if let now {
             lease = now
@@ -73,9 +55,9 @@ final class ConnectionPool: Sendable {
             lease = await withCheckedContinuation { continuation in
                 // A connection may have come back since the look above.
                 let (now, sweep) = state.withLockedValue { state -> (Lease?, Bool) in
-                    if state.closed { return (.closed, false) }
-                    if let now = state.lease(limit: limit) { return (now, false) }
-                    state.waiters.append((.now + waitLimit, continuation))
+                    if state.pool.closed { return (.closed, false) }
+                    if let now = state.pool.lease() { return (.granted(now), false) }
+                    state.pool.wait(continuation, until: .now + waitLimit)
                     defer { state.sweeping = true }
                     return (nil, !state.sweeping)
                 }
@@ -84,8 +66,8 @@ final class ConnectionPool: Sendable {
             }
         }
         switch lease {
-        case .connection(let connection): return connection
-        case .open: return try await connect()
+        case .granted(.connection(let connection)): return connection
+        case .granted(.open): return try await connect()
         case .timedOut:
             throw PostgresError(.poolExhausted, message: "no database connection became free within \(waitLimit)")
         case .closed:
@@ -98,11 +80,10 @@ final class ConnectionPool: Sendable {
     /// (a timer per waiter would be thousands of sleeping tasks when a crowd queues up).
     private func sendLateWaitersAway() async {
         while true {
-            let (late, next) = state.withLockedValue { state -> ([CheckedContinuation<Lease, Never>], ContinuousClock.Instant?) in
-                var late: [CheckedContinuation<Lease, Never>] = []
-                while let first = state.waiters.first, first.deadline <= .now { late.append(state.waiters.removeFirst().continuation) }
-                if state.waiters.isEmpty { state.sweeping = false }
-                return (late, state.waiters.first?.deadline)
+            let (late, next) = state.withLockedValue { state in
+                let (late, next) = state.pool.late(at: .now)
+                if next == nil { state.sweeping = false }
+                return (late, next)
             }
             for waiter in late { waiter.resume(returning: .timedOut) }
             guard let next else { return }
@@ -112,40 +93,24 @@ final class ConnectionPool: Sendable {
 
     func checkin(_ connection: PostgresConnection) {
         let healthy = connection.isHealthy
-        let (dropped, waiter, open) = state.withLockedValue { state -> (Bool, CheckedContinuation<Lease, Never>?, Int) in
-            if !healthy || state.closed { return (true, state.release(), state.open) }
-            if state.waiters.isEmpty {
-                state.idle.append(connection)
-                return (false, nil, state.open)
-            }
-            return (false, state.waiters.removeFirst().continuation, state.open)
+        let (dropped, handedTo, open) = state.withLockedValue { state in
+            let (dropped, handedTo) = state.pool.checkin(connection, healthy: healthy)
+            return (dropped, handedTo, state.pool.open)
         }
-        if dropped {
-            if !healthy { logger.warning("dropping a broken PostgreSQL connection", metadata: ["db.pool.open": "\(open)"]) }
-            waiter?.resume(returning: .open)
-        } else {
-            waiter?.resume(returning: .connection(connection))
-        }
+        if dropped, !healthy { logger.warning("dropping a broken PostgreSQL connection", metadata: ["db.pool.open": "\(open)"]) }
+        if let (waiter, grant) = handedTo { waiter.resume(returning: .granted(grant)) }
     }
 
     /// Connections lent out, connections idle, and callers waiting, now.
     func statistics() -> PoolStatistics {
-        state.withLockedValue { PoolStatistics(inUse: $0.open - $0.idle.count, idle: $0.idle.count, waiting: $0.waiters.count) }
+        state.withLockedValue { $0.pool.statistics }
     }
 
     /// Closes the idle connections, and those lent out as they come back; callers waiting for one
     /// are told at once that the pool is closed (`PostgresError.shutdown`), as later ones are.
     func close() {
         // The idle connections close (`PQfinish`) when `dropped` is released, out of the lock.
-        let (dropped, waiters) = state.withLockedValue { state in
-            state.closed = true
-            state.open -= state.idle.count
-            defer {
-                state.idle.removeAll()
-                state.waiters.removeAll()
-            }
-            return (state.idle, state.waiters.map(\.continuation))
-        }
+        let (dropped, waiters) = state.withLockedValue { $0.pool.close() }
         for waiter in waiters { waiter.resume(returning: .closed) }
         logger.debug(
             "connection pool closed", metadata: ["db.pool.idle_closed": "\(dropped.count)", "db.pool.waiters": "\(waiters.count)"])
@@ -161,15 +126,8 @@ final class ConnectionPool: Sendable {
                 return connection
             }
         } catch {
-            state.withLockedValue { $0.release() }?.resume(returning: .open)
+            state.withLockedValue { $0.pool.slotFreed() }?.resume(returning: .granted(.open))
             throw error
         }
     }
-}
-
-/// What a pool is doing at one moment (for `/metrics`).
-public struct PoolStatistics: Sendable, Equatable {
-    public let inUse: Int
-    public let idle: Int
-    public let waiting: Int
 }
