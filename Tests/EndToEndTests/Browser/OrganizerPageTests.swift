@@ -214,6 +214,9 @@ import Testing
             for format in ["gexf", "graphml", "csv", "graphology", "cytoscape", "summary", "report"] {
                 try await laptop.click("#exports button[data-format='\(format)']")
             }
+            // The sheet after the exports: the status says what finished last, and a report that
+            // finished after the sheet once said "Report … downloaded" where the badge count was awaited.
+            try await laptop.wait(for: "seven files", until: "window.saved.length === 7")
             try await laptop.click("#badges button[data-paper='a4']")
             try await laptop.wait(for: "eight files", until: "window.saved.length === 8")
             try await laptop.wait(for: "the badge count", until: "/1 badge/.test(document.getElementById('status').textContent)")
