@@ -62,7 +62,10 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // The schema's migrations (the repository's `migrations` links here), carried in the
+            // resource bundle byte for byte, so a server copied with its bundles finds them.
+            resources: [.copy("Migrations")]
         ),
         // The web client's pages, scripts and styles, served by the server.
         .target(name: "WebClient", resources: [.copy("Web")]),

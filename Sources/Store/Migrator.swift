@@ -15,6 +15,16 @@ public struct Migrator: Sendable {
         self.logger = logger
     }
 
+    /// The migrations this build carries in its resource bundle (`Sources/Store/Migrations`, which
+    /// the repository's `migrations` links to), beside the running binary (or the binary a link on
+    /// the PATH names); nil if the bundle was not installed with it.
+    public static var bundled: URL? {
+        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        let folders = [Bundle.main.bundleURL, executable.resolvingSymlinksInPath().deletingLastPathComponent()]
+        return folders.map { $0.appendingPathComponent("Constellation_Store.resources/Migrations") }
+            .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("0001_init.sql").path) }
+    }
+
     /// The migration files, sorted by name.
     public func migrations() throws(PostgresError) -> [(version: String, sql: String)] {
         let names: [String]

@@ -119,27 +119,23 @@ struct DatabaseSetup {
         if let embedded { try? await NIOThreadPool.singleton.runIfActive { embedded.stop() } }
     }
 
-    /// `CONSTELLATION_MIGRATIONS_DIR`, else a `migrations` folder in the working directory or
-    /// above the executable (a checkout's `.build/<config>/constellation-server`), else an
-    /// installed `share/constellation/migrations` above it (`/usr/lib/constellation/…`).
+    /// `CONSTELLATION_MIGRATIONS_DIR`, else the migrations of the resource bundle beside the
+    /// binary (`Migrator.bundled`), else an installed `share/constellation/migrations` above it
+    /// (the Debian package's `/usr/share/constellation/migrations`).
     func migrationsDirectory() throws -> URL {
-        if let path = environment["CONSTELLATION_MIGRATIONS_DIR"] { return URL(fileURLWithPath: path) }
-        var candidates = [URL(fileURLWithPath: FileManager.default.currentDirectoryPath)]
+        if let path = environment["CONSTELLATION_MIGRATIONS_DIR"], !path.isEmpty { return URL(fileURLWithPath: path) }
+        if let bundled = Migrator.bundled { return bundled }
         // The executable's own path: `arguments[0]` is only a name when the shell found it on PATH.
         let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
         var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<5 {
-            candidates.append(directory)
+        for _ in 0..<3 {
+            let installed = directory.appendingPathComponent("share/constellation/migrations")
+            if FileManager.default.fileExists(atPath: installed.appendingPathComponent("0001_init.sql").path) { return installed }
             directory.deleteLastPathComponent()
         }
-        let layouts = ["migrations", "share/constellation/migrations"]
-        for layout in layouts {
-            for candidate in candidates {
-                let migrations = candidate.appendingPathComponent(layout)
-                if FileManager.default.fileExists(atPath: migrations.appendingPathComponent("0001_init.sql").path) { return migrations }
-            }
-        }
-        throw SetupError("cannot find the migrations folder; set CONSTELLATION_MIGRATIONS_DIR")
+        throw SetupError(
+            "cannot find the migrations: install the binary with its resource bundles (Constellation_Store.resources) or set CONSTELLATION_MIGRATIONS_DIR"
+        )
     }
 }
 

@@ -17,7 +17,10 @@ enum Binaries {
 
     /// Runs the CLI with its own config directory and server URL, plus `environment`; waits for it to finish.
     static func cli(_ arguments: [String], home: URL, server: String, environment extra: [String: String] = [:]) throws -> Output {
-        try run("constellation", arguments, environment: cliEnvironment(home: home, server: server).merging(extra) { $1 }, scratch: home)
+        try launch(
+            directory.appendingPathComponent("constellation"), arguments,
+            environment: cliEnvironment(home: home, server: server).merging(extra) { $1 }, scratch: home
+        ).wait()
     }
 
     /// The CLI's environment in a test: its own config directory, the server, and a 60 s wait for each
@@ -34,9 +37,10 @@ enum Binaries {
     /// Runs `constellation-server` (not `serve`: see `ServerProcess`) on the database at `databaseURL`
     /// (nil, with no `PG*` variables either: the embedded one in its data directory), with output
     /// files in `scratch`, plus `environment`; waits for it to finish, at most `timeout` (then it is
-    /// stopped and `status` is -1).
+    /// stopped and `status` is -1). `installedIn`: the folder of the binary run (a copy elsewhere).
     static func server(
-        _ arguments: [String], databaseURL: String?, scratch: URL, environment extra: [String: String] = [:], timeout: TimeInterval? = nil
+        _ arguments: [String], databaseURL: String?, scratch: URL, environment extra: [String: String] = [:], timeout: TimeInterval? = nil,
+        installedIn folder: URL = directory
     ) throws -> Output {
         var environment = ProcessInfo.processInfo.environment
         if let databaseURL {
@@ -46,7 +50,8 @@ enum Binaries {
         }
         environment["CONSTELLATION_MIGRATIONS_DIR"] = TestDatabase.migrations.path
         environment.merge(extra) { $1 }
-        return try run("constellation-server", arguments, environment: environment, scratch: scratch, timeout: timeout)
+        return try launch(folder.appendingPathComponent("constellation-server"), arguments, environment: environment, scratch: scratch)
+            .wait(timeout: timeout)
     }
 
     /// The variables that name a database: without them, the server starts its embedded one.
@@ -54,7 +59,7 @@ enum Binaries {
 
     /// Starts the CLI like `cli(_:home:server:)` without waiting: for a command that waits itself.
     static func launchCLI(_ arguments: [String], home: URL, server: String) throws -> Running {
-        try launch("constellation", arguments, environment: cliEnvironment(home: home, server: server), scratch: home)
+        try launch(directory.appendingPathComponent("constellation"), arguments, environment: cliEnvironment(home: home, server: server), scratch: home)
     }
 
     /// A started executable, its output going to files in its scratch directory.
@@ -81,15 +86,9 @@ enum Binaries {
         }
     }
 
-    private static func run(
-        _ executable: String, _ arguments: [String], environment: [String: String], scratch: URL, timeout: TimeInterval? = nil
-    ) throws -> Output {
-        try launch(executable, arguments, environment: environment, scratch: scratch).wait(timeout: timeout)
-    }
-
-    private static func launch(_ executable: String, _ arguments: [String], environment: [String: String], scratch: URL) throws -> Running {
+    private static func launch(_ executable: URL, _ arguments: [String], environment: [String: String], scratch: URL) throws -> Running {
         let process = Process()
-        process.executableURL = directory.appendingPathComponent(executable)
+        process.executableURL = executable
         process.arguments = arguments
         process.environment = environment
         let out = scratch.appendingPathComponent("stdout-\(UUID().uuidString)")

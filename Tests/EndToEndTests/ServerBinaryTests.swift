@@ -106,6 +106,39 @@ import Tokens
         }
     }
 
+    /// A release server copied elsewhere with its resource bundles migrates from its own bundle
+    /// (no `CONSTELLATION_MIGRATIONS_DIR`, no checkout around it); without the `Store` bundle it
+    /// says in one line what is missing (78) and writes nothing.
+    @Test func aServerCopiedWithItsBundlesCarriesItsMigrations() async throws {
+        let copy = workspace.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: Binaries.directory.appendingPathComponent("constellation-server"), to: copy.appendingPathComponent("constellation-server"))
+        let bundles = try FileManager.default.contentsOfDirectory(atPath: Binaries.directory.path).filter { $0.hasSuffix(".resources") }
+        #expect(bundles.contains("Constellation_Store.resources"), "\(bundles)")
+        for bundle in bundles where bundle != "Constellation_Store.resources" {
+            try FileManager.default.copyItem(at: Binaries.directory.appendingPathComponent(bundle), to: copy.appendingPathComponent(bundle))
+        }
+        let database = try await TestDatabase.createEmpty()
+        let noFolder = ["CONSTELLATION_MIGRATIONS_DIR": ""]
+        let refused = try Binaries.server(
+            ["migrate"], databaseURL: database, scratch: workspace, environment: noFolder, timeout: 60, installedIn: copy)
+        #expect(refused.status == 78 && refused.stderr.contains("Constellation_Store.resources"), "\(refused.stderr)")
+        #expect(refused.stderr.split(separator: "\n").count == 1, "one line: \(refused.stderr)")
+
+        try FileManager.default.copyItem(
+            at: Binaries.directory.appendingPathComponent("Constellation_Store.resources"),
+            to: copy.appendingPathComponent("Constellation_Store.resources"))
+        let migrated = try Binaries.server(
+            ["migrate"], databaseURL: database, scratch: workspace, environment: noFolder, timeout: 120, installedIn: copy)
+        let versions = try FileManager.default.contentsOfDirectory(atPath: TestDatabase.migrations.path).filter { $0.hasSuffix(".sql") }
+        #expect(migrated.status == 0 && migrated.stdout.hasPrefix("Applied 0001_init"), "\(migrated.stdout) \(migrated.stderr)")
+        #expect(versions.count > 20 && versions.allSatisfy { migrated.stdout.contains($0.dropLast(4)) }, "\(migrated.stdout)")
+        // The repository's migrations, compared by checksum, are what the copy applied.
+        let again = try Binaries.server(["migrate"], databaseURL: database, scratch: workspace, timeout: 60)
+        #expect(again.status == 0 && again.stdout == "The database is up to date.\n", "\(again.stdout) \(again.stderr)")
+    }
+
     /// An installed service (`CONSTELLATION_EMBEDDED_DATABASE=no`) never starts a PostgreSQL of
     /// its own: named no database, `migrate` and `serve` say so in one line (78) and write nothing;
     /// a database that does not answer is one line too (69).
