@@ -59,7 +59,9 @@ enum Binaries {
 
     /// Starts the CLI like `cli(_:home:server:)` without waiting: for a command that waits itself.
     static func launchCLI(_ arguments: [String], home: URL, server: String) throws -> Running {
-        try launch(directory.appendingPathComponent("constellation"), arguments, environment: cliEnvironment(home: home, server: server), scratch: home)
+        try launch(
+            directory.appendingPathComponent("constellation"), arguments, environment: cliEnvironment(home: home, server: server),
+            scratch: home)
     }
 
     /// A started executable, its output going to files in its scratch directory.
