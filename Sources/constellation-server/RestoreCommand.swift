@@ -61,6 +61,7 @@ struct RestoreCommand: AsyncParsableCommand {
                 throw CommandFailure.data(error.description)
             }
             let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
+            let rules = StoredValueRules.all(eventHorizon: try ServerConfiguration(environment: environment).eventHorizon)
             let migrator = Migrator(directory: try setup.migrationsDirectory(), logger: logger)
             let migrations = try Self.migrations(of: manifest, in: migrator)
             let later = Array(try migrator.migrations().dropFirst(migrations.count))
@@ -73,7 +74,7 @@ struct RestoreCommand: AsyncParsableCommand {
             let staged = try KeyStaging(keys, from: work.appendingPathComponent(BackupArchive.keysFolder), beside: dataDirectory)
             defer { staged.discard() }
             let (rows, overdue) = try await setup.withDatabase(maximumConnections: 1, sharingRunningServer: false) { database in
-                let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser, rules: StoredValueRules.all)
+                let rows = try await restore.load(into: database, allowingSuperuser: allowSuperuser, rules: rules)
                 do {
                     try staged.moveIntoPlace()
                 } catch {

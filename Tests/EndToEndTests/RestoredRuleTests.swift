@@ -76,21 +76,26 @@ extension RestoreRefusalTests {
         }
     }
 
-    /// Rules the schema cannot hold (a time zone Foundation knows; a creation not in the future)
-    /// are checked by the API's own code before the restore commits.
+    /// Rules the schema cannot hold (a time zone Foundation knows; a creation not in the future; a
+    /// start at most the horizon ahead, a setting) are checked by the API's own code before the
+    /// restore commits: the event dated 2190 made today, as an archive could bring it, is refused.
     @Test func rowsOfThisReleaseThatBreakARuleOnlySwiftKnowsAreRefused() async throws {
         let source = try await source()
         let other = "44444444-4444-4444-8444-444444444444"
+        let farAhead = "55555555-5555-4555-8555-555555555555"
         let sql =
             Self.honestRows.replacingOccurrences(of: "'UTC'", with: "'Not/AZone'")
                 + """
                 INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation, purge_on, created_at)
                 VALUES ('\(other)', 'far-ahead', 'Far ahead', '2190-01-01', '2190-01-02', 'UTC', 0, '2190-02-01', '2189-12-01');
+                INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation, purge_on)
+                VALUES ('\(farAhead)', 'made-today', 'Made today', '2190-01-01', '2190-01-31', 'UTC', 0, '2190-03-02');
                 """
         let archive = try await craft("swift-rules", sql: sql, from: source)
         try await expectRefused(
             "a zone and a creation", archive,
-            says: "events \(Self.event) (an IANA time zone this server knows); events \(other) (created at most a day after now)")
+            says: "events \(Self.event) (an IANA time zone this server knows); events \(other) (created at most a day after now); "
+                + "events \(other), \(farAhead) (starts at most 730 days after now)")
     }
 
     /// A key file that holds no secret (all zeros) is refused like a malformed one.
