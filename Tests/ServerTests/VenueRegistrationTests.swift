@@ -147,11 +147,11 @@ import Testing
         }
     }
 
-    /// A code its redemption would refuse, or an ended event's join code, registers nobody, and
-    /// counts against the address as a registration with nothing behind it does.
+    /// A code its redemption would refuse, or an ended or purged event's join code, registers
+    /// nobody, and counts against the address as a registration with nothing behind it does.
     @Test func codesARedemptionWouldRefuseAndEndedEventsRegisterNobody() async throws {
-        try await TestServer.run(configure: { $0.rateLimits = RateLimits("register_address=10/h")! }) { server throws in
-            let (ada, bob, olga) = try await server.users("Ada", "Bob", "Olga")  // 3 of the address's 10
+        try await TestServer.run(configure: { $0.rateLimits = RateLimits("register_address=11/h")! }) { server throws in
+            let (ada, bob, olga) = try await server.users("Ada", "Bob", "Olga")  // 3 of the address's 11
             let revoked = try await ada.client.issueToken().token
             _ = try await ada.client.resetTokens()
             await expectProblem(401, "token_revoked") {
@@ -166,8 +166,16 @@ import Testing
             await expectProblem(410, "event_ended") {
                 _ = try await server.client.register(NewProfile(displayName: "Late", event: "over-fest", joinCode: ended.joinCode))
             }
+            // Marked as a purge's 202 marks it (a purge needs the event over and its grace passed).
+            let gone = try await olga.client.createEvent(EventRoutesTests.newEvent("gone-fest"))
+            _ = try await server.services.database.withConnection {
+                try $0.query("UPDATE events SET purged_at = now() WHERE slug = 'gone-fest'")
+            }
+            await expectProblem(410, "event_purged") {
+                _ = try await server.client.register(NewProfile(displayName: "Too late", event: "gone-fest", joinCode: gone.joinCode))
+            }
             #expect(try await server.count("profiles") == 2, "nobody registered (Bob erased)")
-            // 3 people and 3 refusals spent 6 of the address's 10: four plain registrations, then 429.
+            // 3 people and 4 refusals spent 7 of the address's 11: four plain registrations, then 429.
             var plain = 0
             while plain < 10,
                 !(try await Self.isRateLimited { _ = try await server.client.register(NewProfile(displayName: "Plain \(plain)")) })

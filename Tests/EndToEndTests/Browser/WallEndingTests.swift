@@ -43,7 +43,12 @@ import Testing
                   && !document.getElementById('join-qr').getAttribute('src')
                   && document.getElementById('live-state').dataset.state === 'stopped'
                 """)
-        print("wall ending: \(what): cleared \(ContinuousClock.now - since) after the server refused it")
+        let took = ContinuousClock.now - since
+        print("wall ending: \(what): cleared \(took) after the server refused it")
+        // Within a poll (3 s) and its answer: the issue's bar is 5 s, measured here at 2.3-2.9 s.
+        // 15 s leaves room for CI's loaded cores and still fails a wall that waits for its 30 s
+        // idle check or never clears.
+        #expect(took < .seconds(15), "\(what): cleared after \(took)")
         for name in Self.names { #expect(try await !Self.shows(name, wall), "\(what): \(name) is gone") }
         return try await wall.text("#status")
     }
