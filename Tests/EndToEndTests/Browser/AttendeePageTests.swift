@@ -136,6 +136,31 @@ import Tokens
         }
     }
 
+    /// "My events" lists every event, page after page of the API's (200 a page): someone in 205
+    /// sees 205, the earliest to start among them (the last page's) included.
+    @Test func myEventsListsEveryPage() async throws {
+        let server = try ServerProcess(
+            databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData,
+            environment: ["CONSTELLATION_RATE_LIMITS": "off"])
+        defer { _ = server.stop() }
+        let anonymous = server.client
+        let key = try await anonymous.register(NewProfile(displayName: "Ada")).apiKey
+        let ada = anonymous.authenticated(key)
+        for index in 0..<205 {
+            let start = Date().addingTimeInterval(Double(index) * 86_400)
+            _ = try await ada.createEvent(
+                NewEvent(
+                    name: "Day \(index)", slug: "day-\(index)", startsAt: start, endsAt: start.addingTimeInterval(3600), timeZone: "UTC"))
+        }
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            _ = try await phone.run("localStorage.setItem('constellation.apiKey', arguments[0]);", [key])
+            try await phone.open(server.url + "/")
+            try await phone.wait(for: "every event", until: "document.querySelectorAll('#my-events > li').length === 205")
+            #expect(try await phone.run("return document.getElementById('my-events').innerText.includes('Day 0');") as? Bool == true)
+        }
+    }
+
     /// At 360 px a long unbroken name wraps instead of making the page scroll sideways; after
     /// registering, the focus moves on to the code and the welcome is announced (a live region).
     @Test func aLongNameWrapsAndRegisteringMovesTheFocusToTheCode() async throws {

@@ -137,6 +137,21 @@ export async function json(path, options) {
   return (await call(path, options)).json();
 }
 
+/** Every item of a paged list (`path` with its query), 200 a page, walking `nextCursor`; `until` stops
+ * at the first item it accepts (returned alone). */
+export async function everyItem(path, until = null) {
+  const items = [];
+  let cursor = null;
+  do {
+    const page = await json(`${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const found = until && page.items.find(until);
+    if (found) return [found];
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
 /** Lists whose items a `too_long` counts. */
 const LISTS = new Set(['entries', 'tags']);
 

@@ -1,6 +1,6 @@
 // `/`: a profile (its key stays in this browser), my code, connections, constellation and events.
 // `/#join=SLUG&code=CODE` (a wall's QR) joins that event; `/#link=TOKEN` brings another device's profile.
-import { call, json, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
+import { call, json, everyItem, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
@@ -75,15 +75,15 @@ async function refreshCode() {
   }
 }
 
-/** Lists my events (up to 200, the latest to start first); the code shown follows them unless I picked one: says whether it changed. */
+/** Lists my events (all of them, page by page, the latest to start first); the code shown follows them unless I picked one: says whether it changed. */
 async function loadEvents() {
   try {
-    const events = await json('/me/events?limit=200');
+    const events = await everyItem('/me/events');
     const select = $('code-event');
     const shown = select.value;
-    select.replaceChildren(new Option(t('home.personal'), ''), ...events.items.map(({ event }) => new Option(event.name, event.slug)));
-    select.value = codePicked ? shown : await defaultCode(events.items);
-    $('my-events').replaceChildren(...events.items.map(myEvent));
+    select.replaceChildren(new Option(t('home.personal'), ''), ...events.map(({ event }) => new Option(event.name, event.slug)));
+    select.value = codePicked ? shown : await defaultCode(events);
+    $('my-events').replaceChildren(...events.map(myEvent));
     loadInvitations();
     return select.value !== shown;
   } catch { return false; /* the personal code still works */ }
@@ -151,7 +151,7 @@ function forgotten(event) {
 /** The invitations to organize an event made to my profile, each answered here with a click. */
 async function loadInvitations() {
   let items;
-  try { items = (await json('/me/invitations?limit=200')).items; } catch { return; }
+  try { items = await everyItem('/me/invitations'); } catch { return; }
   $('invitations-box').hidden = !items.length;
   $('invitations').replaceChildren(...items.map((invitation) => {
     const item = document.createElement('li');

@@ -4,7 +4,7 @@
 // the links now live, extended or revoked one by one or all at once), co-organizers (invitations,
 // stepping down: co-organizers.js), exports, the badge sheet, the purge date (purge.js), and the way to growth and the summary.
 // Someone who does not organize the event gets a page saying so; a purged event, the figures it left.
-import { call, json, session, explain, say, sayWaits, showItems, ApiError } from './api.js';
+import { call, json, everyItem, session, explain, say, sayWaits, showItems, ApiError } from './api.js';
 import { t, number, language, localize, addMessages } from './i18n.js';
 import { sheetButtons } from './badges.js';
 import { download, today } from './download.js';
@@ -39,14 +39,8 @@ let following = null;
 
 /** My membership of the event `id`, looked for page by page among my events; undefined if I have none. */
 async function membership(id) {
-  let cursor = null;
-  do {
-    const page = await json(`/me/events?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    const found = page.items.find((item) => item.event.id === id);
-    if (found) return found;
-    cursor = page.nextCursor;
-  } while (cursor);
-  return undefined;
+  const mine = (item) => item.event.id === id;
+  return (await everyItem('/me/events', mine)).find(mine);
 }
 
 function refuse(text) {
