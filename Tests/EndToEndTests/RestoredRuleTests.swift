@@ -76,8 +76,8 @@ extension RestoreRefusalTests {
         }
     }
 
-    /// Rules the schema cannot hold (a time zone Foundation knows; a creation not in the future; a
-    /// start at most the horizon ahead, a setting) are checked by the API's own code before the
+    /// Rules the schema cannot hold (a time zone Foundation knows; an event or an invitation link
+    /// made no later than tomorrow; a start at most the horizon ahead, a setting) are checked by the API's own code before the
     /// restore commits: the event dated 2190 made today, as an archive could bring it, is refused.
     @Test func rowsOfThisReleaseThatBreakARuleOnlySwiftKnowsAreRefused() async throws {
         let source = try await source()
@@ -90,11 +90,14 @@ extension RestoreRefusalTests {
                 VALUES ('\(other)', 'far-ahead', 'Far ahead', '2190-01-01', '2190-01-02', 'UTC', 0, '2190-02-01', '2189-12-01');
                 INSERT INTO events (id, slug, name, starts_at, ends_at, time_zone, join_code_rotation, purge_on)
                 VALUES ('\(farAhead)', 'made-today', 'Made today', '2190-01-01', '2190-01-31', 'UTC', 0, '2190-03-02');
+                INSERT INTO organizer_invitation_links (id, event_id, invited_by, code_hash, created_at, expires_at)
+                VALUES ('\(farAhead)', '\(Self.event)', '\(Self.ada)', decode(repeat('cd', 32), 'hex'), '9990-01-01', '9990-01-02');
                 """
         let archive = try await craft("swift-rules", sql: sql, from: source)
         try await expectRefused(
             "a zone and a creation", archive,
             says: "events \(Self.event) (an IANA time zone this server knows); events \(other) (created at most a day after now); "
+                + "organizer_invitation_links \(farAhead) (made at most a day after now); "
                 + "events \(other), \(farAhead) (starts at most 730 days after now)")
     }
 

@@ -13,10 +13,13 @@ package enum StoredValueRules {
             StoredValueRule(table: "events", key: "id", column: "time_zone", rule: "an IANA time zone this server knows") {
                 (try? EventFields.timeZone($0)) != nil
             },
-            // The schema bounds an event's start and purge date from its creation: a creation in the
-            // future would stretch both.
+            // The schema bounds an event's purge date, and an invitation link's expiry, from its
+            // creation: a creation in the future would stretch them.
             StoredValueRule(
                 table: "events", key: "id", column: "created_at", rule: "created at most a day after now",
+                acceptsDate: { $0 <= Date().addingTimeInterval(86_400) }),
+            StoredValueRule(
+                table: "organizer_invitation_links", key: "id", column: "created_at", rule: "made at most a day after now",
                 acceptsDate: { $0 <= Date().addingTimeInterval(86_400) }),
             // The API's horizon is from the creation (`EventFields.startsAt`), which is never after
             // now: an event the API let through starts at most the horizon after now, and one dated
