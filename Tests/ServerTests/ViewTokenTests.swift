@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import GraphExport
 import Keys
 import NIOHTTP1
 import Server
@@ -225,8 +226,12 @@ import Tokens
             // Nobody chose the wall: no top connector, so no one's choice of names either.
             let decoded = try await wall.eventSummary("net-event")
             #expect(decoded.topByDegree.isEmpty && decoded.topByBetweenness.isEmpty && decoded.people == 4)
-            let graphology = String(decoding: try await wall.exportEventNetwork("net-event", format: "graphology"), as: UTF8.self)
-            #expect(!graphology.contains("Bob Hidden"))
+            // Every format a wall's link can ask for: no name of someone not on the wall, no pseudonym.
+            for format in LayoutDocument.Format.allCases where format != .svg {
+                let document = String(decoding: try await wall.exportEventNetwork("net-event", format: format.rawValue), as: UTF8.self)
+                #expect(document.count > 100, "\(format): \(document)")
+                #expect(!document.contains("Bob Hidden") && !document.contains("Attendee "), "\(format): \(document.prefix(400))")
+            }
         }
     }
 
