@@ -141,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "Client", "ConstellationModel", "Graph", "GraphExport", "Keys", "QR", "Tokens", "Store", "TestSupport", "WebClient",
+                "Server", "Client", "ConstellationModel", "Graph", "GraphExport", "Keys", "QR", "Tokens", "Store", "TestSupport",
+                "WebClient",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
