@@ -23,4 +23,7 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
     public var code: String? {
         if case .problem(let problem) = self { problem.code } else { nil }
     }
+
+    /// Whether the server answered a problem of `code`.
+    public func `is`(_ code: ProblemCode) -> Bool { self.code == code.rawValue }
 }

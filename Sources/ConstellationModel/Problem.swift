@@ -13,7 +13,25 @@ public struct Problem: Codable, Sendable, Equatable, Error {
     /// client says it in its own words and language (`detail` says it in English).
     public let errors: [FieldError]?
 
-    public init(
+    /// A problem of `code`, with its status and title (`ProblemCode`).
+    public init(_ code: ProblemCode, detail: String? = nil, retryAfter: Int? = nil, errors: [FieldError]? = nil) {
+        self.init(status: code.status, code: code.rawValue, title: code.title, detail: detail, retryAfter: retryAfter, errors: errors)
+    }
+
+    /// The code this problem has, if this build declares it (a newer server may answer another).
+    public var known: ProblemCode? { ProblemCode(rawValue: code) }
+
+    /// The same problem with another detail and field errors (about an item of a list, say).
+    public func saying(_ detail: String?, errors: [FieldError]?) -> Problem {
+        Problem(status: status, code: code, title: title, detail: detail, retryAfter: retryAfter, errors: errors)
+    }
+
+    /// The same problem, said without its detail, carrying the request's id (a 5xx's, for the log).
+    public func forRequest(_ id: String) -> Problem {
+        Problem(status: status, code: code, title: title, requestId: id)
+    }
+
+    private init(
         status: Int, code: String, title: String, detail: String? = nil, retryAfter: Int? = nil, requestId: String? = nil,
         errors: [FieldError]? = nil
     ) {

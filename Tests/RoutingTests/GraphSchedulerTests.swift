@@ -46,7 +46,7 @@ struct GraphSchedulerTests {
             } catch let problem as Problem {
                 return .failure(problem)
             } catch {
-                return .failure(Problem(status: 500, code: "unexpected", title: "\(error)"))
+                return .failure(Problem(.internalError, detail: "\(error)"))
             }
         }
         // Sleeps, not yields: a yielding loop holds a cooperative thread, and CI runs the whole suite on two cores.

@@ -187,10 +187,14 @@ import Tokens
             try await dora.client.declineInvitation(to: "rustconf-2026")
             await expectProblem(404, "unknown_invitation") { _ = try await dora.client.acceptInvitation(to: "rustconf-2026") }
             _ = try await dora.client.block(ada.profile.id)
-            await expectProblem(403, "blocked") { _ = try await ada.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026") }
+            await expectProblem(403, "blocked_from_organizing") {
+                _ = try await ada.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026")
+            }
             // A block between a person and any one organizer keeps them out of the event's organizers:
             // a co-organizer's invitation is refused too.
-            await expectProblem(403, "blocked") { _ = try await bob.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026") }
+            await expectProblem(403, "blocked_from_organizing") {
+                _ = try await bob.client.inviteOrganizer(dora.profile.id, to: "rustconf-2026")
+            }
             // Bob's standing invitation lapses once another organizer (Ada) blocks its invitee.
             _ = try await bob.client.inviteOrganizer(eve.profile.id, to: "rustconf-2026")
             _ = try await ada.client.block(eve.profile.id)

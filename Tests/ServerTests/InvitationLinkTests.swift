@@ -113,7 +113,7 @@ import Testing
             // Eve blocked Bob, a co-organizer: Ada's link does not make her one.
             _ = try await eve.client.block(bob.profile.id)
             let link = try await ada.client.createInvitationLink(to: "rustconf-2026")
-            await expectProblem(403, "blocked") { _ = try await eve.client.acceptInvitationLink(link.code) }
+            await expectProblem(403, "blocked_from_organizing") { _ = try await eve.client.acceptInvitationLink(link.code) }
             #expect(try await eve.client.myEvents().items.isEmpty)
             #expect(try await ada.client.pendingInvitations(to: "rustconf-2026").links.map(\.id) == [link.invitation.id])
             // An organizer's own answer changes nothing: the link stays for whom it was meant.

@@ -34,12 +34,12 @@ import Tokens
             let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
             for query in ["?code=ABCD-EFGH", "?code=not%20a%20code", "?code=", "?code=" + String(repeating: "A", count: 100)]
             where query != "?code=\(created.joinCode)" {
-                await expectProblem(400, "invalid_join_code") {
+                await expectProblem(400, "stale_join_code") {
                     _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr\(query)")
                 }
             }
             let rotated = try await ada.client.rotateJoinCode(of: "rustconf-2026")
-            await expectProblem(400, "invalid_join_code") {
+            await expectProblem(400, "stale_join_code") {
                 _ = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(created.joinCode)")
             }
             let new = try await ada.client.send(.GET, "/v1/events/rustconf-2026/join-qr?code=\(rotated.joinCode)")

@@ -32,10 +32,10 @@ struct BadgeController {
         let me = try context.requireProfile()
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "json"
-        guard ["json", "svg"].contains(format) else { throw Problem.badRequest("unsupported_format", "format must be json or svg") }
+        guard ["json", "svg"].contains(format) else { throw Problem(.unsupportedFormat, detail: "format must be json or svg") }
         let words = BadgeWords.of(try DocumentLanguage(of: request))
         guard let reference = query.get("event") else {
-            throw Problem.badRequest("missing_event", "a badge is for an event: give ?event= its id or slug")
+            throw Problem(.missingEvent, detail: "a badge is for an event: give ?event= its id or slug")
         }
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         guard let found = try await services.events.event(EventReference(reference), viewer: me.id) else { throw Problem.unknownEvent }
@@ -62,7 +62,7 @@ struct BadgeController {
         let me = try context.requireProfile()
         let paperText = request.uri.queryParameters.get("paper") ?? "a4"
         guard let paper = BadgeSheet.Paper(rawValue: paperText) else {
-            throw Problem.badRequest("invalid_paper", "paper must be a4 or letter")
+            throw Problem(.invalidPaper, detail: "paper must be a4 or letter")
         }
         let words = BadgeWords.of(try DocumentLanguage(of: request))
         let event = try await services.requireOrganizedEvent(context)

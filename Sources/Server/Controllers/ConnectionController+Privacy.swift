@@ -12,10 +12,10 @@ extension ConnectionController {
             switch format {
             case "csv": ("text/csv; charset=utf-8", "connections.csv", ConnectionsCSV.document)
             case "vcard": ("text/vcard; charset=utf-8", "connections.vcf", VCard.document)
-            default: throw Problem.badRequest("unsupported_format", "format must be json, csv or vcard")
+            default: throw Problem(.unsupportedFormat, detail: "format must be json, csv or vcard")
             }
         let only = try peer.map { text in
-            guard let id = UUID(uuidString: text) else { throw Problem.badRequest("invalid_peer", "peer must be a profile id (a UUID)") }
+            guard let id = UUID(uuidString: text) else { throw Problem(.invalidPeer, detail: "peer must be a profile id (a UUID)") }
             return id
         }
         let connections = try await services.connections.allConnections(of: me.id, peer: only)

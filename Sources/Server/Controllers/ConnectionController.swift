@@ -23,7 +23,7 @@ struct ConnectionController {
         let scanner = try context.requireProfile()
         try services.limiter.admit(.redeem, credential: scanner.id, address: context.clientAddress)
         let input = try await request.decode(as: RedeemRequest.self, context: context)
-        guard input.token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
+        guard input.token.utf8.count <= 2048 else { throw Problem(.malformedToken, detail: "the token is too long") }
         let nonce = try input.clientNonce.map(Self.nonceText.check)
         let now = Date()
         let scannedAt = input.scannedAt ?? now
@@ -37,8 +37,7 @@ struct ConnectionController {
         let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
         guard now <= claims.expiresAt.addingTimeInterval(grace) else {
             throw Problem(
-                status: 401, code: "offline_grace_expired",
-                title: "This offline scan arrived too late", detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
+                .offlineGraceExpired, detail: "It had to be synced within \(Int(grace)) s of the token's expiry.")
         }
         let redemption = try await services.connections.redeem(
             RedemptionRequest(
@@ -67,7 +66,7 @@ struct ConnectionController {
         if let format = query.get("format"), format != "json" {
             return try await exportConnections(format: format, peer: query.get("peer"), context: context)
         }
-        guard query.get("peer") == nil else { throw Problem.badRequest("invalid_peer", "peer goes with format=csv or format=vcard") }
+        guard query.get("peer") == nil else { throw Problem(.invalidPeer, detail: "peer goes with format=csv or format=vcard") }
         let page = try PageQuery(query)
         let cursor = try page.cursor { text in Int64(text).flatMap { $0 > 0 ? $0 : nil } }
         var filter = ConnectionFilter()

@@ -32,10 +32,10 @@ struct DeviceController {
     static let nameText = UserText(field: "name", minimum: 1, maximum: Device.nameLimit)
     static let deviceNameText = UserText(field: "deviceName", minimum: 1, maximum: Device.nameLimit)
     static let invalidLink = Problem(
-        status: 400, code: "invalid_device_link", title: "This is not a device link of this server",
+        .invalidDeviceLink,
         detail: "Give the link's token (or the address holding it) or its code, XXXXX-XXXXX.")
     static let invalidRecoveryCode = Problem(
-        status: 400, code: "invalid_recovery_code", title: "This is not a recovery code",
+        .invalidRecoveryCode,
         detail: "A recovery code has 32 letters and digits in groups of four.")
 
     @Sendable func list(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -73,7 +73,7 @@ struct DeviceController {
     @Sendable func createLink(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let qr = request.uri.queryParameters.get("qr")
-        guard qr == nil || qr == "svg" else { throw Problem.badRequest("unsupported_format", "qr must be svg") }
+        guard qr == nil || qr == "svg" else { throw Problem(.unsupportedFormat, detail: "qr must be svg") }
         try services.limiter.admit(.mint, credential: me.id, address: context.clientAddress)
         let (code, hash) = try SecretCode.deviceLink.generate()
         let expiresAt = Date(

@@ -88,11 +88,11 @@ struct EventController {
     }
 
     static let ifMatchRequired = Problem(
-        status: 428, code: "if_match_required", title: "Say which version of the event you change",
+        .ifMatchRequired,
         detail: "Send If-Match with the ETag that GET /v1/events/{event} gave: two organizers then never overwrite each other.")
 
     static let eventChanged = Problem(
-        status: 412, code: "event_changed", title: "The event changed meanwhile",
+        .eventChanged,
         detail: "Another organizer changed this event since it was read: read it again, then change it.")
 
     /// A page of my events, the latest start first (`PageQuery`).
@@ -235,5 +235,5 @@ struct EventController {
         return try .json(ViewLinksRevoked(revoked: revoked.count))
     }
 
-    static let noSuchLink = Problem(status: 404, code: "unknown_view_link", title: "This event has no such live view link")
+    static let noSuchLink = Problem(.unknownViewLink)
 }

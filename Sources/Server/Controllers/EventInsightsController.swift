@@ -71,12 +71,12 @@ struct GrowthQuery {
     init(_ parameters: Parameters) throws {
         let bucket = parameters.get("bucket") ?? "1h"
         guard let size = EventGrowth.bucketSizes[bucket] else {
-            throw Problem.badRequest("invalid_bucket", "bucket must be one of 5m, 15m, 1h, 1d")
+            throw Problem(.invalidBucket, detail: "bucket must be one of 5m, 15m, 1h, 1d")
         }
         self.size = size
         from = try Self.date(parameters, "from")
         to = try Self.date(parameters, "to")
-        if let from, let to, from >= to { throw Problem.badRequest("invalid_range", "from must be before to") }
+        if let from, let to, from >= to { throw Problem(.invalidRange, detail: "from must be before to") }
     }
 
     private static func date(_ parameters: Parameters, _ name: String) throws -> Date? {

@@ -19,7 +19,7 @@ struct EventNetworkController {
     var work: GraphWork { services.graphWork }
 
     static let tooLarge = Problem(
-        status: 422, code: "event_too_large", title: "This event's network is too large to lay out",
+        .eventTooLarge,
         detail: "More people connected at it than the server's event network limit.")
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {

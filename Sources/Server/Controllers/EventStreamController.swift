@@ -87,7 +87,7 @@ struct EventStreamController {
     private static func lastEventId(_ request: Request) throws -> Int64? {
         guard let text = request.headers[.init("Last-Event-ID")!] else { return nil }
         guard let value = Int64(text.trimmingCharacters(in: .whitespaces)), value >= 0 else {
-            throw Problem.badRequest("invalid_last_event_id", "Last-Event-ID must be the id of an event this stream sent")
+            throw Problem(.invalidLastEventId, detail: "Last-Event-ID must be the id of an event this stream sent")
         }
         return value
     }

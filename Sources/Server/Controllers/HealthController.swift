@@ -73,7 +73,7 @@ struct HealthController {
     @Sendable func metrics(_ request: Request, context: AppRequestContext) async throws -> Response {
         if let token = services.configuration.metricsToken, request.headers[.authorization] != "Bearer \(token)" {
             throw Problem(
-                status: 401, code: "invalid_credentials", title: "The metrics need their token",
+                .invalidCredentials,
                 detail: "Send it as: Authorization: Bearer <CONSTELLATION_METRICS_TOKEN>")
         }
         let text = services.metrics.exposition(

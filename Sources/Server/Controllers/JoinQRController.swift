@@ -13,7 +13,7 @@ import Tokens
 /// event's rotation (`JoinCodes`), so a page that asks again after a rotation gets the new one.
 /// An event made before codes were derived has only its code's hash: 409 `join_code_unknown`
 /// until an organizer rotates it once, and meanwhile `join-qr?code=XXXX-XXXX` draws the code the
-/// organizer gives, checked against the hash (400 `invalid_join_code` if it is not the current one).
+/// organizer gives, checked against the hash (400 `stale_join_code` if it is not the current one).
 struct JoinQRController {
     let services: AppServices
 
@@ -53,10 +53,10 @@ struct JoinQRController {
     }
 
     static let notAWall = Problem(
-        status: 403, code: "view_token_read_only", title: "Only a wall's view link reads the join code",
+        .viewTokenReadOnly,
         detail: "A live page's link reads the event's picture and figures; the join code is for its organizers and its walls.")
-    static let invalidCode = Problem.badRequest("invalid_join_code", "That is not this event's current join code (XXXX-XXXX).")
+    static let invalidCode = Problem(.staleJoinCode, detail: "That is not this event's current join code (XXXX-XXXX).")
     static let codeUnknown = Problem(
-        status: 409, code: "join_code_unknown", title: "This event's join code cannot be shown",
+        .joinCodeUnknown,
         detail: "The event was made before join codes could be shown again: an organizer rotates the code once, and from then on it can.")
 }

@@ -53,7 +53,7 @@ struct NetworkController {
 
     private static func depth(_ request: Request) throws -> Int {
         guard let text = request.uri.queryParameters.get("depth") else { return 1 }
-        guard let depth = Int(text), depth == 1 || depth == 2 else { throw Problem.badRequest("invalid_depth", "depth must be 1 or 2") }
+        guard let depth = Int(text), depth == 1 || depth == 2 else { throw Problem(.invalidDepth, detail: "depth must be 1 or 2") }
         return depth
     }
 

@@ -14,7 +14,7 @@ struct OpenAPIController {
     private func document(_ request: Request) throws -> Response {
         guard let document = documents["openapi.json"] else {
             throw Problem(
-                status: 503, code: "openapi_missing", title: "The API's description is not installed",
+                .openapiMissing,
                 detail: documents.loadError ?? "openapi.json is not in the server's resource bundle")
         }
         return document.response(to: request, headers: [.xContentTypeOptions: "nosniff"])

@@ -36,12 +36,18 @@ struct OrganizerController {
     }
 
     static let invalidCode = Problem(
-        status: 400, code: "invalid_invitation_code", title: "This is not an invitation code",
+        .invalidInvitationCode,
         detail: "Give the code (XXXXX-XXXXX-XXXXX-XXXXX) or the invitation link that holds it.")
-    static let blockedFromOrganizing = Problem(
-        status: 403, code: "blocked", title: "You cannot organize this event",
-        detail: "A block stands between you and one of its organizers.")
-    static let noSuchInvitation = Problem(status: 404, code: "unknown_invitation", title: "This event has no such invitation waiting")
+    /// `body`, a block between the one invited and an organizer said as what it stops: organizing
+    /// the event (never who blocked whom), not connecting with someone.
+    private static func organizing<Result>(_ body: () async throws -> Result) async throws -> Result {
+        do {
+            return try await body()
+        } catch StoreError.blocked {
+            throw Problem(.blockedFromOrganizing, detail: "A block stands between the one invited and one of the event's organizers.")
+        }
+    }
+    static let noSuchInvitation = Problem(.unknownInvitation, detail: "This event has no such invitation waiting")
 
     @Sendable func organizers(_ request: Request, context: AppRequestContext) async throws -> Response {
         let event = try await services.requireOrganizedEvent(context)
@@ -49,7 +55,7 @@ struct OrganizerController {
     }
 
     /// 202 with the invitation the profile must accept to organize the event (a second request is the
-    /// same invitation), 200 with its membership when it organizes the event already; 403 `blocked`
+    /// same invitation), 200 with its membership when it organizes the event already; 403 `blocked_from_organizing`
     /// between two people of whom one blocked the other (neither learns which); 409
     /// `organizer_team_full` past `EventRepository.organizerTeamLimit`. Counted as `invite`.
     @Sendable func inviteOrganizer(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -57,7 +63,7 @@ struct OrganizerController {
         let event = try await services.requireOrganizedEvent(context)
         let input = try await request.decode(as: NewOrganizer.self, context: context)
         try services.limiter.admit(.invite, credential: me.id, address: context.clientAddress)
-        switch try await services.events.inviteOrganizer(input.profileId, to: event.id, by: me.id) {
+        switch try await Self.organizing({ try await services.events.inviteOrganizer(input.profileId, to: event.id, by: me.id) }) {
         case .organizer(let member):
             return try .json(member)
         case .invited(let invitation):
@@ -137,23 +143,20 @@ struct OrganizerController {
     }
 
     /// 201 with my membership, now an organizer's (200 with it when I organized the event already:
-    /// the link stays unused); the refusals of `look`, and 403 `blocked` when a block stands
+    /// the link stays unused); the refusals of `look`, and 403 `blocked_from_organizing` when a block stands
     /// between me and one of the event's organizers.
     @Sendable func accept(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         return try await counted(context) {
             let hash = try await codeHash(request, context)
-            do {
-                switch try await services.events.answerInvitationLink(codeHash: hash, profile: me.id, accept: true) {
-                case .accepted(let member):
-                    context.logger.info(
-                        "organizer invitation accepted", metadata: ["event.id": "\(member.eventId)", "profile.id": "\(me.id)"])
-                    return try .json(member, status: .created)
-                case .organizesAlready(let member): return try .json(member)
-                case .declined: preconditionFailure("an accepted invitation is not declined")
-                }
-            } catch StoreError.blocked {
-                throw Self.blockedFromOrganizing
+            switch try await Self.organizing({
+                try await services.events.answerInvitationLink(codeHash: hash, profile: me.id, accept: true)
+            }) {
+            case .accepted(let member):
+                context.logger.info("organizer invitation accepted", metadata: ["event.id": "\(member.eventId)", "profile.id": "\(me.id)"])
+                return try .json(member, status: .created)
+            case .organizesAlready(let member): return try .json(member)
+            case .declined: preconditionFailure("an accepted invitation is not declined")
             }
         }
     }

@@ -24,7 +24,7 @@ struct PrivacyController {
         group.delete("me", use: erase)
     }
 
-    static let notConnected = Problem(status: 404, code: "not_connected", title: "You are not connected with this profile")
+    static let notConnected = Problem(.notConnected)
 
     /// 204 when the connection is gone; 404 `not_connected` when there was none, including for an
     /// id that is not a profile id at all (no connection lives under such a path).
@@ -36,8 +36,8 @@ struct PrivacyController {
         return Response(status: .noContent)
     }
 
-    static let unknownProfile = Problem(status: 404, code: "unknown_profile", title: "No such profile")
-    static let notBlocked = Problem(status: 404, code: "not_blocked", title: "You have not blocked this profile")
+    static let unknownProfile = Problem(.unknownProfile)
+    static let notBlocked = Problem(.notBlocked)
 
     /// Blocks a person: 201 with the block, or 200 when it existed already; our connection goes.
     @Sendable func block(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -93,7 +93,7 @@ struct PrivacyController {
         }
         guard confirmation == DeletionConfirmation.phrase else {
             throw Problem(
-                status: 422, code: "confirmation_required", title: "Deleting your profile needs a confirmation",
+                .confirmationRequired,
                 detail: "Send {\"confirm\":\"delete\"} as the body, or ?confirm=delete.")
         }
         guard try await services.profiles.erase(me.id) else { throw Problem.invalidCredentials }

@@ -69,7 +69,7 @@ struct ProfileController {
             let claims: ConnectionClaims
             do {
                 // The code may have been scanned offline a while ago: valid within the offline grace.
-                guard token.utf8.count <= 2048 else { throw Problem.badRequest("malformed_token", "the token is too long") }
+                guard token.utf8.count <= 2048 else { throw Problem(.malformedToken, detail: "the token is too long") }
                 let now = Date()
                 let grace = TimeInterval(services.configuration.offlineGrace.components.seconds)
                 claims = try await services.verifiedCode(token, validAtSomeMomentOf: now.addingTimeInterval(-grace)...now, now: now)
@@ -101,10 +101,10 @@ struct ProfileController {
     @Sendable func show(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()  // a key's holder, not a view token's
         guard let id = context.parameters.get("id").flatMap(UUID.init(uuidString:)) else {
-            throw Problem(status: 404, code: "not_found", title: "No such profile")
+            throw Problem(.notFound, detail: "No such profile")
         }
         guard let profile = try await services.profiles.profile(id: id, seenBy: me.id) else {
-            throw Problem(status: 404, code: "not_found", title: "No such profile")
+            throw Problem(.notFound, detail: "No such profile")
         }
         return try .json(profile)
     }
@@ -134,7 +134,7 @@ struct ProfileController {
                 return
             }
             throw Problem(
-                status: 412, code: "card_changed", title: "The card changed meanwhile",
+                .cardChanged,
                 detail: "another device changed this card since it was read: read it again, then change it")
         }
         guard let card else { throw Problem.invalidCredentials }

@@ -75,7 +75,7 @@ struct PurgeController {
         }
         guard let series = GrowthSeries(recorded: kept.steps) else {
             context.logger.error("an event's kept record holds no growth series the server can read", metadata: ["event.id": "\(event.id)"])
-            throw Problem(status: 500, code: "record_unreadable", title: "The event's record holds no growth series it can read")
+            throw Problem(.recordUnreadable)
         }
         let dates = event.startsAt...event.endsAt
         let growth = try series.window(size: query.size, from: query.from, to: query.to, within: dates).map(series.buckets) ?? []

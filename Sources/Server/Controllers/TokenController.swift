@@ -42,7 +42,7 @@ struct TokenController {
     @Sendable func qr(_ request: Request, context: AppRequestContext) async throws -> Response {
         let format = request.uri.queryParameters.get("format") ?? "svg"
         guard ["svg", "png", "txt"].contains(format) else {
-            throw Problem.badRequest("unsupported_format", "format must be svg, png or txt")
+            throw Problem(.unsupportedFormat, detail: "format must be svg, png or txt")
         }
         let token = try await freshToken(for: context.requireProfile(), event: request.uri.queryParameters.get("event"), context: context)
         let code = try QRCode(encoding: token.qrText)

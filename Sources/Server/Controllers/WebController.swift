@@ -34,9 +34,9 @@ struct WebController {
 
     private func page(_ path: String, _ request: Request) throws -> Response {
         if let loadError = assets.loadError {
-            throw Problem(status: 503, code: "web_client_missing", title: "The web client is not installed", detail: loadError)
+            throw Problem(.webClientMissing, detail: loadError)
         }
-        guard let asset = assets[path] else { throw Problem(status: 404, code: "not_found", title: "No such page") }
+        guard let asset = assets[path] else { throw Problem(.notFound, detail: "No such page") }
         return asset.response(
             to: request,
             headers: [

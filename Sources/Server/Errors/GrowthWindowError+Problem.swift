@@ -4,9 +4,9 @@ extension GrowthSeries.WindowError: ProblemConvertible {
     package var problem: Problem {
         switch self {
         case .tooMany(let count):
-            .badRequest(
-                "too_many_buckets",
-                "\(count) buckets asked for; at most \(EventGrowth.maximumBuckets): choose a larger bucket or a narrower from/to")
+            Problem(
+                .tooManyBuckets,
+                detail: "\(count) buckets asked for; at most \(EventGrowth.maximumBuckets): choose a larger bucket or a narrower from/to")
         }
     }
 }

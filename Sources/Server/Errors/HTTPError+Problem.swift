@@ -6,11 +6,12 @@ extension HTTPError: ProblemConvertible {
     package var problem: Problem {
         let status = Int(status.code)
         switch status {
-        case 404: return Problem(status: 404, code: "not_found", title: "No such resource")
-        case 405: return Problem(status: 405, code: "method_not_allowed", title: "Method not allowed on this resource")
+        case 404: return Problem(.notFound)
+        case 405: return Problem(.methodNotAllowed)
         case 413: return .payloadTooLarge
-        case 400: return Problem(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: body)
-        default: return Problem(status: status, code: "http_\(status)", title: self.status.reasonPhrase, detail: body)
+        case 400: return Problem(.malformedJson, detail: body)
+        // Hummingbird refuses nothing else a route of this server reaches (416 is its file middleware's).
+        default: return status >= 500 ? .internalError : Problem(.malformedRequest, detail: "\(status) \(self.status.reasonPhrase)")
         }
     }
 }

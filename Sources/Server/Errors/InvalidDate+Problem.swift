@@ -8,7 +8,7 @@ extension InvalidDate: ProblemConvertible {
             within.map { FieldError(pointer, .dateRange, earliest: $0.lowerBound, latest: $0.upperBound.addingTimeInterval(-1)) }
             ?? FieldError(pointer, .format, format: "date")
         return Problem(
-            status: 422, code: "invalid_date", title: "A date is not one this API accepts", detail: "\(field) must be \(expected).",
+            .invalidDate, detail: "\(field) must be \(expected).",
             errors: [error])
     }
 }

@@ -9,21 +9,19 @@ extension PostgresError: ProblemConvertible {
         switch kind {
         case .connectionFailed, .shutdown:
             return Problem(
-                status: 503, code: "database_unavailable", title: "The database is unavailable; try again shortly", retryAfter: 2)
+                .databaseUnavailable, retryAfter: 2)
         case .poolExhausted:
-            return Problem(status: 503, code: "database_busy", title: "Every database connection is busy; try again shortly", retryAfter: 1)
+            return Problem(.databaseBusy, retryAfter: 1)
         default:
             break
         }
         if isQueryCanceled {
             return Problem(
-                status: 503, code: "database_timeout", title: "The database took too long to answer; try again shortly",
+                .databaseTimeout,
                 retryAfter: 2)
         }
         if isDataException || isIntegrityViolation {
-            return Problem(
-                status: isUniqueViolation ? 409 : 422, code: isUniqueViolation ? "conflict" : "validation_failed",
-                title: "A value of this request cannot be stored")
+            return Problem(isUniqueViolation ? .conflict : .validationFailed, detail: "A value of this request cannot be stored")
         }
         return .internalError
     }

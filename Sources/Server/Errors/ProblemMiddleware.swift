@@ -25,7 +25,7 @@ package struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             } else if problem.status >= 500 {
                 context.logger.error("request failed", metadata: ["error": "\(String(reflecting: error))"])
                 if case .string(let id) = context.logger[metadataKey: "request.id"] {
-                    return Problem(status: problem.status, code: problem.code, title: problem.title, requestId: id).response
+                    return problem.forRequest(id).response
                 }
             }
             return problem.response

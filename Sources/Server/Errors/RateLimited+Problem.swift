@@ -4,7 +4,7 @@ extension RateLimited: ProblemConvertible {
     package var problem: Problem {
         let seconds = max(1, Int((retryAfter / .seconds(1)).rounded(.up)))
         return Problem(
-            status: 429, code: "rate_limited", title: "Too many requests",
+            .rateLimited,
             detail: "Too many \(action.noun) from you; try again in \(seconds) s.", retryAfter: seconds)
     }
 }

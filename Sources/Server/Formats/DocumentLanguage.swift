@@ -15,7 +15,7 @@ enum DocumentLanguage: String, CaseIterable, Sendable {
             return
         }
         guard let language = Self(rawValue: String(code)) else {
-            throw Problem.badRequest("unsupported_language", "lang must be en or de")
+            throw Problem(.unsupportedLanguage, detail: "lang must be en or de")
         }
         self = language
     }

@@ -8,9 +8,7 @@ extension LayoutDocument.Format {
     static func requested(by request: Request, offering offered: [Self]) throws -> Self {
         let name = request.uri.queryParameters.get("format") ?? "json"
         guard let format = Self(rawValue: name), offered.contains(format) else {
-            throw Problem.badRequest(
-                "unsupported_format",
-                "format must be one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))")
+            throw Problem(.unsupportedFormat, detail: "format must be one of \(offered.map(\.rawValue).sorted().joined(separator: ", "))")
         }
         return format
     }

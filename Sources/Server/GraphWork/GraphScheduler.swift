@@ -258,15 +258,15 @@ package final class GraphScheduler: Sendable {
 
     static func tooMany(_ allowance: Int) -> Problem {
         Problem(
-            status: 429, code: "too_many_graph_requests", title: "Too many graph requests at once",
+            .tooManyGraphRequests,
             detail: "Wait for your other network, statistics or report requests to finish (at most \(allowance) at a time).",
             retryAfter: 1)
     }
 
     static let busy = Problem(
-        status: 503, code: "graph_work_busy", title: "The server has as much graph work under way as it takes",
+        .graphWorkBusy,
         detail: "Pictures, summaries and reports take turns for everyone; try again in a moment.", retryAfter: 2)
 
     /// Not sent to anyone (the client has gone): what the log and the metrics count.
-    static let clientGone = Problem(status: 499, code: "client_gone", title: "The client left before its graph work's turn")
+    static let clientGone = Problem(.clientGone)
 }

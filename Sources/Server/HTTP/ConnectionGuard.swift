@@ -46,7 +46,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
             deadline = context.eventLoop.assumeIsolated().scheduleTask(in: requestTimeout) { [self] in
                 refuse(
                     Problem(
-                        status: 408, code: "request_timeout", title: "The request did not arrive in time",
+                        .requestTimeout,
                         detail: "Send the whole request within \(requestTimeout.nanoseconds / 1_000_000_000) s."))
             }
         }

@@ -43,7 +43,7 @@ struct GuardedHTTP1Channel: ServerChildChannel, HTTPChannelHandler {
                 // Refused before anything is read: one 503 and the socket closes, its memory with it.
                 connection.refuse(
                     Problem(
-                        status: 503, code: "too_many_connections", title: "This address holds as many connections as it may",
+                        .tooManyConnections,
                         detail: "Close some, or reuse them (keep-alive), and try again.", retryAfter: 5))
             }
             try pipeline.addHandler(ClientDeparture(eventLoop: channel.eventLoop))

@@ -45,5 +45,5 @@ final class HTTP1RequestHygiene: ChannelInboundHandler, RemovableChannelHandler 
     }
 
     static let badHost = Problem(
-        status: 400, code: "bad_host", title: "A request must name its host once", detail: "Send exactly one Host header (RFC 9112).")
+        .badHost, detail: "Send exactly one Host header (RFC 9112).")
 }

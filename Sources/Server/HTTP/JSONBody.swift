@@ -105,10 +105,10 @@ public struct JSONBody: RequestDecoder {
 
 extension Problem {
     static let unsupportedMediaType = Problem(
-        status: 415, code: "unsupported_media_type", title: "The body must be JSON",
+        .unsupportedMediaType,
         detail: "Send it with Content-Type: application/json.")
 
     static func malformedJSON(_ detail: String) -> Problem {
-        Problem(status: 400, code: "malformed_json", title: "The request body is not the JSON expected", detail: detail)
+        Problem(.malformedJson, detail: detail)
     }
 }

@@ -16,7 +16,7 @@ struct PageQuery {
         limit =
             try parameters.get("limit").map { text in
                 guard let value = Int(text), Self.limits.contains(value) else {
-                    throw Problem.badRequest("invalid_limit", "limit must be an integer from 1 to 200")
+                    throw Problem(.invalidLimit, detail: "limit must be an integer from 1 to 200")
                 }
                 return value
             } ?? Self.defaultLimit
@@ -26,7 +26,7 @@ struct PageQuery {
     /// The cursor read by `read`, nil without one; 400 `invalid_cursor` when `read` cannot.
     func cursor<Cursor>(_ read: (String) -> Cursor?) throws -> Cursor? {
         try cursor.map { text in
-            guard let cursor = read(text) else { throw Problem.badRequest("invalid_cursor", "cursor is not one this server gave") }
+            guard let cursor = read(text) else { throw Problem(.invalidCursor, detail: "cursor is not one this server gave") }
             return cursor
         }
     }

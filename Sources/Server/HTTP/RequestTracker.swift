@@ -96,24 +96,24 @@ final class RequestTracker: ChannelDuplexHandler, RemovableChannelHandler {
         connection.refuse(problem)
     }
 
-    static let malformed = Problem(status: 400, code: "malformed_request", title: "The request is not valid HTTP/1.1")
+    static let malformed = Problem(.malformedRequest)
 
     /// The answer to a request the parser refused, by what it refused.
     static func problem(for error: any Error, uriTooLong: Bool) -> Problem? {
         switch error {
         case HTTPParserError.headerOverflow where uriTooLong:
             Problem(
-                status: 414, code: "uri_too_long", title: "The URI is too long",
+                .uriTooLong,
                 detail: "At most \(GuardedHTTP1Channel.maximumLineLength) bytes.")
         case HTTPParserError.headerOverflow:
             Problem(
-                status: 431, code: "headers_too_large", title: "The request's headers are too large",
+                .headersTooLarge,
                 detail: "At most \(GuardedHTTP1Channel.maximumHeaderCount) headers, \(GuardedHTTP1Channel.maximumLineLength) bytes each, "
                     + "\(GuardedHTTP1Channel.maximumHeaderSize) bytes in all.")
         case HTTPParserError.invalidMethod:
-            Problem(status: 501, code: "not_implemented", title: "Method not implemented")
+            Problem(.notImplemented)
         case let error as HTTP1TypeConversionError where error == .invalidMethod:
-            Problem(status: 501, code: "not_implemented", title: "Method not implemented")
+            Problem(.notImplemented)
         case is HTTPParserError, is HTTP1TypeConversionError:
             malformed
         default:

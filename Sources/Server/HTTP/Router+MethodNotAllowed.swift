@@ -33,7 +33,7 @@ extension Router {
                         method == .options
                         ? Response(status: .noContent)
                         : Problem(
-                            status: 405, code: "method_not_allowed", title: "Method not allowed on this resource",
+                            .methodNotAllowed,
                             detail: "Allowed: \(allow)"
                         ).response
                     response.headers[.allow] = allow

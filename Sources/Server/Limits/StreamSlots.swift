@@ -48,6 +48,6 @@ package final class StreamSlots: Sendable {
 
 extension Problem {
     static let streamsFull = Problem(
-        status: 503, code: "streams_full", title: "This server holds all the live streams it can",
+        .streamsFull,
         detail: "Try again in a little while: the page does so by itself.", retryAfter: 10)
 }

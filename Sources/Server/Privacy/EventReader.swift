@@ -88,23 +88,23 @@ extension Request {
     /// `?view=wall`: the event's picture or stream as a wall shows it; 400 `invalid_view` for any other view.
     func asksForTheWall() throws -> Bool {
         guard let view = uri.queryParameters.get("view") else { return false }
-        guard view == "wall" else { throw Problem.badRequest("invalid_view", "view must be wall, or left out") }
+        guard view == "wall" else { throw Problem(.invalidView, detail: "view must be wall, or left out") }
         return true
     }
 }
 
 extension Problem {
     static let viewTokenReadOnly = Problem(
-        status: 403, code: "view_token_read_only", title: "A view token only reads an event's constellation",
+        .viewTokenReadOnly,
         detail: "It opens the event's network, statistics, growth, summary and live stream (a wall's, its join code too); nothing else.")
-    static let viewTokenWrongEvent = Problem(status: 403, code: "view_token_wrong_event", title: "This view token is for another event")
+    static let viewTokenWrongEvent = Problem(.viewTokenWrongEvent)
     static let viewTokenExpired = Problem(
-        status: 401, code: "view_token_expired", title: "This view link has expired",
+        .viewTokenExpired,
         detail: "Ask an organizer for a new one (`constellation event open SLUG`).")
     static let viewTokenRevoked = Problem(
-        status: 401, code: "view_token_revoked", title: "This view link has been revoked",
+        .viewTokenRevoked,
         detail: "An organizer revoked it, or its maker no longer organizes the event: ask an organizer for a new one.")
     static func invalidViewToken(_ detail: String) -> Problem {
-        Problem(status: 401, code: "invalid_credentials", title: "The view token is not valid", detail: detail)
+        Problem(.invalidCredentials, detail: detail)
     }
 }

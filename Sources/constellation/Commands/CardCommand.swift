@@ -36,7 +36,7 @@ struct CardCommand: AsyncParsableCommand {
         try change(&card.entries)
         do {
             try print(try await session.client.replaceCard(card, ifMatch: etag), json: json)
-        } catch ClientError.problem(let problem) where problem.code == "card_changed" {
+        } catch ClientError.problem(let problem) where problem.known == .cardChanged {
             throw CommandFailure.data("your card changed on another device just now: see `constellation me card`, then try again")
         }
     }

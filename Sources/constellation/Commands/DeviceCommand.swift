@@ -164,7 +164,7 @@ struct DeviceCommand: AsyncParsableCommand {
                 try await session.client.revokeDevice(id, evenTheLast: last)
             } catch {
                 // Not `catch .problem(let p) where …`: with the code after it, Swift 6.3 crashes on that pattern.
-                guard case ClientError.problem(let problem)? = error as? ClientError, problem.code == "last_device" else { throw error }
+                guard case ClientError.problem(let problem)? = error as? ClientError, problem.known == .lastDevice else { throw error }
                 throw CommandFailure.data(
                     "that is your profile's last device; add --last if you mean it (only a recovery code gets you back)")
             }

@@ -60,7 +60,7 @@ extension EventCommand {
             let changed: Event
             do {
                 changed = try await EventCommand.asOrganizer(of: event) { try await client.changeEvent(event, changes, ifMatch: etag) }
-            } catch let error as ClientError where error.code == "event_changed" {
+            } catch let error as ClientError where error.is(.eventChanged) {
                 throw CommandFailure.data(
                     "another organizer changed \(event) meanwhile: nothing changed; run the command again [event_changed]")
             }

@@ -9,7 +9,7 @@ extension EventCommand {
     static func asOrganizer<T>(of event: String, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
-        } catch let error as ClientError where error.code == "not_an_organizer" {
+        } catch let error as ClientError where error.is(.notAnOrganizer) {
             throw CommandFailure.data(
                 "you do not organize \(event): only its organizers see its join code, growth, summary, network and badge sheet "
                     + "[not_an_organizer]")

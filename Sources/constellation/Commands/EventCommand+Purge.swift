@@ -153,7 +153,7 @@ extension EventCommand {
             do {
                 try await session.client.leave(event)
             } catch {  // Not `catch … where`: with it, Swift 6.3.1's MandatoryAllocBoxToStack never ended on this module.
-                guard error.code == "organizer_cannot_leave" else { throw error }
+                guard error.is(.organizerCannotLeave) else { throw error }
                 throw CommandFailure.data(
                     "you organize \(event): step down first (constellation event step-down \(event) --yes) [organizer_cannot_leave]")
             }

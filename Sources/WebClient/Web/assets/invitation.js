@@ -86,7 +86,7 @@ async function answer(accept) {
     $('next').hidden = false;
     link.focus();
   } catch (error) {
-    say(status, error instanceof ApiError && error.code === 'blocked' ? t('invitation.blocked') : explain(error), 'error');
+    say(status, error instanceof ApiError && error.code === 'blocked_from_organizing' ? t('invitation.blocked') : explain(error), 'error');
     if (error instanceof ApiError && ENDED.has(error.code)) $('answer').hidden = true;
   } finally {
     for (const id of ['accept', 'decline']) $(id).disabled = false;
