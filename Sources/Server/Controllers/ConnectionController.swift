@@ -4,8 +4,8 @@ import Hummingbird
 import Store
 import Tokens
 
-/// `POST /v1/connections` (redeem a scanned token), `GET /v1/me/connections` (JSON pages, searched
-/// and filtered, CSV, vCard) and `PATCH /v1/me/connections/{profileId}` (my note and tags).
+/// Connections: made by redeeming a scanned token; mine listed (JSON pages, searched and filtered,
+/// CSV, vCard), each with my note and tags, and removed by either of us.
 struct ConnectionController {
     let services: AppServices
     /// How far in the future an offline scan time may lie (clock skew between phone and server).
@@ -17,6 +17,7 @@ struct ConnectionController {
         group.post("connections", use: redeem)
         group.get("me/connections", use: list)
         group.patch("me/connections/:profileId", use: annotate)
+        group.delete("me/connections/:profileId", use: disconnect)
     }
 
     @Sendable func redeem(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -93,7 +94,19 @@ struct ConnectionController {
         let tags = try changes.tags.map(NoteFields.tags)
         guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)),
             let connection = try await services.connections.annotate(connectionWith: peer, by: me.id, note: note, tags: tags)
-        else { throw PrivacyController.notConnected }
+        else { throw Self.notConnected }
         return try .json(connection)
+    }
+
+    static let notConnected = Problem(.notConnected)
+
+    /// 204 when the connection is gone; 404 `not_connected` when there was none, including for an
+    /// id that is not a profile id at all (no connection lives under such a path).
+    @Sendable func disconnect(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)) else { throw Self.notConnected }
+        guard try await services.connections.remove(between: me.id, and: peer) else { throw Self.notConnected }
+        context.logger.info("connection removed", metadata: ["profile.id": "\(me.id)"])
+        return Response(status: .noContent)
     }
 }

@@ -5,10 +5,8 @@ import GraphExport
 import Hummingbird
 import Store
 
-/// An event's constellation for its organizers (or a view token's bearer: `AppServices.requireEventReader`):
-/// `GET /v1/events/{event}/network?format=json|gexf|graphml|csv|graphology|cytoscape`
-/// and `GET /v1/events/{event}/network/stats`; and each member's choice of how organizers see them,
-/// `PATCH /v1/events/{event}/me` `{visibility: named|pseudonymous, printBadge: true|false}` (either or both).
+/// An event's constellation and its statistics, for its organizers (or a view token's bearer:
+/// `AppServices.requireEventReader`), in every format `LayoutDocument` writes.
 ///
 /// Organizer views name people by per-event pseudonyms (`EventIdentity`), never by profile id,
 /// and by name only those who chose `named`. Names are applied per response, so a change of
@@ -25,7 +23,6 @@ struct EventNetworkController {
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/network", use: network)
         group.get("events/:event/network/stats", use: stats)
-        group.patch("events/:event/me", use: setChoices)
     }
 
     @Sendable func network(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -77,47 +74,6 @@ struct EventNetworkController {
             }
         }
         return try Response.json(computed)
-    }
-
-    /// Any member (attendee or organizer) chooses how the event shows them. My choices at an
-    /// event: `visibility` (how organizers see me), `printBadge` (whether their badge sheet holds my
-    /// badge), `onWall` (whether its walls label me by name); any of them.
-    @Sendable func setChoices(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        guard let text = context.parameters.get("event"),
-            let found = try await services.events.event(EventReference(text), viewer: me.id)
-        else { throw Problem.unknownEvent }
-        // Purged first: a purge removed its members, and "not a member" would not say why.
-        guard found.event.purgedAt == nil else { throw Problem.eventPurged }
-        guard found.role != nil else { throw Problem.notAMember }
-        let input = try await request.decode(as: EventVisibilityChange.self, context: context)
-        try services.limiter.admit(.choices, credential: me.id, address: context.clientAddress)
-        guard input.visibility != nil || input.printBadge != nil || input.onWall != nil else {
-            throw Problem.validation(
-                "give visibility, printBadge and/or onWall", FieldError("", .required, fields: ["visibility", "printBadge", "onWall"]))
-        }
-        let visibility = try input.visibility.map { text in
-            guard let visibility = EventVisibility(rawValue: text) else {
-                throw Problem.validation(
-                    "visibility must be named or pseudonymous", FieldError("/visibility", .oneOf, allowed: ["named", "pseudonymous"]))
-            }
-            return visibility
-        }
-        guard
-            let privacy = try await services.events.setChoices(
-                visibility: visibility, printsBadge: input.printBadge, onWall: input.onWall, of: me.id, at: found.event.id)
-        else { throw Problem.notAMember }
-        // The next picture no longer names them at once; one that names them may come a computation later.
-        let hides = visibility == .pseudonymous || input.onWall == false
-        await work.choicesChanged(found.event.id, hides: hides)
-        context.logger.info(
-            "event choices set",
-            metadata: [
-                "event.id": "\(found.event.id)", "profile.id": "\(me.id)",
-                "event.visibility": "\(privacy.visibility.rawValue)", "event.print_badge": "\(privacy.printsBadge)",
-                "event.on_wall": "\(privacy.onWall)",
-            ])
-        return try .json(privacy)
     }
 
     /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`, and

@@ -5,35 +5,21 @@ import Hummingbird
 import NIOCore
 import Store
 
-/// An attendee's control over their own data: `DELETE /v1/me/connections/{profileId}`,
-/// blocks (`POST|DELETE /v1/me/blocks/{profileId}`, `GET /v1/me/blocks`), `POST /v1/me/qr/reset`,
-/// `GET /v1/me/export`, `DELETE /v1/me`. Each acts on the caller's own data only: there is no
-/// path to anyone else's.
+/// An attendee's control over their own data: blocks, resetting their codes, exporting everything
+/// and erasing themselves (a connection is removed by `ConnectionController`). Each acts on the
+/// caller's own data only: there is no path to anyone else's.
 struct PrivacyController {
     let services: AppServices
     /// The graph caches, quota and threads, built once with the other services.
     var work: GraphWork { services.graphWork }
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
-        group.delete("me/connections/:profileId", use: disconnect)
         group.get("me/blocks", use: listBlocks)
         group.post("me/blocks/:profileId", use: block)
         group.delete("me/blocks/:profileId", use: unblock)
         group.post("me/qr/reset", use: resetTokens)
         group.get("me/export", use: export)
         group.delete("me", use: erase)
-    }
-
-    static let notConnected = Problem(.notConnected)
-
-    /// 204 when the connection is gone; 404 `not_connected` when there was none, including for an
-    /// id that is not a profile id at all (no connection lives under such a path).
-    @Sendable func disconnect(_ request: Request, context: AppRequestContext) async throws -> Response {
-        let me = try context.requireProfile()
-        guard let peer = context.parameters.get("profileId").flatMap(UUID.init(uuidString:)) else { throw Self.notConnected }
-        guard try await services.connections.remove(between: me.id, and: peer) else { throw Self.notConnected }
-        context.logger.info("connection removed", metadata: ["profile.id": "\(me.id)"])
-        return Response(status: .noContent)
     }
 
     static let unknownProfile = Problem(.unknownProfile)

@@ -4,22 +4,23 @@ import QR
 import Store
 import Tokens
 
-/// The event's door, for its organizers and its walls' view links (which show the code to the room
-/// anyway; a live page's link, which does not, is refused 403 `view_token_read_only`, so that a
-/// leaked one cannot follow the code's rotations): `GET /v1/events/{event}/join-code`, the
-/// current code and join link (`BASE/#join=SLUG&code=CODE`; BASE is `CONSTELLATION_PUBLIC_URL`,
-/// else the address the server listens on, never the request's `Host`), and
-/// `GET /v1/events/{event}/join-qr`, that link as an SVG QR code. Codes are derived from the
+/// The event's door: its join code, its join link (`BASE/#join=SLUG&code=CODE`; BASE is
+/// `CONSTELLATION_PUBLIC_URL`, else the address the server listens on, never the request's `Host`)
+/// and that link as an SVG QR code, for its organizers and its walls' view links (which show the
+/// code to the room anyway; a live page's link, which does not, is refused 403
+/// `view_token_read_only`, so that a leaked one cannot follow the code's rotations); organizers
+/// rotate it, and the old code joins nobody from then on. Codes are derived from the
 /// event's rotation (`JoinCodes`), so a page that asks again after a rotation gets the new one.
 /// An event made before codes were derived has only its code's hash: 409 `join_code_unknown`
 /// until an organizer rotates it once, and meanwhile `join-qr?code=XXXX-XXXX` draws the code the
 /// organizer gives, checked against the hash (400 `stale_join_code` if it is not the current one).
-struct JoinQRController {
+struct JoinCodeController {
     let services: AppServices
 
     func addAuthenticatedRoutes(to group: RouterGroup<AppRequestContext>) {
         group.get("events/:event/join-code", use: joinCode)
         group.get("events/:event/join-qr", use: joinQR)
+        group.post("events/:event/join-code", use: rotateJoinCode)
     }
 
     @Sendable func joinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
@@ -59,4 +60,12 @@ struct JoinQRController {
     static let codeUnknown = Problem(
         .joinCodeUnknown,
         detail: "The event was made before join codes could be shown again: an organizer rotates the code once, and from then on it can.")
+
+    @Sendable func rotateJoinCode(_ request: Request, context: AppRequestContext) async throws -> Response {
+        let me = try context.requireProfile()
+        let event = try await services.requireOrganizedEvent(context)
+        let rotation = try await services.events.rotateJoinCode(of: event.id, by: me.id)
+        context.logger.info("join code rotated", metadata: ["event.id": "\(event.id)", "event.join_code_rotation": "\(rotation)"])
+        return try Response.json(try services.joinCodes.current(of: event, rotation: rotation))
+    }
 }
