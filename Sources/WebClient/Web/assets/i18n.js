@@ -75,7 +75,8 @@ export function t(key, params = {}) {
 /**
  * Puts the messages into `root`'s marked elements: `data-i18n="key"` their text,
  * `data-i18n-attr="placeholder:key,aria-label:key"` their attributes. For the whole document also
- * `<html lang>` and the language switch (`<select id="language">`), if the page has one.
+ * `<html lang>` and the language switch, in the page's `<footer class="language">` if it has one:
+ * one option a language of `LANGUAGES`, each named in itself.
  */
 export function localize(root = document) {
   for (const element of root.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
@@ -87,8 +88,17 @@ export function localize(root = document) {
   }
   if (root !== document) return;
   document.documentElement.lang = language;
-  const select = document.getElementById('language');
-  if (select) offer(select);
+  const footer = document.querySelector('footer.language');
+  if (!footer) return;
+  const label = Object.assign(document.createElement('label'), { htmlFor: 'language', textContent: t('language.label') });
+  const select = Object.assign(document.createElement('select'), { id: 'language' });
+  select.append(...LANGUAGES.map((code) => {
+    const option = new Option(new Intl.DisplayNames([code], { type: 'language' }).of(code), code);
+    option.lang = code;
+    return option;
+  }));
+  footer.replaceChildren(label, select);
+  offer(select);
 }
 
 /** The switch shows this page's language; a choice is kept for every page, and this one reloaded in it. */
