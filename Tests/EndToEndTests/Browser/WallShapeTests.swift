@@ -102,4 +102,67 @@ import Testing
             #expect(spans.0 >= 0.6 && spans.1 >= 0.6, "the share of each side the chain spans: \(spans)")
         }
     }
+
+    /// Every node's place on the screen as each frame draws it, for `seconds` after `script` (run
+    /// first): `[the frame's time in ms, x0, y0, x1, y1, …]` a frame, and the canvas's size.
+    static let framesAfter = """
+        const [script, seconds, done] = arguments;
+        const v = window.constellationLive.view;
+        const painter = v.painter;
+        const draw = painter.draw.bind(painter);
+        const frames = [];
+        painter.draw = async (graph, transform, now) => {
+          const more = await draw(graph, transform, now);
+          frames.push([now].concat(Array.from({ length: v.nodes.length }, (_, i) => [v.sx[i], v.sy[i]]).flat()));
+          return more;
+        };
+        new Function('v', script)(v);
+        setTimeout(() => { painter.draw = draw; done({ frames, width: v.width, height: v.height }); }, seconds * 1000);
+        """
+
+    /// A redraw glides: with 30 people at rest on a 1920×1080 wall, a picture that moves everyone
+    /// far (each to the place of the one ten further along the chain) is drawn so that nobody moves
+    /// more than 5% of the screen's shorter side in any 50 ms, read where each frame draws them.
+    @Test func aRedrawGlidesNoFasterThanTheEyeFollows() async throws {
+        let (server, wall, ada) = try await event()
+        defer { _ = server.stop() }
+        try await chain(of: 29, from: ada, on: server)
+        try await Browser.with(width: 1920, height: 1080) { projector in
+            try await projector.open(wall)
+            try await projector.wait(for: "the chain", until: LivePageTests.drawn(nodes: 30, edges: 29))
+            _ = try await restingPlaces(on: projector)
+            let redraw = """
+                const g = v.graph;
+                const shift = Math.floor(g.nodes.length / 3);
+                const nodes = g.nodes.map((n, i) => ({ ...n, x: g.toX[(i + shift) % g.nodes.length], y: g.toY[(i + shift) % g.nodes.length] }));
+                const edges = Array.from({ length: g.edgeCount }, (_, e) => ({ source: nodes[g.ends[2 * e]].id, target: nodes[g.ends[2 * e + 1]].id }));
+                v.setGraph({ nodes, edges }, { glideMs: 900 });
+                """
+            let result = try #require(try await projector.runAsync(Self.framesAfter, [redraw, 7]) as? [String: Any])
+            let frames = try #require(result["frames"] as? [[Double]])
+            let side = min(try #require(result["width"] as? Double), try #require(result["height"] as? Double))
+            var fastest = 0.0
+            var windows = 0
+            var travelled = 0.0
+            for (index, first) in frames.enumerated() {
+                // The last frame drawn within 50 ms of this one (a frame the browser skipped leaves a longer gap, not counted).
+                guard let last = frames[(index + 1)...].prefix(while: { $0[0] - first[0] <= 50.5 }).last else { continue }
+                windows += 1
+                for node in stride(from: 1, to: first.count - 1, by: 2) {
+                    let moved = hypot(last[node] - first[node], last[node + 1] - first[node + 1]) / side
+                    fastest = max(fastest, moved)
+                }
+            }
+            if let first = frames.first, let last = frames.last {
+                for node in stride(from: 1, to: first.count - 1, by: 2) {
+                    travelled = max(travelled, hypot(last[node] - first[node], last[node + 1] - first[node + 1]) / side)
+                }
+            }
+            print(
+                "redraw glide: \(frames.count) frames, \(windows) windows of 50 ms, fastest \(fastest) of the side, farthest \(travelled)")
+            #expect(travelled > 0.3, "the redraw moved people across the screen: \(travelled) of the side")
+            #expect(windows >= 20, "frames close enough to measure: \(windows)")
+            #expect(fastest <= 0.05, "the most anyone moved in 50 ms: \(fastest) of the side")
+        }
+    }
 }

@@ -137,16 +137,14 @@ export async function json(path, options) {
   return (await call(path, options)).json();
 }
 
-/** Every item of a paged list (`path` with its query), 200 a page, walking `nextCursor`; `until` stops
- * at the first item it accepts (returned alone). */
-export async function everyItem(path, until = null) {
+/** Every item of the paged list `path`, page by page; `until` stops at the first it accepts. */
+export async function everyItem(path, until) {
   const items = [];
-  let cursor = null;
+  let cursor = '';
   do {
-    const page = await json(`${path}${path.includes('?') ? '&' : '?'}limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
-    const found = until && page.items.find(until);
-    if (found) return [found];
+    const page = await json(`${path}?limit=200${cursor && `&cursor=${encodeURIComponent(cursor)}`}`);
     items.push(...page.items);
+    if (until && page.items.some(until)) break;
     cursor = page.nextCursor;
   } while (cursor);
   return items;

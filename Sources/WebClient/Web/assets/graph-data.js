@@ -144,6 +144,13 @@ export class GraphData {
     return this.linkLength() * 0.5 || 20 / scale;
   }
 
+  /** The longest way a node glides, in layout units. */
+  longestMove() {
+    let most = 0;
+    for (let i = 0; i < this.nodes.length; i += 1) most = Math.max(most, Math.hypot(this.toX[i] - this.fromX[i], this.toY[i] - this.fromY[i]));
+    return most;
+  }
+
   /** The mean length of the first 50 links, in layout units (0 without links). */
   linkLength() {
     const n = Math.min(this.edgeCount, 50);

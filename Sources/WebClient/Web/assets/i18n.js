@@ -1,6 +1,5 @@
-// The pages' words in the reader's language. Every message lives in a catalog (messages-en.js,
-// messages-de.js, and the organizer's pages' the live page's and the devices' own, organizer-, live- and device-messages-*.js); `t` looks one up, `localize` fills the elements a page marks with `data-i18n`.
-// A page loads its own language's catalogs only (both languages hold every key: MessageCatalogTests).
+// The pages' words in the reader's language, from one catalog per language and part (messages-en.js,
+// live-messages-de.js, …; each language holds every key: MessageCatalogTests), its own language's only.
 // The language of a page load: `?lang=xx` (kept as the choice for the pages after it), else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
@@ -75,8 +74,7 @@ export function t(key, params = {}) {
 /**
  * Puts the messages into `root`'s marked elements: `data-i18n="key"` their text,
  * `data-i18n-attr="placeholder:key,aria-label:key"` their attributes. For the whole document also
- * `<html lang>` and the language switch, in the page's `<footer class="language">` if it has one:
- * one option a language of `LANGUAGES`, each named in itself.
+ * `<html lang>` and the switch of `LANGUAGES` in `<footer class="language">`, if the page has one.
  */
 export function localize(root = document) {
   for (const element of root.querySelectorAll('[data-i18n]')) element.textContent = t(element.dataset.i18n);
@@ -90,14 +88,9 @@ export function localize(root = document) {
   document.documentElement.lang = language;
   const footer = document.querySelector('footer.language');
   if (!footer) return;
-  const label = Object.assign(document.createElement('label'), { htmlFor: 'language', textContent: t('language.label') });
   const select = Object.assign(document.createElement('select'), { id: 'language' });
-  select.append(...LANGUAGES.map((code) => {
-    const option = new Option(new Intl.DisplayNames([code], { type: 'language' }).of(code), code);
-    option.lang = code;
-    return option;
-  }));
-  footer.replaceChildren(label, select);
+  for (const code of LANGUAGES) select.add(Object.assign(new Option(new Intl.DisplayNames(code, { type: 'language' }).of(code), code), { lang: code }));
+  footer.replaceChildren(Object.assign(document.createElement('label'), { htmlFor: 'language', textContent: t('language.label') }), select);
   offer(select);
 }
 
