@@ -86,12 +86,12 @@ export class ViewTransform {
     const moving = Math.abs(target.scale - from.scale) > target.scale * 1e-3
       || Math.abs(target.offset.x - from.x) > 0.5 || Math.abs(target.offset.y - from.y) > 0.5;
     if (!moving) step = 1;
-    // No node moves over 1% of the shorter side a frame for the view's sake (3% in 50 ms).
+    // In view, no node moves over 1% of the shorter side a frame for the view's sake.
     const ds = target.scale - from.scale;
     const far = Math.max(...[box.minX, box.maxX].flatMap((x) => [box.minY, box.maxY].map((y) =>
       Math.hypot(ds * x + target.offset.x - from.x, ds * y + target.offset.y - from.y))));
     const limit = 0.01 * Math.min(area.right - area.left, area.bottom - area.top);
-    if (moving && far * step > limit) step = limit / far;
+    if (moving && before.every((d) => d <= 0) && far * step > limit) step = limit / far;
     this.scale = from.scale + (target.scale - from.scale) * step;
     this.offset = { x: from.x + (target.offset.x - from.x) * step, y: from.y + (target.offset.y - from.y) * step };
     return moving && step < 1;
