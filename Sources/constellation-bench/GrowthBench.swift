@@ -39,6 +39,10 @@ enum GrowthBench {
         let preservation = frames.map { $0.preservation.grown / $0.preservation.fresh }
         let purity = frames.map { $0.purity.grown / $0.purity.fresh }
         let atQuality = frames.indices.count { preservation[$0] >= 0.95 && purity[$0] >= 0.95 }
+        // The same bar, held by a fresh layout from another seed: how often the reference meets its own bar.
+        let freshAtQuality = frames.count {
+            $0.anotherFresh.preservation >= 0.95 * $0.preservation.fresh && $0.anotherFresh.purity >= 0.95 * $0.purity.fresh
+        }
         let figures: [String: Double] = [
             "people": Double(groups.count), "groups": Double(Set(groups).count), "pairs": Double(pairs.count),
             "pictures": Double(frames.count),
@@ -46,6 +50,8 @@ enum GrowthBench {
             "preservationRatio": mean(preservation), "preservationRatioMin": preservation.min() ?? 0,
             "purityRatio": mean(purity), "purityRatioMin": purity.min() ?? 0,
             "picturesAtQuality": Double(atQuality) / Double(max(frames.count, 1)),
+            "freshPicturesAtQuality": Double(freshAtQuality) / Double(max(frames.count, 1)),
+            "freshOnTheBoxExcessMax": frames.map { $0.anotherFresh.onTheBox - $0.onTheBox.fresh }.max() ?? 0,
             "crowdingExcessMax": frames.map { $0.crowding.grown - $0.crowding.fresh }.max() ?? 0,
             "movesWithin005": Double(moves.count { $0 <= 0.05 }) / Double(max(moves.count, 1)),
             "moveMedian": moves.isEmpty ? 0 : moves[moves.count / 2],

@@ -12,6 +12,10 @@ public enum GrowthReplay {
         public let preservation: (grown: Double, fresh: Double)
         public let purity: (grown: Double, fresh: Double)
         public let crowding: (grown: Double, fresh: Double)
+        /// A fresh layout from another seed, measured as the grown one is: the reference's own spread.
+        /// A bar held in every picture against one fresh layout is read beside how often another
+        /// fresh layout of the same graph holds it.
+        public let anotherFresh: (onTheBox: Double, preservation: Double, purity: Double)
         /// The median move of the people in the picture before (nil for the first).
         public let move: Double?
         /// Whether this picture was laid out afresh (aligned).
@@ -43,6 +47,7 @@ public enum GrowthReplay {
             grownInARow = growth.laidOutAfresh ? 0 : grownInARow + 1
             let grown = growth.positions
             let fresh = layout.positions(for: graph)
+            let another = ConstellationLayout(seed: 2).positions(for: graph)
             let planted = graph.ids.map { groups[$0] }
             frames.append(
                 Frame(
@@ -56,6 +61,10 @@ public enum GrowthReplay {
                         LayoutQuality.communityPurity(fresh, communities: planted)
                     ),
                     crowding: (PictureChange.crowding(grown), PictureChange.crowding(fresh)),
+                    anotherFresh: (
+                        PictureChange.shareOnTheBox(another), LayoutQuality.neighbourhoodPreservation(graph, another),
+                        LayoutQuality.communityPurity(another, communities: planted)
+                    ),
                     move: previous.isEmpty ? nil : PictureChange.medianMove(from: start.map { $0?.point }, to: grown),
                     afresh: growth.laidOutAfresh, seconds: seconds))
             let components = Components(graph)
