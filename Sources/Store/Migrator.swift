@@ -19,10 +19,14 @@ public struct Migrator: Sendable {
     /// the repository's `migrations` links to), beside the running binary (or the binary a link on
     /// the PATH names); nil if the bundle was not installed with it.
     public static var bundled: URL? {
-        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        let folders = [Bundle.main.bundleURL, executable.resolvingSymlinksInPath().deletingLastPathComponent()]
-        return folders.map { $0.appendingPathComponent("Constellation_Store.resources/Migrations") }
+        [Bundle.main.bundleURL, executableFolder].map { $0.appendingPathComponent("Constellation_Store.resources/Migrations") }
             .first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("0001_init.sql").path) }
+    }
+
+    /// The folder of the running binary, links resolved (`arguments[0]` is only a name when the
+    /// shell found it on the PATH).
+    public static var executableFolder: URL {
+        (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])).resolvingSymlinksInPath().deletingLastPathComponent()
     }
 
     /// The migration files, sorted by name.

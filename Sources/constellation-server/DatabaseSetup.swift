@@ -125,9 +125,7 @@ struct DatabaseSetup {
     func migrationsDirectory() throws -> URL {
         if let path = environment["CONSTELLATION_MIGRATIONS_DIR"], !path.isEmpty { return URL(fileURLWithPath: path) }
         if let bundled = Migrator.bundled { return bundled }
-        // The executable's own path: `arguments[0]` is only a name when the shell found it on PATH.
-        let executable = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+        var directory = Migrator.executableFolder
         for _ in 0..<3 {
             let installed = directory.appendingPathComponent("share/constellation/migrations")
             if FileManager.default.fileExists(atPath: installed.appendingPathComponent("0001_init.sql").path) { return installed }

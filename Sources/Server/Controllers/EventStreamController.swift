@@ -43,7 +43,7 @@ struct EventStreamController {
         return Self.eventStream(hello: "{\"seq\":\(position.seq)}", at: position.seq, messages: messages) {
             guard let resumeAfter, resumeAfter < position.seq else { return [] }
             let missed = try await events.pairs(of: event, after: resumeAfter, through: position.seq, limit: replayLimit + 1)
-            guard missed.count <= replayLimit else { return [EventFeeds.changed] }
+            guard missed.count <= replayLimit else { return [.changed] }
             let faces = try EventIdentity(keyRing: keyRing).faces(of: missed, at: event, showingNames: reader.showsNames)
             return try missed.map { try EventFeeds.connection($0, faces: faces, lastId: $0.seq) }
         }
@@ -65,8 +65,8 @@ struct EventStreamController {
     /// The response of a stream: the hello (`id:` its `position`, where a client that heard nothing
     /// more resumes), what `replay` finds was missed, then `messages` as they come.
     private static func eventStream(
-        hello: String, at position: Int64, messages: AsyncStream<EventFeeds.Message>,
-        replay: @escaping @Sendable () async throws -> [EventFeeds.Message]
+        hello: String, at position: Int64, messages: AsyncStream<FeedMessage>,
+        replay: @escaping @Sendable () async throws -> [FeedMessage]
     ) -> Response {
         let headers: HTTPFields = [
             .contentType: "text/event-stream; charset=utf-8", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no",

@@ -14,13 +14,8 @@ import Synchronization
 /// so is every watcher after the settings' `lifetime`. The readers run in this service (`run()`,
 /// in the application's service group), which ends every stream when the server shuts down.
 package final class EventFeeds: Service {
-    /// One Server-Sent Events message, encoded once for every watcher.
-    package struct Message: Sendable {
-        let bytes: ByteBuffer
-    }
-
     private struct Feed {
-        var watchers: [UUID: AsyncStream<Message>.Continuation]
+        var watchers: [UUID: AsyncStream<FeedMessage>.Continuation]
         var position: FeedPosition
         /// Its reader: one that finds another here (or no feed) has been let go, and stops.
         let reader: UUID
@@ -40,12 +35,9 @@ package final class EventFeeds: Service {
     private let events: EventRepository
     private let identity: @Sendable () -> EventIdentity
     private let logger: Logger
-    private let settings: FeedSettings
-    /// Streams per credential (a profile id, or a view token's id).
-    private let allowance: CredentialAllowance
+    private let watches: FeedWatches
+    private var settings: FeedSettings { watches.settings }
     private let readers = FeedReaders()
-    /// The server's streams of both kinds.
-    private let slots: StreamSlots
 
     package init(
         events: EventRepository, identity: @escaping @Sendable () -> EventIdentity, logger: Logger, settings: FeedSettings = FeedSettings(),
@@ -54,9 +46,7 @@ package final class EventFeeds: Service {
         self.events = events
         self.identity = identity
         self.logger = logger
-        self.settings = settings
-        allowance = CredentialAllowance(limit: settings.streamsPerCredential)
-        self.slots = slots
+        watches = FeedWatches(settings: settings, slots: slots)
     }
 
     /// Starts watching `event` for `credential` (the event's reader starts with its first watcher):
@@ -68,25 +58,22 @@ package final class EventFeeds: Service {
         _ event: UUID, from start: FeedPosition, showingNames: Bool, credential: UUID, limit: Int? = nil,
         until ended: EventLoopFuture<Void>? = nil
     ) throws -> (
-        FeedPosition, AsyncStream<Message>
+        FeedPosition, AsyncStream<FeedMessage>
     ) {
         let key = FeedKey(event: event, showsNames: showingNames)
-        let (stream, continuation) = AsyncStream<Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
         let watcher = UUID()
-        try slots.take()
-        guard allowance.take(credential, limit: limit) else {
-            slots.giveBack()
-            throw Problem.tooManyStreams(limit ?? allowance.limit)
-        }
-        let (position, newReader) = state.withLock { state -> (FeedPosition, UUID?) in
-            let isNew = state.feeds[key] == nil
-            var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: UUID())
-            feed.watchers[watcher] = continuation
-            state.feeds[key] = feed
-            return (feed.position, isNew ? feed.reader : nil)
+        let ((position, newReader), stream) = try watches.open(for: credential, limit: limit, until: ended) { continuation in
+            state.withLock { state -> (FeedPosition, UUID?) in
+                let isNew = state.feeds[key] == nil
+                var feed = state.feeds[key] ?? Feed(watchers: [:], position: start, reader: UUID())
+                feed.watchers[watcher] = continuation
+                state.feeds[key] = feed
+                return (feed.position, isNew ? feed.reader : nil)
+            }
+        } unregister: { [self] in
+            stopWatching(key, watcher)
         }
         if let newReader { readers.start { [self] in await read(key, from: start, as: newReader) } }
-        continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(key, watcher, credential: credential) }
         return (position, stream)
     }
 
@@ -106,9 +93,7 @@ package final class EventFeeds: Service {
         }
     }
 
-    private func stopWatching(_ event: FeedKey, _ watcher: UUID, credential: UUID) {
-        allowance.giveBack(credential)
-        slots.giveBack()
+    private func stopWatching(_ event: FeedKey, _ watcher: UUID) {
         state.withLock { state in
             state.feeds[event]?.watchers[watcher] = nil
             if state.feeds[event]?.watchers.isEmpty == true { state.feeds[event] = nil }
@@ -121,21 +106,18 @@ package final class EventFeeds: Service {
     }
 
     /// Sends `message` to every watcher of `event`, if `reader` is still its reader; one too far behind is let go.
-    private func broadcast(_ message: Message, to event: FeedKey, position: FeedPosition, from reader: UUID) {
-        let behind = state.withLock { state -> [AsyncStream<Message>.Continuation] in
+    private func broadcast(_ message: FeedMessage, to event: FeedKey, position: FeedPosition, from reader: UUID) {
+        let behind = state.withLock { state -> [AsyncStream<FeedMessage>.Continuation] in
             guard state.feeds[event]?.reader == reader else { return [] }
             state.feeds[event]?.position = position
-            return state.feeds[event]?.watchers.values.filter { continuation in
-                if case .dropped = continuation.yield(message) { return true }
-                return false
-            } ?? []
+            return state.feeds[event]?.watchers.values.filter { !$0.offer(message) } ?? []
         }
         for continuation in behind { continuation.finish() }
     }
 
     /// Sends `message` to every watcher of `event` and ends their streams, if `reader` is still its reader.
-    private func end(_ event: FeedKey, with message: Message, from reader: UUID) {
-        let watchers = state.withLock { state -> [AsyncStream<Message>.Continuation] in
+    private func end(_ event: FeedKey, with message: FeedMessage, from reader: UUID) {
+        let watchers = state.withLock { state -> [AsyncStream<FeedMessage>.Continuation] in
             guard state.feeds[event]?.reader == reader else { return [] }
             return state.feeds[event].map { Array($0.watchers.values) } ?? []
         }
@@ -159,7 +141,7 @@ package final class EventFeeds: Service {
                 guard reads(key, as: reader), let now = try await events.feedPosition(of: event) else { return }
                 if now.revision != revision {
                     revision = now.revision
-                    broadcast(Self.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
+                    broadcast(.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
                     lastSent = .now
                 }
                 var more = now.seq > numbers.position || !numbers.awaited.isEmpty
@@ -177,13 +159,13 @@ package final class EventFeeds: Service {
                 numbers.expire()
                 if ContinuousClock.now - lastSent >= settings.keepAlive {
                     broadcast(
-                        Self.keepAliveComment, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
+                        .keepAlive, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
                     lastSent = .now
                 }
             } catch is CancellationError {
                 return
             } catch StoreError.eventPurged {
-                end(key, with: Self.purged, from: reader)
+                end(key, with: .purged, from: reader)
                 return
             } catch {
                 logger.warning("event feed: reading new pairs failed; retrying", metadata: ["event.id": "\(event)", "error": "\(error)"])
@@ -191,23 +173,13 @@ package final class EventFeeds: Service {
         }
     }
 
-    /// The event was purged: its streams end, and coming back is answered 410 `event_purged`.
-    static let purged = Message(bytes: ByteBuffer(string: "event: purged\ndata: {}\n\n"))
-    static let changed = Message(bytes: ByteBuffer(string: "event: changed\ndata: {}\n\n"))
-    static let keepAliveComment = Message(bytes: ByteBuffer(string: ": keep-alive\n\n"))
-
     /// `id: <lastId>`, `event: connection`, `data:` a `LiveConnection`, with the people as the
     /// event's organizers see them (`EventIdentity`).
-    static func connection(_ pair: FedPair, faces: [UUID: EventIdentity.Face], lastId: Int64) throws -> Message {
+    static func connection(_ pair: FedPair, faces: [UUID: EventIdentity.Face], lastId: Int64) throws -> FeedMessage {
         func person(_ id: UUID) -> LiveConnection.Person {
             let face = faces[id] ?? EventIdentity.Face(id: "", label: "", pseudonymous: true)
             return LiveConnection.Person(id: face.id, label: face.label, pseudonymous: face.pseudonymous)
         }
-        let data = try JSONEncoder.constellation.encode(
-            LiveConnection(seq: pair.seq, at: pair.firstAt, source: person(pair.a), target: person(pair.b)))
-        var bytes = ByteBuffer(string: "id: \(lastId)\nevent: connection\ndata: ")
-        bytes.writeBytes(data)
-        bytes.writeString("\n\n")
-        return Message(bytes: bytes)
+        return try .connection(id: lastId, LiveConnection(seq: pair.seq, at: pair.firstAt, source: person(pair.a), target: person(pair.b)))
     }
 }

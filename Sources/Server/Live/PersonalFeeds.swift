@@ -21,7 +21,7 @@ import Synchronization
 package final class PersonalFeeds: Service {
     /// One open stream: where its messages go, and when it was last sent one.
     private struct Watcher {
-        let continuation: AsyncStream<EventFeeds.Message>.Continuation
+        let continuation: AsyncStream<FeedMessage>.Continuation
         var lastSent: ContinuousClock.Instant
     }
 
@@ -35,13 +35,13 @@ package final class PersonalFeeds: Service {
         /// Yields `message` to the watchers of `profile` that `want` it, noting when; returns those too
         /// far behind to take it (their streams are to be ended, outside the lock).
         mutating func send(
-            _ message: EventFeeds.Message, at now: ContinuousClock.Instant, toWatchersOf profile: UUID,
+            _ message: FeedMessage, at now: ContinuousClock.Instant, toWatchersOf profile: UUID,
             where want: (Watcher) -> Bool
-        ) -> [AsyncStream<EventFeeds.Message>.Continuation] {
+        ) -> [AsyncStream<FeedMessage>.Continuation] {
             guard let streams = watchers[profile] else { return [] }
-            var behind: [AsyncStream<EventFeeds.Message>.Continuation] = []
+            var behind: [AsyncStream<FeedMessage>.Continuation] = []
             for (id, watcher) in streams where want(watcher) {
-                if case .dropped = watcher.continuation.yield(message) { behind.append(watcher.continuation) }
+                if !watcher.continuation.offer(message) { behind.append(watcher.continuation) }
                 // In place, and only for those sent to: a keep-alive round leaves the quiet untouched.
                 watchers[profile]?[id]?.lastSent = now
             }
@@ -52,18 +52,14 @@ package final class PersonalFeeds: Service {
     private let state = Mutex(State())
     private let connections: ConnectionRepository
     private let logger: Logger
-    private let settings: FeedSettings
-    private let allowance: CredentialAllowance
+    private let watches: FeedWatches
+    private var settings: FeedSettings { watches.settings }
     private let readers = FeedReaders()
-    /// The server's streams of both kinds.
-    private let slots: StreamSlots
 
     init(connections: ConnectionRepository, logger: Logger, settings: FeedSettings = FeedSettings(), slots: StreamSlots) {
         self.connections = connections
         self.logger = logger
-        self.settings = settings
-        allowance = CredentialAllowance(limit: settings.streamsPerCredential)
-        self.slots = slots
+        watches = FeedWatches(settings: settings, slots: slots)
     }
 
     /// Starts watching `profile`'s new connections for `credential` (the reader starts with the first
@@ -72,24 +68,21 @@ package final class PersonalFeeds: Service {
     /// watching. 429 `too_many_streams` past `streamsPerCredential`.
     package func watch(
         _ profile: UUID, from start: Int64, credential: UUID, until ended: EventLoopFuture<Void>? = nil
-    ) throws -> (Int64, AsyncStream<EventFeeds.Message>) {
-        let (stream, continuation) = AsyncStream<EventFeeds.Message>.makeStream(bufferingPolicy: .bufferingOldest(settings.bufferLimit))
+    ) throws -> (Int64, AsyncStream<FeedMessage>) {
         let watcher = UUID()
-        try slots.take()
-        guard allowance.take(credential) else {
-            slots.giveBack()
-            throw Problem.tooManyStreams(allowance.limit)
-        }
-        let (position, newReader) = state.withLock { state -> (Int64, UUID?) in
-            state.watchers[profile, default: [:]][watcher] = Watcher(continuation: continuation, lastSent: .now)
-            guard state.reader == nil else { return (state.position, nil) }
-            let reader = UUID()
-            state.position = start
-            state.reader = reader
-            return (start, reader)
+        let ((position, newReader), stream) = try watches.open(for: credential, until: ended) { continuation in
+            state.withLock { state -> (Int64, UUID?) in
+                state.watchers[profile, default: [:]][watcher] = Watcher(continuation: continuation, lastSent: .now)
+                guard state.reader == nil else { return (state.position, nil) }
+                let reader = UUID()
+                state.position = start
+                state.reader = reader
+                return (start, reader)
+            }
+        } unregister: { [self] in
+            stopWatching(profile, watcher)
         }
         if let newReader { readers.start { [self] in await read(from: start, as: newReader) } }
-        continuation.finish(after: settings.lifetime, orWhen: ended) { [self] in stopWatching(profile, watcher, credential: credential) }
         return (position, stream)
     }
 
@@ -112,9 +105,7 @@ package final class PersonalFeeds: Service {
         }
     }
 
-    private func stopWatching(_ profile: UUID, _ watcher: UUID, credential: UUID) {
-        allowance.giveBack(credential)
-        slots.giveBack()
+    private func stopWatching(_ profile: UUID, _ watcher: UUID) {
         state.withLock { state in
             state.watchers[profile]?[watcher] = nil
             if state.watchers[profile]?.isEmpty == true { state.watchers[profile] = nil }
@@ -140,9 +131,9 @@ package final class PersonalFeeds: Service {
         let now = ContinuousClock.now
         let quiet = settings.keepAlive
         let behind = state.withLock { state in
-            var behind: [AsyncStream<EventFeeds.Message>.Continuation] = []
+            var behind: [AsyncStream<FeedMessage>.Continuation] = []
             for profile in Array(state.watchers.keys) {
-                behind += state.send(EventFeeds.keepAliveComment, at: now, toWatchersOf: profile) { now - $0.lastSent >= quiet }
+                behind += state.send(.keepAlive, at: now, toWatchersOf: profile) { now - $0.lastSent >= quiet }
             }
             return behind
         }
@@ -184,10 +175,7 @@ package final class PersonalFeeds: Service {
     }
 
     /// `id: <connection id>`, `event: connection`, `data:` the connection as its watcher sees it.
-    static func message(_ connection: Connection) throws -> EventFeeds.Message {
-        var bytes = ByteBuffer(string: "id: \(connection.id)\nevent: connection\ndata: ")
-        bytes.writeBytes(try JSONEncoder.constellation.encode(connection))
-        bytes.writeString("\n\n")
-        return EventFeeds.Message(bytes: bytes)
+    static func message(_ connection: Connection) throws -> FeedMessage {
+        try .connection(id: connection.id, connection)
     }
 }

@@ -9,6 +9,7 @@ package enum StoredValueRules {
     /// start (`CONSTELLATION_EVENT_HORIZON_DAYS`).
     package static func all(eventHorizon: Duration) -> [StoredValueRule] {
         let days = eventHorizon.components.seconds / 86_400
+        let atMostADayAfterNow = { @Sendable (date: Date) in date <= Date().addingTimeInterval(86_400) }
         return [
             StoredValueRule(table: "events", key: "id", column: "time_zone", rule: "an IANA time zone this server knows") {
                 (try? EventFields.timeZone($0)) != nil
@@ -17,10 +18,10 @@ package enum StoredValueRules {
             // creation: a creation in the future would stretch them.
             StoredValueRule(
                 table: "events", key: "id", column: "created_at", rule: "created at most a day after now",
-                acceptsDate: { $0 <= Date().addingTimeInterval(86_400) }),
+                acceptsDate: atMostADayAfterNow),
             StoredValueRule(
                 table: "organizer_invitation_links", key: "id", column: "created_at", rule: "made at most a day after now",
-                acceptsDate: { $0 <= Date().addingTimeInterval(86_400) }),
+                acceptsDate: atMostADayAfterNow),
             // The API's horizon is from the creation (`EventFields.startsAt`), which is never after
             // now: an event the API let through starts at most the horizon after now, and one dated
             // far ahead (its data kept as long beyond the purge rules) is refused.
