@@ -40,6 +40,13 @@ public struct ConstellationClient: Sendable {
         try await send(.GET, "/health").status == 200
     }
 
+    /// Whether the server is ready to serve (`GET /ready`: its database answers, its migrations are
+    /// current, its signing key is loaded), and what it said.
+    public func ready() async throws(ClientError) -> (isReady: Bool, said: String) {
+        let response = try await send(.GET, "/ready")
+        return (response.status == 200, String(decoding: response.body, as: UTF8.self))
+    }
+
     public func register(_ profile: NewProfile) async throws(ClientError) -> RegisteredProfile {
         try await decode(send(.POST, "/v1/profiles", body: profile))
     }

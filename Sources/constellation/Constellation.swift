@@ -14,7 +14,7 @@ struct Constellation: AsyncParsableCommand {
         subcommands: [
             Register.self, Show.self, Scan.self, Sync.self, View.self, Connections.self, Disconnect.self, BlockCommand.self, Unblock.self,
             Note.self, Tag.self, Me.self, DeviceCommand.self, QRCommand.self,
-            EventCommand.self, GraphCommand.self,
+            EventCommand.self, GraphCommand.self, Ready.self,
         ]
     )
 }

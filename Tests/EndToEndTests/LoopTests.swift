@@ -43,6 +43,21 @@ import Tokens
         #expect(heard != nil, "\(watching.stdout.suffix(300)) \((try? String(contentsOf: watching.err, encoding: .utf8)) ?? "")")
     }
 
+    /// `constellation ready`, a container's health check: needs no profile, exit 0 while the server
+    /// serves, 69 with one line once it is gone.
+    @Test func readySaysWhetherTheServerServes() async throws {
+        let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
+        let nobody = try workspace.home("nobody-registered")
+        let ready = try Binaries.cli(["ready"], home: nobody, server: server.url)
+        #expect(ready.status == 0 && ready.stdout == "ready\n", "\(ready.status): \(ready.stdout) \(ready.stderr)")
+        let said = try Binaries.cli(["ready", "--json"], home: nobody, server: server.url)
+        #expect(said.status == 0 && said.stdout.contains(#""status":"ready""#), "\(said.stdout)")
+        #expect(server.stop() == 0)
+        let gone = try Binaries.cli(["ready"], home: nobody, server: server.url)
+        #expect(gone.status == 69 && gone.stderr.contains("cannot reach the server"), "\(gone.status): \(gone.stderr)")
+        #expect(gone.stderr.split(separator: "\n").count == 1, "one line: \(gone.stderr)")
+    }
+
     @Test func showScanAndViewEndToEnd() async throws {
         let server = try ServerProcess(databaseURL: try await TestDatabase.createEmpty(), dataDirectory: workspace.serverData)
         defer { #expect(server.stop() == 0, "graceful shutdown exits 0") }
