@@ -43,8 +43,13 @@ public struct ConstellationClient: Sendable {
     /// Whether the server is ready to serve (`GET /ready`: its database answers, its migrations are
     /// current, its signing key is loaded), and what it said.
     public func ready() async throws(ClientError) -> (isReady: Bool, said: String) {
-        let response = try await send(.GET, "/ready")
-        return (response.status == 200, String(decoding: response.body, as: UTF8.self))
+        do {
+            let response = try await send(.GET, "/ready")
+            return (true, String(decoding: response.body, as: UTF8.self))
+        } catch .unexpectedResponse(status: 503, let said) {
+            // Not ready: a readiness document, not a problem.
+            return (false, said)
+        }
     }
 
     public func register(_ profile: NewProfile) async throws(ClientError) -> RegisteredProfile {

@@ -23,6 +23,8 @@ public final class EmbeddedPostgres: Sendable {
 
     private struct State {
         var process: Process?
+        /// The data folder's lock (`DataFolderLock`), held from `start()` to `stop()`.
+        var lock: DataFolderLock?
         var stopping = false
         /// Counts `start()` calls: a watcher left from before a `stop()` and a new `start()` retires.
         var generation = 0
@@ -45,18 +47,40 @@ public final class EmbeddedPostgres: Sendable {
 
     private var clusterDirectory: URL { dataDirectory.appendingPathComponent("postgres") }
     private var logFile: URL { dataDirectory.appendingPathComponent("postgres.log") }
+    /// The log of the run before, kept at each start: it tells why that run ended.
+    private var previousLogFile: URL { dataDirectory.appendingPathComponent("postgres.log.1") }
 
     /// Creates the cluster on first use, starts the server, waits until it answers, and
     /// returns the libpq connection string for the `constellation` database, as the application
     /// role. After `stop()`, it starts the same cluster again, at the same connection string.
     /// Refuses (`alreadyRunning`), touching nothing, while another process's server runs on this
-    /// data directory.
+    /// data directory, whether this process can see it or not (another container on the same
+    /// volume: `DataFolderLock`). Holding the lock, it knows a `postmaster.pid` that names no
+    /// running PostgreSQL of its own to be stale (left by a server killed outright), and removes
+    /// it: PostgreSQL would refuse it when its pid has been reused since.
     public func start() throws(PostgresError) -> String {
         if let pid = runningPostmaster() {
             throw PostgresError(
                 .alreadyRunning,
                 message: "the embedded PostgreSQL in \(dataDirectory.path) is running (pid \(pid)): a constellation-server uses it; "
                     + "stop that server first")
+        }
+        let lock = try DataFolderLock(dataDirectory)
+        state.withLock { $0.lock = lock }
+        do {
+            return try startLocked()
+        } catch {
+            state.withLock { $0.lock = nil }
+            throw error
+        }
+    }
+
+    private func startLocked() throws(PostgresError) -> String {
+        let lockFile = clusterDirectory.appendingPathComponent("postmaster.pid")
+        if FileManager.default.fileExists(atPath: lockFile.path) {
+            logger.notice(
+                "removed a stale postmaster.pid (PostgreSQL was stopped outright)", metadata: ["db.data_dir": "\(clusterDirectory.path)"])
+            try? FileManager.default.removeItem(at: lockFile)
         }
         let binaries = try Self.binaryDirectory()
         let runAs = getuid() == 0 ? try Self.postgresAccount() : nil
@@ -149,6 +173,7 @@ public final class EmbeddedPostgres: Sendable {
             logger.info("embedded PostgreSQL stopped")
         }
         socketDirectory.remove()
+        state.withLock { $0.lock = nil }
     }
 
     /// Whether the server process is running now (false while it is being restarted).
@@ -228,6 +253,9 @@ public final class EmbeddedPostgres: Sendable {
             if let owner {
                 chown(dataDirectory.path, owner.uid, owner.gid)
                 chown(clusterDirectory.path, owner.uid, owner.gid)
+            }
+            if FileManager.default.fileExists(atPath: logFile.path) {
+                _ = rename(logFile.path, previousLogFile.path)
             }
             _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
             if let owner { chown(logFile.path, owner.uid, owner.gid) }
