@@ -14,12 +14,27 @@ public struct ConstellationClient: Sendable {
     /// Hears the server's release (`Constellation-Version`) from each answer that carries it.
     private let serverVersion: (@Sendable (String) -> Void)?
 
+    /// The HTTP client of a `ConstellationClient` given none, for the process: `HTTPClient.shared`'s
+    /// settings, but an idle connection is let go after `idleConnectionLifetime`, before the
+    /// server's keep-alive closes it.
+    public static let defaultHTTP: HTTPClient = {
+        var configuration = HTTPClient.Configuration.singletonConfiguration
+        configuration.connectionPool = .init(idleTimeout: idleConnectionLifetime)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// How long a client keeps an idle connection to reuse: under the server's keep-alive (60 s,
+    /// `CONSTELLATION_IDLE_TIMEOUT_SECONDS`). `HTTPClient.shared` keeps one 600 s, and a call that
+    /// reused a connection the server was closing at that moment failed ("the connection was
+    /// closed"; a browser test on CI's loaded cores, where the close is read late).
+    public static let idleConnectionLifetime: TimeAmount = .seconds(30)
+
     /// - Parameters:
     ///   - baseURL: e.g. `http://127.0.0.1:8080`
     ///   - apiKey: the key from `register`; nil for public calls only.
     ///   - serverVersion: hears the server's release from each answer that carries it.
     public init(
-        baseURL: String, apiKey: String? = nil, http: HTTPClient = .shared, timeout: TimeAmount = .seconds(10),
+        baseURL: String, apiKey: String? = nil, http: HTTPClient = Self.defaultHTTP, timeout: TimeAmount = .seconds(10),
         serverVersion: (@Sendable (String) -> Void)? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL

@@ -66,6 +66,7 @@ struct Session {
             // stream's silences, which the server breaks at least every 40 s.
             configuration.timeout = .init(connect: .seconds(3), read: .seconds(45))
             configuration.connectionPool.retryConnectionEstablishment = false
+            configuration.connectionPool.idleTimeout = ConstellationClient.idleConnectionLifetime
             let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
             clients[authorities] = client
             return client
