@@ -2,51 +2,79 @@ import ConstellationModel
 import Foundation
 import Testing
 
-/// The web pages' words come from one catalog per language (`messages-en.js`, `messages-de.js`),
-/// and the organizer's pages', the live page's and the devices' own (`organizer-messages-en.js`,
-/// `live-messages-en.js`, `device-messages-en.js`, `…-de.js`): of each pair, each must
-/// have every key the other has, with the same plural forms and the same `{placeholders}`,
-/// or a page shows a key or a sentence with a hole in one language.
+/// The pages' and the server's words come from one folder of catalogs per language
+/// (`assets/locales/en/`, `…/de/`): `common.json`, which every page loads, the organizer's pages',
+/// the live page's and the devices' own, and `documents.json`, the server's report and badges.
+/// Each language's folder has every catalog English has, each with every key, the same
+/// `{placeholders}`, and for a message with forms one for each category of its language's plural
+/// rule, or a page or document shows a key or a sentence with a hole in one language. A language
+/// is added with one folder and one entry in i18n.js's list, which names the folders.
 @Suite struct MessageCatalogTests {
-    static let assets = DocumentationLinksTests.root.appendingPathComponent("Sources/WebClient/Web/assets")
+    static let locales = DocumentationLinksTests.root.appendingPathComponent("Sources/WebClient/Web/assets/locales")
+    static let parts = ["common", "organizer", "live", "device", "documents"]
 
-    /// Each key with what its message needs: its plural forms (`one`, `other`) and its placeholders.
-    static func catalog(_ language: String, of pages: String = "messages") throws -> [String: Set<String>] {
-        let text = try String(contentsOf: assets.appendingPathComponent("\(pages)-\(language).js"), encoding: .utf8)
-        var entries: [String: Set<String>] = [:]
-        var key: String?
-        for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
-            if let match = line.firstMatch(of: /^  '([^']+)':/) {
-                key = String(match.output.1)
-                entries[key!] = []
-            }
-            guard let key else { continue }
-            if let form = line.firstMatch(of: /^\s+(zero|one|two|few|many|other):/) { entries[key]!.insert("form:\(form.output.1)") }
-            for placeholder in line.matches(of: /\{([A-Za-z]+)\}/) { entries[key]!.insert("{\(placeholder.output.1)}") }
-        }
-        return entries
+    /// Every language with a folder of catalogs.
+    static func languages() throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: locales.path).filter { !$0.contains(".") }.sorted()
     }
 
-    static let pairs = ["messages", "organizer-messages", "live-messages", "device-messages"]
-
-    @Test(arguments: pairs)
-    func bothCatalogsHaveTheSameKeysFormsAndPlaceholders(pages: String) throws {
-        let (english, german) = (try Self.catalog("en", of: pages), try Self.catalog("de", of: pages))
-        #expect(english.count > 20, "the catalog was read: \(english.count) keys")
-        for other in Self.pairs where other != pages {
-            #expect(Set(english.keys).isDisjoint(with: try Self.catalog("en", of: other).keys), "\(pages) and \(other) share keys")
+    /// Each key with what its message needs: its plural forms (`form:one`, …) and its placeholders.
+    static func catalog(_ language: String, of part: String = "common") throws -> [String: Set<String>] {
+        let data = try Data(contentsOf: locales.appendingPathComponent("\(language)/\(part).json"))
+        let messages = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any], "\(language)/\(part).json")
+        return try messages.mapValues { message in
+            let texts: [String]
+            var needs: Set<String> = []
+            if let text = message as? String {
+                texts = [text]
+            } else {
+                let forms = try #require(message as? [String: String], "a message is a string or its forms")
+                texts = Array(forms.values)
+                needs.formUnion(forms.keys.map { "form:\($0)" })
+            }
+            for text in texts { needs.formUnion(text.matches(of: /\{([A-Za-z]+)\}/).map { "{\($0.output.1)}" }) }
+            return needs
         }
-        #expect(Set(english.keys).subtracting(german.keys).sorted() == [], "missing in German")
-        #expect(Set(german.keys).subtracting(english.keys).sorted() == [], "missing in English")
-        for (key, needs) in english.sorted(by: { $0.key < $1.key }) where german[key] != nil && german[key] != needs {
-            Issue.record("\(key): English \(needs.sorted()), German \(german[key]!.sorted())")
+    }
+
+    @Test func eachLanguageIsAFolderAndAnEntryInTheList() throws {
+        let languages = try Self.languages()
+        #expect(languages.contains("en") && languages.count >= 2, "\(languages)")
+        let i18n = try String(contentsOf: Self.locales.deletingLastPathComponent().appendingPathComponent("i18n.js"), encoding: .utf8)
+        let list = try #require(i18n.firstMatch(of: /const LANGUAGES = \[([^\]]*)\]/)?.output.1)
+        #expect(list.matches(of: /'([a-z]+)'/).map { String($0.output.1) }.sorted() == languages, "i18n.js LANGUAGES")
+        for language in languages {
+            #expect(PluralRule.of(language) != nil, "\(language): no plural rule in PluralRule")
+            let files = try FileManager.default.contentsOfDirectory(atPath: Self.locales.appendingPathComponent(language).path)
+            #expect(Set(files) == Set(Self.parts.map { "\($0).json" }), "\(language): \(files.sorted())")
+        }
+    }
+
+    @Test(arguments: parts)
+    func everyLanguageHasEveryKeyFormAndPlaceholder(part: String) throws {
+        let english = try Self.catalog("en", of: part)
+        #expect(english.count > 20, "the catalog was read: \(english.count) keys")
+        for other in Self.parts where other != part {
+            #expect(Set(english.keys).isDisjoint(with: try Self.catalog("en", of: other).keys), "\(part) and \(other) share keys")
+        }
+        for language in try Self.languages() {
+            let translated = try Self.catalog(language, of: part)
+            #expect(Set(english.keys).subtracting(translated.keys).sorted() == [], "missing in \(language)")
+            #expect(Set(translated.keys).subtracting(english.keys).sorted() == [], "\(language) only")
+            let forms = Set((PluralRule.of(language)?.categories ?? []).map { "form:\($0.rawValue)" })
+            for (key, needs) in english.sorted(by: { $0.key < $1.key }) {
+                guard let theirs = translated[key] else { continue }
+                let plural = needs.contains { $0.hasPrefix("form:") }
+                let expected = plural ? needs.filter { !$0.hasPrefix("form:") }.union(forms) : needs
+                if theirs != expected { Issue.record("\(language) \(key): \(theirs.sorted()), English needs \(expected.sorted())") }
+            }
         }
     }
 
     /// The problem codes are declared once (`ProblemCode`, with their statuses and titles), and
     /// nothing else names one that is not there: `openapi.json` lists every code and no other, each
-    /// where its status is answered, and the catalogs every page loads (`messages-en.js`,
-    /// `messages-de.js`) say each one (`problem.CODE`) and no other, so a page never shows the
+    /// where its status is answered, and the catalog every page loads (`common.json`) says each
+    /// one in every language (`problem.CODE`) and no other, so a page never shows the
     /// server's English title inside its own language, nor keeps a message for a code gone.
     @Test func theProblemCodesTheDocumentAndTheCatalogsAgree() throws {
         let declared = Set(ProblemCode.allCases.map(\.rawValue))
@@ -97,10 +125,10 @@ import Testing
             guard let statuses = documented[code.rawValue] else { continue }
             #expect(statuses == [code.status], "\(code.rawValue): openapi.json answers it with \(statuses.sorted()), not \(code.status)")
         }
-        for language in ["en", "de"] {
+        for language in try Self.languages() {
             let messages = Set(try Self.catalog(language).keys.filter { $0.hasPrefix("problem.") }.map { String($0.dropFirst(8)) })
-            #expect(answered.subtracting(messages).sorted() == [], "no message in messages-\(language).js")
-            #expect(messages.subtracting(declared).sorted() == [], "a message in messages-\(language).js for a code nobody answers")
+            #expect(answered.subtracting(messages).sorted() == [], "no message in \(language)/common.json")
+            #expect(messages.subtracting(declared).sorted() == [], "a message in \(language)/common.json for a code nobody answers")
         }
     }
 

@@ -25,6 +25,16 @@ import Testing
 
     static func count(_ part: String, in html: String) -> Int { html.components(separatedBy: part).count - 1 }
 
+    /// The report's texts (its elements' text and its `aria-label`s and titles, styles aside) that
+    /// hold a letter outside the pseudo-locale's ⟦…⟧ once the event's `data` is taken out.
+    static func wordsOutsideTheCatalog(_ html: String, data: [String]) -> [String] {
+        var text = html.replacing(/<style>[^<]*<\/style>/, with: "")
+        text = text.replacing(/(?:aria-label|title)="([^"]*)"/) { ">\($0.output.1)<" }.replacing(/<[^>]*>/, with: "\n")
+        for datum in data { text = text.replacingOccurrences(of: datum, with: " ") }
+        while text.contains(/⟦[^⟦⟧]*⟧/) { text = text.replacing(/⟦[^⟦⟧]*⟧/, with: " ") }
+        return text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.contains(/\p{L}/) }
+    }
+
     @Test func itsFiguresAreTheAPIsAndItNamesOnlyThoseWhoChoseToBeNamed() async throws {
         try await EventPurgeTests.run { server throws in
             let (ada, bob, cleo, dora, event) = try await EventPurgeTests.busyEvent(server)
@@ -88,9 +98,9 @@ import Testing
         }
     }
 
-    @Test func inGermanForOrganizersOnly() async throws {
+    @Test func inEveryLanguageForOrganizersOnly() async throws {
         try await EventPurgeTests.run { server throws in
-            let (ada, bob, _, _, _) = try await EventPurgeTests.busyEvent(server)
+            let (ada, bob, _, _, event) = try await EventPurgeTests.busyEvent(server)
             let german = try await ada.client.send(.GET, "/v1/events/rustconf-2026/report?lang=de")
             let html = String(decoding: german.body, as: UTF8.self)
             #expect(german.contentType == "text/html; charset=utf-8")
@@ -108,6 +118,13 @@ import Testing
             let asked = try await ada.client.send(.GET, "/v1/events/rustconf-2026/report?lang=en", headers: [("Accept-Language", "de")])
             #expect(String(decoding: asked.body, as: UTF8.self).contains("<html lang=\"en\">"), "?lang wins")
             await expectProblem(400, "unsupported_language") { _ = try await ada.client.report(of: "rustconf-2026", language: "fr") }
+            // In the pseudo-locale every word of the report is the catalog's: none is left outside ⟦…⟧ but the event's data.
+            let pseudo = String(decoding: try await ada.client.report(of: "rustconf-2026", language: "qps"), as: UTF8.self)
+            #expect(pseudo.contains("<html lang=\"qps\">"))
+            #expect(Self.wordsOutsideTheCatalog(pseudo, data: [event.name, event.timeZone, "Bob"]) == [])
+            #expect(
+                Self.wordsOutsideTheCatalog(html, data: [event.name, event.timeZone, "Bob"]).contains("Teilnehmende"),
+                "the check sees words")
             await expectProblem(403, "not_an_organizer") { _ = try await bob.client.report(of: "rustconf-2026") }
             await expectProblem(404, "unknown_event") { _ = try await ada.client.report(of: "no-such-event") }
             await expectProblem(401, "missing_credentials") { _ = try await server.client.report(of: "rustconf-2026") }

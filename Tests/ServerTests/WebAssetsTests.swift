@@ -47,18 +47,18 @@ import WebClient
                 let body = try await Self.get(path, port: server.port)
                 loaded[path] = body.utf8.count
                 waiting += Self.references(in: body, pattern: #"(?:from |import\(|new URL\()'\./([^']+)'"#).map { "/assets/" + $0 }
-                catalogs.formUnion(Self.references(in: body, pattern: #"addMessages\('([a-z-]+)'\)"#))
-                if path == "/assets/i18n.js" { catalogs.insert("messages") }
+                catalogs.formUnion(Self.references(in: body, pattern: #"addMessages\('([a-z]+)'\)"#))
+                if path == "/assets/i18n.js" { catalogs.insert("common") }
             }
             // A page loads each catalog in its own language only: the larger language's counts.
             for catalog in catalogs {
                 var largest = 0
-                for language in ["en", "de"] {
-                    largest = max(largest, try await Self.get("/assets/\(catalog)-\(language).js", port: server.port).utf8.count)
+                for language in try FileManager.default.contentsOfDirectory(atPath: Self.locales.path) where !language.contains(".") {
+                    largest = max(largest, try await Self.get("/assets/locales/\(language)/\(catalog).json", port: server.port).utf8.count)
                 }
-                loaded["/assets/\(catalog)-*.js"] = largest
+                loaded["/assets/locales/*/\(catalog).json"] = largest
             }
-            #expect(catalogs.contains("messages"), "the page's words were not followed: \(loaded.keys.sorted())")
+            #expect(catalogs.contains("common"), "the page's words were not followed: \(loaded.keys.sorted())")
             #expect(loaded.keys.contains("/assets/style.css") && loaded.keys.contains { $0.hasSuffix(".js") })
             if page == "/events/any/live" {
                 #expect(
@@ -70,17 +70,20 @@ import WebClient
         }
     }
 
-    /// The service worker keeps every page and asset for offline use: a file added to the web
-    /// client and not to its list would be missing on a phone with no signal.
+    /// The service worker keeps every page and asset for offline use (the server writes the list
+    /// into it): a file of the web client missing there would be missing on a phone with no signal.
     @Test func theServiceWorkerKeepsEveryAsset() async throws {
         try await TestServer.run { server throws in
             let response = try await RawHTTP.exchange(port: server.port, "GET /sw.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
             #expect(response.httpStatus == 200)
             #expect(response.httpHeader("Content-Type") == "text/javascript; charset=utf-8")
-            let list = try #require(response.httpBody.firstMatch(of: /const PRECACHE = \[([^\]]*)\]/)?.output.1)
-            let kept = Set(Self.references(in: String(list), pattern: #"'(/[^']*)'"#))
-            let folder = try #require(WebClient.folder).appendingPathComponent("assets")
-            let served = try FileManager.default.contentsOfDirectory(atPath: folder.path).map { "/assets/" + $0 }
+            let pages = try #require(response.httpBody.firstMatch(of: /const PRECACHE = \[([^\]]*)\]/)?.output.1)
+            let assets = try #require(response.httpBody.firstMatch(of: /const ASSETS = \[([^\]]*)\]/)?.output.1)
+            let kept = Set(Self.references(in: String(pages + assets), pattern: #"'(/[^']*)'"#))
+            let folder = try #require(WebClient.folder)
+            let served = try #require(FileManager.default.subpaths(atPath: folder.appendingPathComponent("assets").path))
+                .filter { $0.hasSuffix(".js") || $0.hasSuffix(".css") || $0.hasSuffix(".svg") || $0.hasSuffix(".json") }
+                .filter { !$0.hasSuffix("/documents.json") }.map { "/assets/" + $0 }
             #expect(!served.isEmpty)
             #expect(Set(served).subtracting(kept).isEmpty, "not kept offline: \(Set(served).subtracting(kept).sorted())")
             #expect(kept.isSuperset(of: ["/", "/c"]))
@@ -91,6 +94,9 @@ import WebClient
             }
         }
     }
+
+    /// The folder of each language's catalogs.
+    private static var locales: URL { WebClient.folder!.appendingPathComponent("assets/locales") }
 
     private static func get(_ path: String, port: Int) async throws -> String {
         let response = try await RawHTTP.exchange(port: port, "GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")

@@ -8,7 +8,7 @@ import Tokens
 /// Printed badges: `GET /v1/me/badge?event=` (my badge code for an event, as JSON or as the badge
 /// to print in SVG), `GET /v1/events/{event}/badges?paper=a4|letter` (the organizers' print sheet,
 /// holding only the attendees who asked for their badge to be printed) and how many asked,
-/// `GET /v1/events/{event}/badge-requests`. The drawings' words follow `?lang=en|de`.
+/// `GET /v1/events/{event}/badge-requests`. The drawings' words follow `?lang=` (`Words`).
 /// A badge code (`BadgeTokens`) is valid until the event ends; a QR reset revokes it with the others.
 struct BadgeController {
     let services: AppServices
@@ -33,7 +33,7 @@ struct BadgeController {
         let query = request.uri.queryParameters
         let format = query.get("format") ?? "json"
         guard ["json", "svg"].contains(format) else { throw Problem(.unsupportedFormat, detail: "format must be json or svg") }
-        let words = BadgeWords.of(try DocumentLanguage(of: request))
+        let words = try Words.of(request)
         guard let reference = query.get("event") else {
             throw Problem(.missingEvent, detail: "a badge is for an event: give ?event= its id or slug")
         }
@@ -64,7 +64,7 @@ struct BadgeController {
         guard let paper = BadgeSheet.Paper(rawValue: paperText) else {
             throw Problem(.invalidPaper, detail: "paper must be a4 or letter")
         }
-        let words = BadgeWords.of(try DocumentLanguage(of: request))
+        let words = try Words.of(request)
         let event = try await services.requireOrganizedEvent(context)
         guard Date() < event.endsAt else { throw Problem.eventEnded }
         let (html, count) = try await services.graphWork.run("badges", event: event.id, credential: me.id, clientGone: context.clientIsGone)

@@ -6,7 +6,7 @@ import NIOCore
 /// from, or be sent to, another origin. `/` (join, my code, my network), `/c` (what a phone's
 /// camera opens: `/c#TOKEN`), `/events/{slug}/live` (the organizer's live constellation), the
 /// organizer's back office (`/events/new`, `/events/{slug}/organize` and its join poster
-/// `/events/{slug}/poster`), an invitation to organize (`/invitation#code=…`) and their `/assets/…`, and `/sw.js`, the service worker that keeps them
+/// `/events/{slug}/poster`), an invitation to organize (`/invitation#code=…`) and their `/assets/…` (the catalogs of words under `/assets/locales/LANG/`), and `/sw.js`, the service worker that keeps them
 /// for offline use. Pages and assets revalidate (`no-cache` + ETag → 304).
 struct WebController {
     let assets: WebAssets
@@ -29,6 +29,10 @@ struct WebController {
         router.get("assets/:name") { request, context in
             let name = try context.parameters.require("name")
             return try page("assets/\(name)", request)
+        }
+        router.get("assets/locales/:language/:catalog") { request, context in
+            let (language, catalog) = (try context.parameters.require("language"), try context.parameters.require("catalog"))
+            return try page("assets/locales/\(language)/\(catalog)", request)
         }
     }
 

@@ -9,7 +9,7 @@ struct BadgeDrawing {
     let headline: String?
     let eventName: String
     let code: QRCode
-    var words = BadgeWords.english
+    var words = Words.english
 
     static let width = 90.0
     static let height = 60.0
@@ -27,7 +27,7 @@ struct BadgeDrawing {
         let besideCode = codeX - margin
         var out = """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.width)mm" height="\(Self.height)mm" \
-            viewBox="0 0 \(Self.width) \(Self.height)" role="img" aria-label="\(words.badge(displayName).xmlEscaped)">\
+            viewBox="0 0 \(Self.width) \(Self.height)" role="img" aria-label="\(words("badge.label", ["name": displayName]).xmlEscaped)">\
             <rect width="\(Self.width)" height="\(Self.height)" fill="#fff"/>
             """
         out += Self.line(eventName, x: margin, y: 8, width: fullWidth, size: 3.6, floor: 2.4, style: "fill=\"#555\"")
@@ -35,7 +35,8 @@ struct BadgeDrawing {
         if let headline {
             out += Self.line(headline, x: margin, y: 25, width: besideCode, size: 3.8, floor: 2.4, style: "fill=\"#333\"")
         }
-        out += Self.line(words.scanToConnect, x: margin, y: Self.height - 6, width: besideCode, size: 3, floor: 2.4, style: "fill=\"#555\"")
+        out += Self.line(
+            words("badge.scanToConnect"), x: margin, y: Self.height - 6, width: besideCode, size: 3, floor: 2.4, style: "fill=\"#555\"")
         let side = Double(code.sizeWithQuietZone)
         out += """
             <svg x="\(codeX)" y="\(codeY)" width="\(Self.codeSide)" height="\(Self.codeSide)" \

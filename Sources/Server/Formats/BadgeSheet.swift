@@ -18,14 +18,17 @@ struct BadgeSheet {
     let paper: Paper
     /// Each badge's SVG (`BadgeDrawing.svg()`).
     let badges: [String]
-    var words = BadgeWords.english
+    var words = Words.english
 
     func html() -> String {
-        let title = words.sheetTitle(eventName).xmlEscaped
-        let note = words.sheetNote(badges.count, Self.badgesPerPage, paper == .letter).xmlEscaped
+        let title = words("badge.sheetTitle", ["event": eventName]).xmlEscaped
+        let note = words(
+            "badge.sheetNote", count: badges.count,
+            ["perPage": words.number(Self.badgesPerPage), "paper": paper == .letter ? "US Letter" : "A4"]
+        ).xmlEscaped
         var out = """
             <!doctype html>
-            <html lang="\(words.code)"><head><meta charset="utf-8"><title>\(title)</title>
+            <html lang="\(words.language)"><head><meta charset="utf-8"><title>\(title)</title>
             <style>
             @page { size: \(paper.cssSize); margin: 12mm 10mm; }
             body { margin: 0; font-family: sans-serif; }

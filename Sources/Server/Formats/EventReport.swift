@@ -24,12 +24,12 @@ struct EventReport {
     let picture: Picture
     /// The top connectors among the named (nil once purged).
     let connectors: [EventSummary.Connector]?
-    let words: ReportWords
+    let words: Words
 
     /// The report of `event` from what the store read of it: its kept record, or its pairs and
     /// members, from which the record, the picture (up to `limit` people) and the connectors are
     /// computed now. On the graph threads: it lays the network out.
-    init(event: Event, source: RecordSource, limit: Int, words: ReportWords) {
+    init(event: Event, source: RecordSource, limit: Int, words: Words) {
         self.event = event
         self.words = words
         bucket = Self.bucketSize(for: event)
@@ -70,19 +70,22 @@ struct EventReport {
 
     func html(now: Date = Date()) throws -> String {
         let zone = TimeZone(identifier: event.timeZone) ?? .gmt
-        let title = words.title(event.name).xmlEscaped
+        let title = words("report.title", ["event": event.name]).xmlEscaped
         var out = """
             <!doctype html>
-            <html lang="\(words.language.rawValue)"><head><meta charset="utf-8">
+            <html lang="\(words.language)"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1"><title>\(title)</title>
             <style>\(Self.style)</style></head><body>
             <header><h1>\(title)</h1>
             <p class="dates">\(words.dayAndTime(event.startsAt, in: zone)) – \(words.dayAndTime(event.endsAt, in: zone)) (\(event.timeZone.xmlEscaped))</p>
 
             """
-        if let purgedAt = event.purgedAt { out += "<p class=\"notice\" id=\"purged\">\(words.purged(words.day(purgedAt, in: zone)))</p>\n" }
+        if let purgedAt = event.purgedAt {
+            out += "<p class=\"notice\" id=\"purged\">\(words("report.purged", ["date": words.day(purgedAt, in: zone)]))</p>\n"
+        }
         out += "</header>\n" + figures(zone) + (try growthCharts(zone)) + pictureSection() + connectorsSection()
-        return out + "<footer><p>\(words.madeOn(words.dayAndTime(now, in: zone))) \(words.footer)</p></footer>\n</body></html>\n"
+        let made = words("report.madeOn", ["date": words.dayAndTime(now, in: zone)])
+        return out + "<footer><p>\(made) \(words("report.footer"))</p></footer>\n</body></html>\n"
     }
 
     private func figures(_ zone: TimeZone) -> String {
@@ -94,33 +97,48 @@ struct EventReport {
         let peak = figures.peakHour.map { peak in
             let hours = "\(words.dayAndTime(peak.start, in: zone))–\(words.time(peak.start.addingTimeInterval(3_600), in: zone))"
             return "<data id=\"figure-peak-hour\" value=\"\(ISO8601Seconds.string(peak.start))\">\(hours)</data>"
-                + "<small>\(words.newConnectionsCount(value("peak-connections", peak.newConnections)))</small>"
+                + "<small>\(words("report.newConnectionsCount", ["connections": value("peak-connections", peak.newConnections)]))</small>"
         }
         let rows: [(String, String)] = [
-            (words.attendees, value("attendees", figures.attendees)),
-            (words.connected, words.connectedValue(value("people", figures.people), share("connected-share", figures.connectedShare))),
-            (words.connections, value("connections", figures.connections)),
+            (words("report.attendees"), value("attendees", figures.attendees)),
             (
-                words.communities,
-                words.communitiesValue(
-                    value("communities", figures.communities),
-                    "<data id=\"figure-modularity\" value=\"\(figures.modularity)\">\(words.decimal(figures.modularity))</data>")
+                words("report.connected"),
+                words(
+                    "report.connectedValue",
+                    ["people": value("people", figures.people), "share": share("connected-share", figures.connectedShare)])
+            ),
+            (words("report.connections"), value("connections", figures.connections)),
+            (
+                words("report.communities"),
+                words(
+                    "report.communitiesValue",
+                    [
+                        "communities": value("communities", figures.communities),
+                        "modularity":
+                            "<data id=\"figure-modularity\" value=\"\(figures.modularity)\">\(words.decimal(figures.modularity))</data>",
+                    ])
             ),
             (
-                words.largestGroup,
-                words.largestGroupValue(
-                    value("largest-group", figures.largestComponent),
-                    share("largest-share", figures.people == 0 ? 0 : Double(figures.largestComponent) / Double(figures.people)))
+                words("report.largestGroup"),
+                words(
+                    "report.largestGroupValue",
+                    [
+                        "people": value("largest-group", figures.largestComponent),
+                        "share": share(
+                            "largest-share", figures.people == 0 ? 0 : Double(figures.largestComponent) / Double(figures.people)),
+                    ])
             ),
-            (words.peakHour, peak ?? words.none),
+            (words("report.peakHour"), peak ?? words("report.none")),
         ]
-        return "<section><h2>\(words.inNumbers)</h2>\n<dl class=\"figures\">\n"
+        return "<section><h2>\(words("report.inNumbers"))</h2>\n<dl class=\"figures\">\n"
             + rows.map { "<div><dt>\($0.0)</dt><dd>\($0.1)</dd></div>\n" }.joined() + "</dl></section>\n"
     }
 
     private func growthCharts(_ zone: TimeZone) throws -> String {
         let buckets = try growth()
-        guard !buckets.isEmpty else { return "<section><h2>\(words.growth)</h2><p>\(words.noConnections)</p></section>\n" }
+        guard !buckets.isEmpty else {
+            return "<section><h2>\(words("report.growth"))</h2><p>\(words("report.noConnections"))</p></section>\n"
+        }
         let starts = buckets.map(\.start)
         let oneDay = words.day(event.startsAt, in: zone) == words.day(event.endsAt, in: zone)
         let timeText = { (date: Date) in
@@ -130,25 +148,26 @@ struct EventReport {
         let newConnections = buckets.map { Double($0.newConnections) }
         let charts = [
             ReportChart(
-                title: words.newConnections(words.buckets[bucket] ?? ""), starts: starts,
-                series: [.init(name: words.connections, values: newConnections, colour: "#4263eb")], style: .bars, valueText: count,
+                title: words("report.newConnections", ["bucket": words("report.bucket.\(bucket)")]), starts: starts,
+                series: [.init(name: words("report.connections"), values: newConnections, colour: "#4263eb")], style: .bars,
+                valueText: count,
                 timeText: timeText, highlighted: newConnections.indices.max { newConnections[$0] < newConnections[$1] }),
             ReportChart(
-                title: words.totals, starts: starts,
+                title: words("report.totals"), starts: starts,
                 series: [
-                    .init(name: words.peopleConnected, values: buckets.map { Double($0.cumulativePeople) }, colour: "#2f9e44"),
-                    .init(name: words.connections, values: buckets.map { Double($0.cumulativeConnections) }, colour: "#4263eb"),
+                    .init(name: words("report.peopleConnected"), values: buckets.map { Double($0.cumulativePeople) }, colour: "#2f9e44"),
+                    .init(name: words("report.connections"), values: buckets.map { Double($0.cumulativeConnections) }, colour: "#4263eb"),
                 ], style: .lines, valueText: count, timeText: timeText),
             ReportChart(
-                title: words.largestShare, starts: starts,
+                title: words("report.largestShare"), starts: starts,
                 series: [
                     .init(
-                        name: words.largestGroup,
+                        name: words("report.largestGroup"),
                         values: buckets.map { $0.cumulativePeople == 0 ? 0 : Double($0.largestComponent) / Double($0.cumulativePeople) },
                         colour: "#c2255c")
                 ], style: .lines, valueText: words.percent, timeText: timeText, top: 1, whole: false),
         ]
-        return "<section><h2>\(words.growth)</h2>\n"
+        return "<section><h2>\(words("report.growth"))</h2>\n"
             + charts.map { "<figure><figcaption>\($0.title.xmlEscaped)</figcaption>\n\($0.svg())\($0.key())</figure>\n" }.joined()
             + "</section>\n"
     }
@@ -156,25 +175,27 @@ struct EventReport {
     private func pictureSection() -> String {
         let body: String
         switch picture {
-        case .purged: body = "<p>\(words.noPicture)</p>"
-        case .tooLarge(let people, let limit): body = "<p>\(words.tooLarge(words.number(people), words.number(limit)))</p>"
-        case .drawn(let drawing) where drawing.connections == 0: body = "<p>\(words.noConnections)</p>"
+        case .purged: body = "<p>\(words("report.noPicture"))</p>"
+        case .tooLarge(let people, let limit):
+            body = "<p>\(words("report.tooLarge", ["people": words.number(people), "limit": words.number(limit)]))</p>"
+        case .drawn(let drawing) where drawing.connections == 0: body = "<p>\(words("report.noConnections"))</p>"
         case .drawn(let drawing):
             let sampled =
                 drawing.drawn < drawing.connections
-                ? " " + words.linesDrawn(words.number(drawing.drawn), words.number(drawing.connections)) : ""
+                ? " " + words("report.linesDrawn", ["drawn": words.number(drawing.drawn), "all": words.number(drawing.connections)]) : ""
             body =
-                "<figure>\(drawing.svg(title: words.constellation))<figcaption>"
-                + "\(words.pictureCaption(record.figures.communities, words.number(record.figures.communities)))\(sampled)</figcaption></figure>"
+                "<figure>\(drawing.svg(title: words("report.constellation")))<figcaption>"
+                + "\(words("report.pictureCaption", count: record.figures.communities))\(sampled)</figcaption></figure>"
         }
-        return "<section class=\"picture\"><h2>\(words.constellation)</h2>\n\(body)\n</section>\n"
+        return "<section class=\"picture\"><h2>\(words("report.constellation"))</h2>\n\(body)\n</section>\n"
     }
 
     private func connectorsSection() -> String {
         guard let connectors else { return "" }
-        var out = "<section><h2>\(words.topConnectors)</h2>\n<p class=\"hint\">\(words.topConnectorsNote)</p>\n"
-        guard !connectors.isEmpty else { return out + "<p>\(words.nobodyNamed)</p></section>\n" }
-        out += "<table class=\"connectors\"><thead><tr><th>\(words.name)</th><th>\(words.connections)</th></tr></thead><tbody>\n"
+        var out = "<section><h2>\(words("report.topConnectors"))</h2>\n<p class=\"hint\">\(words("report.topConnectorsNote"))</p>\n"
+        guard !connectors.isEmpty else { return out + "<p>\(words("report.nobodyNamed"))</p></section>\n" }
+        out +=
+            "<table class=\"connectors\"><thead><tr><th>\(words("report.name"))</th><th>\(words("report.connections"))</th></tr></thead><tbody>\n"
         for connector in connectors {
             out +=
                 "<tr><td>\(connector.name.xmlEscaped)</td><td><data value=\"\(connector.degree)\">\(words.number(connector.degree))</data></td></tr>\n"

@@ -176,10 +176,10 @@ package struct Rendering: Sendable {
     let type: String
 }
 
-/// Which report of an event: its language.
+/// Which report of an event: its language's code.
 package struct ReportKey: Hashable, Sendable {
     let event: UUID
-    let language: DocumentLanguage
+    let language: String
 }
 
 /// Which summary of an event: with the names of those who chose to be named, or without.

@@ -58,14 +58,31 @@ struct WebAssets: Sendable {
         guard let walker = FileManager.default.enumerator(atPath: rootPath) else {
             throw WebAssetsError.missing(root.lastPathComponent, rootPath)
         }
-        var assets: [String: Asset] = [:]
+        var files: [String: (bytes: [UInt8], contentType: String)] = [:]
         while let relative = walker.nextObject() as? String {
             let ext = (relative as NSString).pathExtension.lowercased()
             guard let contentType = mediaTypes[ext] else { continue }
-            let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: rootPath).appendingPathComponent(relative)))
-            assets[relative] = Asset(bytes: ByteBuffer(bytes: bytes), contentType: contentType, etag: EntityTag.of(bytes))
+            files[relative] = (try [UInt8](Data(contentsOf: URL(fileURLWithPath: rootPath).appendingPathComponent(relative))), contentType)
         }
-        return WebAssets(assets: assets)
+        if let worker = files[serviceWorker] {
+            let paths = Array(files.keys)
+            files[serviceWorker]?.bytes = keepingOffline(paths, in: worker.bytes)
+        }
+        return WebAssets(
+            assets: files.mapValues { Asset(bytes: ByteBuffer(bytes: $0.bytes), contentType: $0.contentType, etag: EntityTag.of($0.bytes)) }
+        )
+    }
+
+    static let serviceWorker = "sw.js"
+    /// The line of `sw.js` that lists what it keeps for offline use.
+    static let offlineList = "const ASSETS = [/* the server's files */];"
+
+    /// The service worker with its list of what to keep for offline use written in: every file
+    /// under `assets/` but the catalogs of the server's own documents, which no page loads.
+    static func keepingOffline(_ paths: some Sequence<String>, in worker: [UInt8]) -> [UInt8] {
+        let kept = paths.filter { $0.hasPrefix("assets/") && !$0.hasSuffix("/\(Words.catalog).json") }.sorted()
+        let list = "const ASSETS = [\(kept.map { "'/\($0)'" }.joined(separator: ", "))];"
+        return Array(String(decoding: worker, as: UTF8.self).replacingOccurrences(of: offlineList, with: list).utf8)
     }
 }
 

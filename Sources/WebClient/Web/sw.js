@@ -3,19 +3,11 @@
 // fails or hangs; the API (`/v1/…`) and the metrics are never cached: an answer about people is
 // only ever fresh.
 const CACHE = 'constellation-pages-v1';
-/** Every page and asset, kept at install (WebAssetsTests checks that no asset is missing here). */
-const PRECACHE = [
-  '/', '/c',
-  '/assets/api.js', '/assets/badges.js', '/assets/card.js', '/assets/choice-box.js', '/assets/co-organizers.js', '/assets/confirm-box.js', '/assets/connect.js', '/assets/device-messages-de.js', '/assets/device-messages-en.js', '/assets/devices.js', '/assets/download.js',
-  '/assets/edge-raster-worker.js', '/assets/event-edit.js', '/assets/event-fields.js',
-  '/assets/edge-raster.js', '/assets/graph-data.js', '/assets/graph-draw.js', '/assets/graph-input.js',
-  '/assets/graph-labels.js', '/assets/graph-transform.js', '/assets/graph-view.js', '/assets/growth-chart.js',
-  '/assets/home.js', '/assets/i18n.js', '/assets/icon.svg', '/assets/invitation.js', '/assets/live-messages-de.js', '/assets/live-messages-en.js', '/assets/live.js', '/assets/messages-de.js', '/assets/messages-en.js',
-  '/assets/new-event.js', '/assets/offline-pages.js', '/assets/organize.js', '/assets/organizer-messages-de.js',
-  '/assets/organizer-messages-en.js', '/assets/paseto.js', '/assets/picture-text.js', '/assets/poster.css', '/assets/poster.js', '/assets/purge.js',
-  '/assets/scan-queue.js', '/assets/sse.js',
-  '/assets/stable-communities.js', '/assets/style.css',
-];
+/** The files under /assets/ (but the catalogs of the server's own documents): the server writes
+ * them in as it loads this file (WebAssets), so that a file added is kept offline with no list to edit. */
+const ASSETS = [/* the server's files */];
+/** Every page and asset, kept at install. */
+const PRECACHE = ['/', '/c', ...ASSETS];
 /** How long a page waits for the network before the kept copy is shown (bad signal, not none). */
 const PATIENCE_MS = 3000;
 

@@ -20,9 +20,9 @@ import Testing
     static let foreignWords = """
         const [typed, language, html, done] = arguments;
         const words = (text) => (text.match(/\\p{L}+/gu) || []).map((word) => word.toLowerCase());
-        const files = ['messages', 'organizer-messages', 'live-messages', 'device-messages'];
-        Promise.all(files.flatMap((file) => ['en', 'de'].map((code) =>
-          import(`/assets/${file}-${code}.js`).then((module) => [code, module.default])))).then((catalogs) => {
+        const parts = ['common', 'organizer', 'live', 'device', 'documents'];
+        Promise.all(parts.flatMap((part) => ['en', 'de'].map((code) =>
+          fetch(`/assets/locales/${code}/${part}.json`).then((response) => response.json()).then((catalog) => [code, catalog])))).then((catalogs) => {
           const vocabulary = { en: new Set(), de: new Set() };
           const add = (set, message) => typeof message === 'string'
             ? words(message.replace(/\\{\\w+\\}/g, ' ')).forEach((word) => set.add(word))

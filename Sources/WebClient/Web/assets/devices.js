@@ -6,7 +6,7 @@ import { call, json, session, explain, say } from './api.js';
 import { t, language, addMessages } from './i18n.js';
 import { pending } from './scan-queue.js';
 
-await addMessages('device-messages');
+await addMessages('device');
 
 const $ = (id) => document.getElementById(id);
 const LINK = 'constellation.deviceLink';

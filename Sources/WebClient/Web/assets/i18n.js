@@ -1,5 +1,5 @@
-// The pages' words in the reader's language, from one catalog per language and part (messages-en.js,
-// live-messages-de.js, …; each language holds every key: MessageCatalogTests), its own language's only.
+// The pages' words in the reader's language, from its folder of catalogs (locales/de/common.json, …),
+// which the server's documents read too: a language is a folder and an entry in LANGUAGES (docs/cli-and-web.md).
 // The language of a page load: `?lang=xx` (kept as the choice for the pages after it), else the one chosen with the page's switch (kept in
 // localStorage), else the browser's first language with a catalog, else English. `?lang=qps` is a
 // pseudo-locale made from English, every message as ⟦Áççéñţéd⟧: text left outside the catalogs
@@ -32,17 +32,20 @@ function pseudoCatalog(catalog) {
 /** This page load's language: a catalog's ('en', 'de') or the pseudo-locale ('qps'). */
 export const language = choose();
 
-/** The catalog `file` (`messages`, `organizer-messages`, …) in this page's language (the pseudo-locale's made from English). */
-async function load(file) {
-  const catalog = (await import(`./${file}-${language === PSEUDO ? 'en' : language}.js`)).default;
+/** The catalog `part` (`common`, `organizer`, …) in this page's language (the pseudo-locale's made from English). */
+async function load(part) {
+  const url = new URL(`./locales/${language === PSEUDO ? 'en' : language}/${part}.json`, import.meta.url);
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`${url.pathname}: ${response.status}`);
+  const catalog = await response.json();
   return language === PSEUDO ? pseudoCatalog(catalog) : catalog;
 }
-const messages = { ...(await load('messages')) };
+const messages = { ...(await load('common')) };
 
-/** Adds the messages only some pages use (the catalog `file`: `organizer-messages`,
- * `live-messages`, `device-messages`), before those pages `localize`. */
-export async function addMessages(file) {
-  Object.assign(messages, await load(file));
+/** Adds the messages only some pages use (the catalog `part`: `organizer`, `live`, `device`),
+ * before those pages `localize`. */
+export async function addMessages(part) {
+  Object.assign(messages, await load(part));
 }
 const plurals = new Intl.PluralRules(language);
 

@@ -6,7 +6,7 @@
 import { json, call, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
 import { t, language, localize, addMessages } from './i18n.js';
 
-await addMessages('organizer-messages');
+await addMessages('organizer');
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');

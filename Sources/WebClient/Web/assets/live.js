@@ -15,7 +15,7 @@ import { StableCommunities } from './stable-communities.js';
 import { describePicture } from './picture-text.js';
 import { t, number, language, localize, addMessages } from './i18n.js';
 
-await addMessages('live-messages');
+await addMessages('live');
 
 const $ = (id) => document.getElementById(id);
 const NETWORK_EVERY_MS = 3000;

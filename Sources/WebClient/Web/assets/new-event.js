@@ -8,7 +8,7 @@ import { t, localize, addMessages } from './i18n.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { instantIn, apiTime, offerTimeZones, fieldError, dateErrors, refusal } from './event-fields.js';
 
-await addMessages('organizer-messages');
+await addMessages('organizer');
 
 const $ = (id) => document.getElementById(id);
 const SLUG = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;

@@ -13,7 +13,7 @@ import { initPurge, showRecord } from './purge.js';
 import { confirmBox } from './confirm-box.js';
 import { initEventEdit } from './event-edit.js';
 
-await addMessages('organizer-messages');
+await addMessages('organizer');
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');

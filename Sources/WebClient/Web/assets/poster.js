@@ -4,7 +4,7 @@
 import { call, json, explain, say } from './api.js';
 import { t, localize, addMessages } from './i18n.js';
 
-await addMessages('organizer-messages');
+await addMessages('organizer');
 
 const $ = (id) => document.getElementById(id);
 const slug = decodeURIComponent(location.pathname.split('/')[2] || '');
