@@ -1,45 +1,55 @@
 import Foundation
+import NIOCore
+import Server
 import Testing
 import WebClient
 
-/// Every page carries the one head (written out in each page, as pages with no build step must):
-/// what differs from page to page is its title, its module and whether it has a dark scheme. A
-/// line added to one page's head and not the others' fails here, naming the page.
+/// Every page carries the one head: a page's file opens it with `<head data-module="…">` and
+/// writes only its title (and its own stylesheets), and the server writes the shared head
+/// (`head.html`) in as it loads the pages. A page whose file writes a shared line itself, or whose
+/// served head differs from the shared one, fails here, naming the page.
 @Suite struct PageHeadTests {
-    /// The head's lines in order; `TITLE`, `MODULE` and `SCHEME` stand for a page's own.
+    /// The served head's lines in order; `MODULE`, `SCHEME` and `TITLE` stand for a page's own.
     static let shared = [
         "<meta charset=\"utf-8\">",
         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">",
         "<meta name=\"color-scheme\" content=\"SCHEME\">",
-        "<title data-i18n=\"TITLE\">",
         "<link rel=\"stylesheet\" href=\"/assets/style.css\">",
         "<link rel=\"icon\" href=\"/assets/icon.svg\" type=\"image/svg+xml\">",
         "<script type=\"module\" src=\"/assets/MODULE.js\"></script>",
+        "<title data-i18n=\"TITLE\">",
     ]
 
-    static var pages: [URL] {
-        let folder = WebClient.folder!
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
-            .filter { $0.hasSuffix(".html") }.sorted().map { folder.appendingPathComponent($0) }
-    }
+    static let pages = WebAssets.bundled.paths.filter { $0.hasSuffix(".html") }
 
-    @Test func everyPageCarriesTheSharedHead() throws {
-        #expect(Self.pages.count >= 7, "the pages: \(Self.pages.map(\.lastPathComponent))")
-        for page in Self.pages {
-            let text = try String(contentsOf: page, encoding: .utf8)
-            let name = page.lastPathComponent
+    @Test func everyPageIsServedWithTheSharedHead() throws {
+        #expect(Self.pages.count >= 7, "the pages: \(Self.pages)")
+        #expect(WebAssets.bundled["head.html"] == nil, "the shared head is not served as a page")
+        for name in Self.pages {
+            let asset = try #require(WebAssets.bundled[name])
+            let text = String(buffer: asset.bytes)
             #expect(text.hasPrefix("<!doctype html>\n<html lang=\"en\">\n<head>\n"), "\(name) starts otherwise")
             guard let end = text.range(of: "</head>") else {
                 Issue.record("\(name) has no </head>")
                 continue
             }
             let head = text[..<end.lowerBound].split(separator: "\n").dropFirst(3).map { $0.trimmingCharacters(in: .whitespaces) }
-            // A page's own stylesheets (the poster's print sheet) follow the shared one.
-            let own = head.filter { $0.hasPrefix("<link rel=\"stylesheet\"") && !$0.contains("/assets/style.css") }
-            let lines = head.filter { !own.contains($0) }
+            // A page's own stylesheets (the poster's print sheet) follow its title.
+            let lines = head.filter { !($0.hasPrefix("<link rel=\"stylesheet\"") && !$0.contains("/assets/style.css")) }
             #expect(lines.count == Self.shared.count, "\(name)'s head: \(lines)")
             for (line, expected) in zip(lines, Self.shared) {
                 #expect(Self.matches(line, expected), "\(name): \(line) where the shared head has \(expected)")
+            }
+        }
+    }
+
+    /// A page's file writes none of the shared lines: only its title and its own stylesheets.
+    @Test func noPageWritesTheSharedHeadItself() throws {
+        for name in Self.pages {
+            let text = try String(contentsOf: WebClient.folder!.appendingPathComponent(name), encoding: .utf8)
+            let head = try #require(text.firstMatch(of: /<head data-module="[a-z-]+"[^>]*>\n((?:.*\n)*?)<\/head>/)?.output.1, "\(name)")
+            for line in head.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+                #expect(line.hasPrefix("<title ") || line.hasPrefix("<link rel=\"stylesheet\""), "\(name) writes \(line) itself")
             }
         }
     }

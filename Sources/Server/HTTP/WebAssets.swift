@@ -6,13 +6,16 @@ import WebClient
 /// Files shipped in the server's resource bundle, read once at start and served from memory, each
 /// with its media type and a strong ETag: the web client (the `WebClient` module's `Web` folder) and
 /// the API's OpenAPI document (`Sources/Server/OpenAPI`).
-struct WebAssets: Sendable {
-    struct Asset: Sendable {
-        let bytes: ByteBuffer
+package struct WebAssets: Sendable {
+    package struct Asset: Sendable {
+        package let bytes: ByteBuffer
         let contentType: String
         /// A hash of the bytes, quoted, so a browser revalidates with `If-None-Match` and gets a 304.
         let etag: String
     }
+
+    /// A file as read, before the server writes into it (`written`).
+    typealias File = (bytes: [UInt8], contentType: String)
 
     /// Keyed by path under the folder, e.g. `index.html`, `assets/api.js`.
     private let assets: [String: Asset]
@@ -24,10 +27,10 @@ struct WebAssets: Sendable {
         self.loadError = loadError
     }
 
-    subscript(path: String) -> Asset? { assets[path] }
+    package subscript(path: String) -> Asset? { assets[path] }
 
     /// Every file's path, for tests and the size budget.
-    var paths: [String] { assets.keys.sorted() }
+    package var paths: [String] { assets.keys.sorted() }
 
     static let mediaTypes = [
         "html": "text/html; charset=utf-8", "js": "text/javascript; charset=utf-8", "css": "text/css; charset=utf-8",
@@ -36,7 +39,7 @@ struct WebAssets: Sendable {
     ]
 
     /// The web client, read once per process.
-    static let bundled = inFolder(WebClient.folder, named: "Web", bundlePath: WebClient.bundlePath)
+    package static let bundled = inFolder(WebClient.folder, named: "Web", bundlePath: WebClient.bundlePath)
     /// The API's description: the `OpenAPI` folder of the server's resource bundle (`openapi.json`).
     static let openAPI = inFolder(
         Bundle.module.url(forResource: "OpenAPI", withExtension: nil), named: "OpenAPI",
@@ -58,31 +61,16 @@ struct WebAssets: Sendable {
         guard let walker = FileManager.default.enumerator(atPath: rootPath) else {
             throw WebAssetsError.missing(root.lastPathComponent, rootPath)
         }
-        var files: [String: (bytes: [UInt8], contentType: String)] = [:]
+        var files: [String: File] = [:]
         while let relative = walker.nextObject() as? String {
             let ext = (relative as NSString).pathExtension.lowercased()
             guard let contentType = mediaTypes[ext] else { continue }
             files[relative] = (try [UInt8](Data(contentsOf: URL(fileURLWithPath: rootPath).appendingPathComponent(relative))), contentType)
         }
-        if let worker = files[serviceWorker] {
-            let paths = Array(files.keys)
-            files[serviceWorker]?.bytes = keepingOffline(paths, in: worker.bytes)
-        }
+        files = written(files)
         return WebAssets(
             assets: files.mapValues { Asset(bytes: ByteBuffer(bytes: $0.bytes), contentType: $0.contentType, etag: EntityTag.of($0.bytes)) }
         )
-    }
-
-    static let serviceWorker = "sw.js"
-    /// The line of `sw.js` that lists what it keeps for offline use.
-    static let offlineList = "const ASSETS = [/* the server's files */];"
-
-    /// The service worker with its list of what to keep for offline use written in: every file
-    /// under `assets/` but the catalogs of the server's own documents, which no page loads.
-    static func keepingOffline(_ paths: some Sequence<String>, in worker: [UInt8]) -> [UInt8] {
-        let kept = paths.filter { $0.hasPrefix("assets/") && !$0.hasSuffix("/\(Words.catalog).json") }.sorted()
-        let list = "const ASSETS = [\(kept.map { "'/\($0)'" }.joined(separator: ", "))];"
-        return Array(String(decoding: worker, as: UTF8.self).replacingOccurrences(of: offlineList, with: list).utf8)
     }
 }
 
