@@ -10,10 +10,10 @@ public struct PluralRule: Sendable {
 
     /// The categories a whole number can fall in, each a form a message must have.
     public let categories: Set<Category>
-    private let select: @Sendable (Int) -> Category
+    private let select: @Sendable (UInt) -> Category
 
     /// The category of `count`, by this language's rule.
-    public func category(of count: Int) -> Category { select(Int(count.magnitude)) }
+    public func category(of count: Int) -> Category { select(count.magnitude) }
 
     /// The rule of `language` (a primary subtag: `en`, `de`, `fr`, …; `qps`, the pseudo-locale, is
     /// English's); nil for a language this table does not hold yet: add its CLDR rule here.
@@ -34,8 +34,8 @@ public struct PluralRule: Sendable {
     private static let oneIfOne = PluralRule(categories: [.one, .other]) { $0 == 1 ? .one : .other }
 
     /// A whole non-zero number of millions: French's "1 000 000 de personnes".
-    private static func millions(_ n: Int) -> Bool { n != 0 && n % 1_000_000 == 0 }
+    private static func millions(_ n: UInt) -> Bool { n != 0 && n % 1_000_000 == 0 }
 
     /// 2–4, 22–24, …, but not 12–14.
-    private static func fewSlavic(_ n: Int) -> Bool { (2...4).contains(n % 10) && !(12...14).contains(n % 100) }
+    private static func fewSlavic(_ n: UInt) -> Bool { (2...4).contains(n % 10) && !(12...14).contains(n % 100) }
 }

@@ -14,7 +14,7 @@ import Testing
         "POST /v1/device-links/redeem", "POST /v1/recovery/redeem", "POST /v1/invitation-links/look",
         // The web client's pages and files: public, like any web page; they call the API with the browser's key.
         "GET /", "GET /c", "GET /events/{slug}/live", "GET /events/new", "GET /events/{slug}/organize", "GET /events/{slug}/poster",
-        "GET /invitation", "GET /assets/{name}", "GET /sw.js",
+        "GET /invitation", "GET /assets/{name}", "GET /assets/locales/{language}/{catalog}", "GET /sw.js",
         // The API's description.
         "GET /openapi.json",
     ]

@@ -73,11 +73,13 @@ import Testing
             let silent = try (0..<20).map { _ in try RawHTTP(port: server.port) }
             let kept = try RawHTTP(port: server.port)
             kept.send("GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            let answer = try await kept.readUntilClosed(timeout: 10)
+            // 30 s for a 1 s idle timeout: a connection the server forgot stays open for good, and on
+            // CI's two loaded cores (the whole suite at once) this one was still open after 10 s.
+            let answer = try await kept.readUntilClosed(timeout: 30)
             #expect(answer.closed, "a keep-alive connection idle after its response is closed")
             #expect(answer.text.httpStatus == 200)
             for connection in silent {
-                let result = try await connection.readUntilClosed(timeout: 10)
+                let result = try await connection.readUntilClosed(timeout: 30)
                 #expect(result.closed && result.text.isEmpty, "a connection that never sends is closed without an answer")
             }
         }
