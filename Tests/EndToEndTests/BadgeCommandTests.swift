@@ -59,6 +59,10 @@ import Testing
         let printed = try cli(["event", "badges", "badge-day", "--paper", "letter", "--output", sheet.path], ada)
         #expect(printed.status == 0 && printed.stdout.contains("Wrote 1 badge for badge-day"), "\(printed)")
         #expect(try String(contentsOf: sheet, encoding: .utf8).contains(">Bob</text>"))
+        // Any language the server writes, with no list in the CLI to keep.
+        let german = workspace.root.appendingPathComponent("german.html")
+        #expect(try cli(["event", "badges", "badge-day", "--language", "de", "--output", german.path], ada).status == 0)
+        #expect(try String(contentsOf: german, encoding: .utf8).contains("Scannen zum Vernetzen"))
 
         // Refusals: a clear line and exit 65 (the server said no) or 64 (the command is wrong).
         let stranger = try cli(["event", "badge", "badge-day", "--output", png + ".x"], dan)
@@ -66,6 +70,8 @@ import Testing
         let notOrganizer = try cli(["event", "badges", "badge-day", "--output", sheet.path + ".x"], bob)
         #expect(notOrganizer.status == 65 && notOrganizer.stderr.contains("not_an_organizer"), "\(notOrganizer)")
         #expect(try cli(["event", "badges", "badge-day", "--paper", "legal", "--output", "x"], ada).status == 64)
+        let french = try cli(["event", "badges", "badge-day", "--language", "fr", "--output", sheet.path + ".x"], ada)
+        #expect(french.status == 65 && french.stderr.contains("lang must be one of de, en"), "\(french)")
         #expect(!FileManager.default.fileExists(atPath: png + ".x") && !FileManager.default.fileExists(atPath: sheet.path + ".x"))
 
         // Bob resets his codes: the badge printed before is refused, with the server's reason.

@@ -83,10 +83,8 @@ extension EventCommand {
         @Option(help: "a4 or letter.")
         var paper: Paper = .a4
 
-        enum Language: String, ExpressibleByArgument, CaseIterable { case en, de }
-
-        @Option(help: "The language of the sheet's and badges' words: en or de.")
-        var language: Language = .en
+        @Option(help: "The language of the sheet's and badges' words: one the server writes (en, de, …).")
+        var language = "en"
 
         @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
         var output: String?
@@ -108,7 +106,7 @@ extension EventCommand {
             }
             guard let output else { return }
             let (html, count) = try await EventCommand.asOrganizer(of: event) {
-                try await client.badgeSheet(event: event, paper: paper.rawValue, language: language.rawValue)
+                try await client.badgeSheet(event: event, paper: paper.rawValue, language: language)
             }
             try OutputFile.write(html, to: output)
             if options.json { return try Terminal.printJSON(["badges": count]) }

@@ -121,15 +121,15 @@ extension EventCommand {
         @Argument(help: "The event's slug or id.")
         var event: String
 
-        @Option(help: "The language of the report's words: en or de.")
-        var language: Badges.Language = .en
+        @Option(help: "The language of the report's words: one the server writes (en, de, …).")
+        var language = "en"
 
         @Option(name: [.short, .long], help: "Write to this file.", completion: .file())
         var output: String
 
         func run(in session: Session) async throws {
             let client = session.client
-            let html = try await EventCommand.asOrganizer(of: event) { try await client.report(of: event, language: language.rawValue) }
+            let html = try await EventCommand.asOrganizer(of: event) { try await client.report(of: event, language: language) }
             try OutputFile.write(html, to: output)
             if options.json { return try Terminal.printJSON(["report": output]) }
             Terminal.print("Wrote the report of \(event) to \(output): open it in a browser to read, print or save as PDF.")
