@@ -25,7 +25,8 @@ import Tokens
     @Test func theRunningServerTakesARotationAndOldTokensStillConnectOnlineAndOffline() async throws {
         let databaseURL = try await TestDatabase.createEmpty()
         let data = workspace.serverData
-        var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: data)
+        // At "notice" the server logs each reload of its keys: a failure shows what the watcher saw.
+        var server = try ServerProcess(databaseURL: databaseURL, dataDirectory: data, logLevel: "notice")
         let (ada, bob, cleo) = try workspace.homes("ada", "bob", "cleo")
         _ = try workspace.register("Ada", home: ada, server: server.url)
         _ = try workspace.register("Bob", home: bob, server: server.url)
@@ -41,7 +42,7 @@ import Tokens
 
         // The server takes the new key without a restart.
         let keys = try await published(on: server.url, count: 2)
-        #expect(keys.map(\.status) == [.retired, .current], "\(keys)")
+        #expect(keys.map(\.status) == [.retired, .current], "\(keys)\n\(server.logText)")
         #expect(keys.first?.kid == oldKid && keys.first?.notAfter != nil && keys.last?.notAfter == nil)
         let newKid = try #require(keys.last?.kid)
         #expect(newKid != oldKid)

@@ -141,7 +141,7 @@ final class Browser: @unchecked Sendable {
 
     /// Types `text` into the element `selector` finds (`\n` presses Enter).
     func type(_ selector: String, _ text: String) async throws {
-        let element = try await element(selector)
+        let element = try await shown(selector)
         _ = try await command("element/\(element)/value", ["text": text.replacingOccurrences(of: "\n", with: "\u{E007}")])
     }
 
@@ -155,7 +155,7 @@ final class Browser: @unchecked Sendable {
     }
 
     func click(_ selector: String) async throws {
-        _ = try await command("element/\(try await element(selector))/click", [:])
+        _ = try await command("element/\(try await shown(selector))/click", [:])
     }
 
     /// The text of the element `selector` finds, as shown.
@@ -240,6 +240,15 @@ final class Browser: @unchecked Sendable {
 
     private func log(_ type: String) async throws -> [[String: Any]] {
         try await command("se/log", ["type": type]) as? [[String: Any]] ?? []
+    }
+
+    /// The element `selector` finds, once the page shows it: a page's script may reveal it after
+    /// loading (the join form stays hidden until the page knows nobody is signed in), and typing or
+    /// clicking before is refused as "element not interactable", as it once was under CI's load.
+    private func shown(_ selector: String) async throws -> String {
+        let found = "document.querySelector(\(Self.literal(selector)))"
+        try await wait(for: "\(selector) shown", until: "\(found) !== null && \(found).getClientRects().length > 0")
+        return try await element(selector)
     }
 
     private func element(_ selector: String) async throws -> String {
