@@ -245,9 +245,10 @@ final class Browser: @unchecked Sendable {
     /// The element `selector` finds, once the page shows it: a page's script may reveal it after
     /// loading (the join form stays hidden until the page knows nobody is signed in), and typing or
     /// clicking before is refused as "element not interactable", as it once was under CI's load.
+    /// An option is shown where its list is.
     private func shown(_ selector: String) async throws -> String {
-        let found = "document.querySelector(\(Self.literal(selector)))"
-        try await wait(for: "\(selector) shown", until: "\(found) !== null && \(found).getClientRects().length > 0")
+        let shown = "(e => e !== null && (e.closest('select') ?? e).getClientRects().length > 0)"
+        try await wait(for: "\(selector) shown", until: "\(shown)(document.querySelector(\(Self.literal(selector))))")
         return try await element(selector)
     }
 
