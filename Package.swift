@@ -17,8 +17,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
@@ -32,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // glibc's heap tuning, which its Swift module leaves out (`ProcessMemory`).
         .systemLibrary(name: "CMalloc"),
         // Linux's epoll, which glibc's Swift module leaves out (`SocketPoller`, the one socket poller of the process).
@@ -93,11 +92,7 @@ let package = Package(
         .target(
             name: "Client",
             dependencies: [
-                "ConstellationModel",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                "ConstellationModel", "CCurl",
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
@@ -107,8 +102,6 @@ let package = Package(
             dependencies: [
                 "Client", "ConstellationModel", "Tokens", "QR", "Graph", "GraphExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         .executableTarget(
@@ -144,7 +137,6 @@ let package = Package(
             dependencies: [
                 "Server", "Client", "ConstellationModel", "Graph", "GraphExport", "Keys", "QR", "Tokens", "Store", "TestSupport",
                 "WebClient",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -168,8 +160,6 @@ let package = Package(
             name: "EndToEndTests",
             dependencies: [
                 "Backup", "Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server",
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ]
         ),
     ]

@@ -1,15 +1,12 @@
-import AsyncHTTPClient
 import ConstellationModel
 import Foundation
-import NIOCore
 
 extension ConstellationClient {
     /// My new connections as they are made (`GET /v1/me/stream`): someone scanned my code. A cut
     /// stream is opened again after two seconds and resumes where it stood, after the last event
     /// with an id (the hello's, or the last connection's), so that nothing made while it was cut
     /// is missed; a refusal (no key, a revoked one) ends the sequence with its `ClientError`. The
-    /// server sends something at least every 40 s: an `http` client with a shorter read timeout
-    /// cuts a quiet stream, which costs a reconnection, not a connection.
+    /// server sends something at least every 40 s: a stream silent for 45 s is taken as cut.
     public func newConnections() -> AsyncThrowingStream<Connection, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -37,21 +34,25 @@ extension ConstellationClient {
 
     /// One stream of my events, until it ends: each to `receive`.
     private func streamEvents(after lastId: String?, receive: (ServerSentEvents.Event) throws -> Void) async throws {
-        var request = HTTPClientRequest(url: baseURL + "/v1/me/stream")
-        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
-        request.headers.add(name: "Accept", value: "text/event-stream")
-        if let lastId { request.headers.add(name: "Last-Event-ID", value: lastId) }
-        let response = try await http.execute(request, timeout: .hours(24))
-        guard response.status == .ok else {
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(buffer: body)) {
-                throw ClientError.problem(problem)
-            }
-            throw ClientError.unexpectedResponse(status: Int(response.status.code), detail: String(buffer: body))
-        }
+        var request = HTTPRequest(method: "GET", url: baseURL + "/v1/me/stream", longestSilence: .seconds(45))
+        if let apiKey { request.headers.append(("Authorization", "Bearer \(apiKey)")) }
+        request.headers.append(("Accept", "text/event-stream"))
+        if let lastId { request.headers.append(("Last-Event-ID", lastId)) }
+        var status = 0
+        var refusal: [UInt8] = []
         var parser = ServerSentEvents()
-        for try await chunk in response.body {
-            for event in parser.feed(chunk.readableBytesView) { try receive(event) }
+        for try await part in transport.stream(request) {
+            switch part {
+            case .head(let head): status = head.status
+            case .bytes(let bytes) where status == 200:
+                for event in parser.feed(bytes) { try receive(event) }
+            case .bytes(let bytes):
+                refusal += bytes.prefix(64 * 1024 - refusal.count)
+            }
+        }
+        guard status == 200 else {
+            if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(refusal)) { throw ClientError.problem(problem) }
+            throw ClientError.unexpectedResponse(status: status, detail: String(decoding: refusal, as: UTF8.self))
         }
     }
 }

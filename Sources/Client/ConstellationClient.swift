@@ -1,52 +1,36 @@
-import AsyncHTTPClient
 import ConstellationModel
 import Foundation
-import NIOCore
-import NIOFoundationCompat
 import NIOHTTP1
 
 /// A typed client for the Constellation API, used by the CLI and the tests.
 public struct ConstellationClient: Sendable {
     public let baseURL: String
     public let apiKey: String?
-    let http: HTTPClient
-    private let timeout: TimeAmount
+    let transport: HTTPTransport
+    private let timeout: Duration
     /// Hears the server's release (`Constellation-Version`) from each answer that carries it.
     private let serverVersion: (@Sendable (String) -> Void)?
-
-    /// The HTTP client of a `ConstellationClient` given none, for the process: `HTTPClient.shared`'s
-    /// settings, but an idle connection is let go after `idleConnectionLifetime`, before the
-    /// server's keep-alive closes it.
-    public static let defaultHTTP: HTTPClient = {
-        var configuration = HTTPClient.Configuration.singletonConfiguration
-        configuration.connectionPool = .init(idleTimeout: idleConnectionLifetime)
-        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-    }()
-
-    /// How long a client keeps an idle connection to reuse: under the server's keep-alive (60 s,
-    /// `CONSTELLATION_IDLE_TIMEOUT_SECONDS`). `HTTPClient.shared` keeps one 600 s, and a call that
-    /// reused a connection the server was closing at that moment failed ("the connection was
-    /// closed"; a browser test on CI's loaded cores, where the close is read late).
-    public static let idleConnectionLifetime: TimeAmount = .seconds(30)
 
     /// - Parameters:
     ///   - baseURL: e.g. `http://127.0.0.1:8080`
     ///   - apiKey: the key from `register`; nil for public calls only.
+    ///   - transport: how to reach the server (which authorities to trust).
+    ///   - timeout: the most a call may take, its answer read.
     ///   - serverVersion: hears the server's release from each answer that carries it.
     public init(
-        baseURL: String, apiKey: String? = nil, http: HTTPClient = Self.defaultHTTP, timeout: TimeAmount = .seconds(10),
+        baseURL: String, apiKey: String? = nil, transport: HTTPTransport = HTTPTransport(), timeout: Duration = .seconds(10),
         serverVersion: (@Sendable (String) -> Void)? = nil
     ) {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.apiKey = apiKey
-        self.http = http
+        self.transport = transport
         self.timeout = timeout
         self.serverVersion = serverVersion
     }
 
     /// The same server with another key.
     public func authenticated(_ apiKey: String) -> ConstellationClient {
-        ConstellationClient(baseURL: baseURL, apiKey: apiKey, http: http, timeout: timeout, serverVersion: serverVersion)
+        ConstellationClient(baseURL: baseURL, apiKey: apiKey, transport: transport, timeout: timeout, serverVersion: serverVersion)
     }
 
     // MARK: - Calls
@@ -440,36 +424,34 @@ public struct ConstellationClient: Sendable {
         _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<String>.none,
         rawBody: [UInt8]? = nil, headers: [(String, String)] = []
     ) async throws(ClientError) -> RawResponse {
-        var request = HTTPClientRequest(url: baseURL + path)
-        request.method = method
-        if let apiKey { request.headers.add(name: "Authorization", value: "Bearer \(apiKey)") }
-        request.headers.add(name: "Accept", value: "application/json")
+        var request = HTTPRequest(method: method.rawValue, url: baseURL + path, deadline: timeout)
+        if let apiKey { request.headers.append(("Authorization", "Bearer \(apiKey)")) }
+        request.headers.append(("Accept", "application/json"))
         if let body {
             guard let data = try? JSONEncoder.constellation.encode(body) else {
                 throw .unexpectedResponse(status: 0, detail: "cannot encode the request")
             }
-            request.headers.add(name: "Content-Type", value: "application/json")
-            request.body = .bytes(ByteBuffer(data: data))
+            request.headers.append(("Content-Type", "application/json"))
+            request.body = Array(data)
         } else if let rawBody {
             // Raw JSON, unless `headers` says it is something else.
             if !headers.contains(where: { $0.0.caseInsensitiveCompare("Content-Type") == .orderedSame }) {
-                request.headers.add(name: "Content-Type", value: "application/json")
+                request.headers.append(("Content-Type", "application/json"))
             }
-            request.body = .bytes(ByteBuffer(bytes: rawBody))
+            request.body = rawBody
         }
-        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        for (name, value) in headers { request.headers.append((name, value)) }
 
-        let response: HTTPClientResponse
-        let bytes: ByteBuffer
+        let answer: (head: HTTPHead, body: [UInt8])
         do {
-            response = try await http.execute(request, timeout: timeout)
-            bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
+            answer = try await transport.perform(request, limit: 16 * 1024 * 1024)
         } catch {
-            throw .unreachable(server: baseURL, reason: ClientError.reason(for: error))
+            throw .unreachable(server: baseURL, reason: error.reason)
         }
         let raw = RawResponse(
-            status: Int(response.status.code), body: Array(buffer: bytes), contentType: response.headers.first(name: "Content-Type"),
-            headers: response.headers.map { ($0.name, $0.value) })
+            status: answer.head.status, body: answer.body,
+            contentType: answer.head.headers.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value,
+            headers: answer.head.headers)
         if let serverVersion, let version = raw.header(Release.header) { serverVersion(version) }
         guard raw.status < 400 else {
             if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }

@@ -1,9 +1,6 @@
-import AsyncHTTPClient
 import Client
 import ConstellationModel
 import Foundation
-import NIOSSL
-import Synchronization
 import Tokens
 
 /// A command's connection to the server: the client with this user's key, the cached keys,
@@ -43,37 +40,24 @@ struct Session {
             throw .data("the timeout must be a number of seconds above 0 and at most 3600")
         }
         client = ConstellationClient(
-            baseURL: server, apiKey: credentials?.apiKey, http: try Self.http(trusting: authorities),
+            baseURL: server, apiKey: credentials?.apiKey, transport: try Self.transport(trusting: authorities),
             timeout: .milliseconds(Int64(seconds * 1000)), serverVersion: VersionNotice.hear)
     }
 
-    /// One HTTP client for the process per set of trusted authorities. A refused connection is
-    /// final (the server is down: go offline at once) rather than retried until the deadline.
-    /// They live until the process exits.
-    private static func http(trusting authorities: String?) throws(CommandFailure) -> HTTPClient {
-        var tls = TLSConfiguration.makeClientConfiguration()
+    /// The transport to the server, trusting `authorities` (a PEM file) besides the system's.
+    /// The file is read here, so that a wrong path or a file that holds no certificate is said
+    /// as such, not as a server that cannot be reached.
+    private static func transport(trusting authorities: String?) throws(CommandFailure) -> HTTPTransport {
         if let authorities {
-            do {
-                tls.additionalTrustRoots = [.certificates(try NIOSSLCertificate.fromPEMFile(authorities))]
-            } catch {
-                throw .data("cannot read certificate authorities from \(authorities): \(error)")
+            guard let pem = FileManager.default.contents(atPath: authorities) else {
+                throw .data("cannot read certificate authorities from \(authorities): no such readable file")
+            }
+            guard String(decoding: pem, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
+                throw .data("cannot read certificate authorities from \(authorities): it holds no PEM certificate")
             }
         }
-        return clients.withLock { clients in
-            if let client = clients[authorities] { return client }
-            var configuration = HTTPClient.Configuration(tlsConfiguration: tls)
-            // Each call has its own deadline (`timeout` above); the read timeout is for a live
-            // stream's silences, which the server breaks at least every 40 s.
-            configuration.timeout = .init(connect: .seconds(3), read: .seconds(45))
-            configuration.connectionPool.retryConnectionEstablishment = false
-            configuration.connectionPool.idleTimeout = ConstellationClient.idleConnectionLifetime
-            let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-            clients[authorities] = client
-            return client
-        }
+        return HTTPTransport(trusting: authorities)
     }
-
-    private static let clients = Mutex<[String?: HTTPClient]>([:])
 
     // MARK: - Keys
 

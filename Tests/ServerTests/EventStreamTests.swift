@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import Client
 import ConstellationModel
 import Foundation
 import Logging
-import NIOCore
 import Server
 import Store
 import TestSupport
@@ -26,26 +24,35 @@ import Testing
         }
 
         init(port: Int, path: String, credential: String, lastEventId: String? = nil) async throws {
-            var request = HTTPClientRequest(url: "http://127.0.0.1:\(port)\(path)")
-            request.headers.add(name: "Authorization", value: "Bearer \(credential)")
-            if let lastEventId { request.headers.add(name: "Last-Event-ID", value: lastEventId) }
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            status = Int(response.status.code)
-            let body = response.body
-            iterator = AsyncThrowingStream { continuation in
-                let task = Task {
-                    var parser = ServerSentEvents()
-                    do {
-                        for try await chunk in body {
-                            for event in parser.feed(chunk.readableBytesView) { continuation.yield(event) }
+            var headers = [(name: "Authorization", value: "Bearer \(credential)")]
+            if let lastEventId { headers.append(("Last-Event-ID", lastEventId)) }
+            let parts = HTTPTransport().stream(HTTPRequest(method: "GET", url: "http://127.0.0.1:\(port)\(path)", headers: headers))
+            let (events, continuation) = AsyncThrowingStream<Event, any Error>.makeStream()
+            let (heads, head) = AsyncThrowingStream<Int, any Error>.makeStream()
+            let task = Task {
+                var parser = ServerSentEvents()
+                do {
+                    for try await part in parts {
+                        switch part {
+                        case .head(let answer):
+                            head.yield(answer.status)
+                            head.finish()
+                        case .bytes(let bytes):
+                            for event in parser.feed(bytes) { continuation.yield(event) }
                         }
-                        continuation.finish()
-                    } catch {
-                        continuation.finish(throwing: error)
                     }
+                    head.finish()
+                    continuation.finish()
+                } catch {
+                    head.finish(throwing: error)
+                    continuation.finish(throwing: error)
                 }
-                continuation.onTermination = { _ in task.cancel() }
-            }.makeAsyncIterator()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+            var answers = heads.makeAsyncIterator()
+            guard let status = try await answers.next() else { throw CancellationError() }
+            self.status = status
+            iterator = events.makeAsyncIterator()
         }
 
         /// The next event, or a failure after `seconds`. The default is for a message that must

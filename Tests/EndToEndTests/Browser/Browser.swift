@@ -1,7 +1,6 @@
-import AsyncHTTPClient
+import Client
 import Foundation
 import Glibc
-import NIOCore
 import TestSupport
 import Testing
 
@@ -267,14 +266,12 @@ final class Browser: @unchecked Sendable {
 
     /// One WebDriver command: its `value`, or its error as a `Failure`.
     private static func send(_ url: URL, _ method: String, _ body: [String: Any]?) async throws -> Any? {
-        var request = HTTPClientRequest(url: url.absoluteString)
-        request.method = .init(rawValue: method)
+        var request = HTTPRequest(method: method, url: url.absoluteString, deadline: .seconds(60))
         if let body {
-            request.body = .bytes(ByteBuffer(data: try JSONSerialization.data(withJSONObject: body)))
-            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = Array(try JSONSerialization.data(withJSONObject: body))
+            request.headers.append(("Content-Type", "application/json"))
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(60))
-        let data = Data(buffer: try await response.body.collect(upTo: 64 << 20))
+        let data = Data(try await HTTPTransport().perform(request, limit: 64 << 20).body)
         let reply = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = reply?["value"]
         if let problem = value as? [String: Any], let error = problem["error"] as? String {
