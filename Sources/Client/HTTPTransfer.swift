@@ -21,8 +21,12 @@ final class HTTPTransfer: @unchecked Sendable {
     ///   - receive: called on the transfer's thread, in order.
     init(_ request: HTTPRequest, over transport: HTTPTransport, limit: Int, receive: @escaping (HTTPPart) -> Void) throws(TransportFailure)
     {
-        guard Self.libraryReady, let handle = curl_easy_init() else { throw TransportFailure("the HTTP library did not start") }
-        self.handle = handle
+        if let kept = Self.idle.withLock({ $0.popLast() }) {
+            handle = kept.pointer
+        } else {
+            guard Self.libraryReady, let handle = curl_easy_init() else { throw TransportFailure("the HTTP library did not start") }
+            self.handle = handle
+        }
         self.limit = limit
         self.receive = receive
         let context = Unmanaged.passUnretained(self).toOpaque()
@@ -84,9 +88,17 @@ final class HTTPTransfer: @unchecked Sendable {
         guard !failed else { throw TransportFailure("the server's URL is not valid") }
     }
 
+    /// The handle goes back to the shelf, its options cleared and its connections kept, unless
+    /// enough handles wait there already.
     deinit {
-        curl_easy_cleanup(handle)
+        curl_easy_reset(handle)
         curl_slist_free_all(headerList)
+        let shelved = Self.idle.withLock { idle in
+            guard idle.count < Self.idleLimit else { return false }
+            idle.append(EasyHandle(pointer: handle))
+            return true
+        }
+        if !shelved { curl_easy_cleanup(handle) }
     }
 
     /// Runs the exchange to its end on this thread: nil when the answer was read whole, else why not.
@@ -170,6 +182,17 @@ final class HTTPTransfer: @unchecked Sendable {
 
     /// libcurl's process-wide start, once, before the first handle.
     private static let libraryReady = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
+
+    /// Handles between exchanges, with their connections still open: curl reuses a handle's
+    /// connection to the same server (and the same TLS settings), as a browser keeps its
+    /// connections alive, rather than connect again for every call of a test or a live page.
+    private static let idle = Mutex<[EasyHandle]>([])
+    /// As many as `AsyncHTTPClient`, the client before, kept to a host.
+    private static let idleLimit = 8
+
+    private struct EasyHandle: @unchecked Sendable {
+        let pointer: UnsafeMutableRawPointer
+    }
 }
 
 /// Why an exchange did not happen, in plain words ("connection refused").
