@@ -21,8 +21,8 @@ final class HTTPTransfer: @unchecked Sendable {
     ///   - receive: called on the transfer's thread, in order.
     init(_ request: HTTPRequest, over transport: HTTPTransport, limit: Int, receive: @escaping (HTTPPart) -> Void) throws(TransportFailure)
     {
-        if let kept = Self.idle.withLock({ $0.popLast() }) {
-            handle = kept.pointer
+        if let kept = Self.idle.take() {
+            handle = kept
         } else {
             guard Self.libraryReady, let handle = curl_easy_init() else { throw TransportFailure("the HTTP library did not start") }
             self.handle = handle
@@ -93,12 +93,7 @@ final class HTTPTransfer: @unchecked Sendable {
     deinit {
         curl_easy_reset(handle)
         curl_slist_free_all(headerList)
-        let shelved = Self.idle.withLock { idle in
-            guard idle.count < Self.idleLimit else { return false }
-            idle.append(EasyHandle(pointer: handle))
-            return true
-        }
-        if !shelved { curl_easy_cleanup(handle) }
+        if !Self.idle.keep(handle) { curl_easy_cleanup(handle) }
     }
 
     /// Runs the exchange to its end on this thread: nil when the answer was read whole, else why not.
@@ -186,12 +181,25 @@ final class HTTPTransfer: @unchecked Sendable {
     /// Handles between exchanges, with their connections still open: curl reuses a handle's
     /// connection to the same server (and the same TLS settings), as a browser keeps its
     /// connections alive, rather than connect again for every call of a test or a live page.
-    private static let idle = Mutex<[EasyHandle]>([])
-    /// As many as `AsyncHTTPClient`, the client before, kept to a host.
-    private static let idleLimit = 8
+    private static let idle = Shelf()
 
-    private struct EasyHandle: @unchecked Sendable {
-        let pointer: UnsafeMutableRawPointer
+    /// At most eight idle handles, enough for a client's calls at once (a page's or a test's);
+    /// more would hold idle sockets. A pthread lock (`NSLock`), not `Mutex`, whose futex
+    /// ThreadSanitizer cannot see.
+    private final class Shelf: @unchecked Sendable {
+        private let lock = NSLock()
+        private var handles: [UnsafeMutableRawPointer] = []
+
+        func take() -> UnsafeMutableRawPointer? { lock.withLock { handles.popLast() } }
+
+        /// Whether `handle` was kept; if not, its owner cleans it up.
+        func keep(_ handle: UnsafeMutableRawPointer) -> Bool {
+            lock.withLock {
+                guard handles.count < 8 else { return false }
+                handles.append(handle)
+                return true
+            }
+        }
     }
 }
 
