@@ -117,9 +117,8 @@ public final class Database: Sendable {
     }
 
     /// A pool nobody shut down closes and lets its threads go with its last reference (a test
-    /// that ended without `shutdown()`): the test process had kept 340 such pools, 2,700 threads
-    /// and their connections, and Foundation's `Process.run()` crashed reading its long list of
-    /// open files (swift-corelibs-foundation #5472). After `shutdown()`, this does nothing more.
+    /// that ended without `shutdown()`), rather than hold its threads and connections until the
+    /// process ends. After `shutdown()`, this does nothing more.
     deinit {
         pool.close()
         threads.shutdownGracefully { _ in }
