@@ -36,6 +36,9 @@ final class HTTPTransfer: @unchecked Sendable {
         set(ccurl_set_long(handle, CURLOPT_NOSIGNAL, 1))
         // Only the server named: no proxy from the environment (http_proxy would take loopback too).
         set(ccurl_set_string(handle, CURLOPT_NOPROXY, "*"))
+        // A kept connection idle for 30 s is not reused: the server closes one idle for 60 s
+        // (`CONSTELLATION_IDLE_TIMEOUT_SECONDS`), and a call sent as it closes would fail.
+        set(ccurl_set_long(handle, CURLOPT_MAXAGE_CONN, 30))
         set(ccurl_set_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(transport.connectTimeout)))
         if let deadline = request.deadline { set(ccurl_set_long(handle, CURLOPT_TIMEOUT_MS, Self.milliseconds(deadline))) }
         if let silence = request.longestSilence {
