@@ -159,7 +159,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Backup", "Client", "ConstellationModel", "QR", "Store", "Tokens", "TestSupport", "constellation", "constellation-server",
+                "Backup", "Client", "ConstellationModel", "Graph", "QR", "Store", "Tokens", "TestSupport", "constellation",
+                "constellation-server",
             ]
         ),
     ]
