@@ -15,7 +15,9 @@ extension EventNetwork {
             out.string(edge.target)
             out.raw("}")
         }
-        out.raw("],\"meta\":{\"box\":[")
+        out.raw("],\"meta\":{\"behind\":")
+        out.bool(meta.behind)
+        out.raw(",\"box\":[")
         for (index, value) in meta.box.values.enumerated() {
             if index > 0 { out.raw(",") }
             try out.number(value)

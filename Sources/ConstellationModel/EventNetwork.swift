@@ -21,12 +21,25 @@ public struct EventNetwork: Codable, Sendable, Equatable {
         }
     }
 
-    /// What an event's picture is of: the event.
+    /// What an event's picture is of: the event, as it is now or as it was a moment ago.
     public struct Scope: Codable, Sendable, Equatable {
         public let eventId: UUID
+        /// True when the people are placed by a picture made before the event's latest pairs (the
+        /// pairs are drawn all the same): the next picture is being made, so ask again within the
+        /// picture interval (`CONSTELLATION_PICTURE_INTERVAL_MS`) to see them placed.
+        public let behind: Bool
 
-        public init(eventId: UUID) {
+        public init(eventId: UUID, behind: Bool = false) {
             self.eventId = eventId
+            self.behind = behind
+        }
+
+        private enum CodingKeys: String, CodingKey { case eventId, behind }
+
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            eventId = try container.decode(UUID.self, forKey: .eventId)
+            behind = try container.decodeIfPresent(Bool.self, forKey: .behind) ?? false
         }
     }
 

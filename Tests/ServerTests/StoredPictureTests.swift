@@ -126,6 +126,26 @@ import Tokens
         }
     }
 
+    /// A picture shown while it is younger than the interval draws the pairs made since on the
+    /// people it placed, and says it is `behind`: a page asks again rather than keep people where
+    /// an earlier graph put them (a wall kept the middle of a burst of scans until the next one).
+    @Test func aPictureThatDrawsPairsMadeSinceSaysItIsBehind() async throws {
+        try await TestServer.run(configure: { $0.pictureInterval = .seconds(60) }) { server throws in
+            let (ada, _, _, dan, _, _) = try await Users.smallEvent(server)
+            let before = try await ada.client.eventNetwork("net-event")
+            #expect(!before.meta.behind, "made of the graph as it is")
+
+            try await Users.connect(ada, dan, at: "net-event")
+            // Renamed: what is shared of the event is made again; the stored picture, a second old, stays.
+            let (_, tag) = try await ada.client.taggedEvent("net-event")
+            _ = try await ada.client.changeEvent("net-event", EventChangeRequest(name: "Net Night"), ifMatch: try #require(tag))
+            let shown = try await ada.client.eventNetwork("net-event")
+            #expect(shown.edges.count == 5 && Self.places(shown) == Self.places(before), "the new pair, on the last picture")
+            #expect(shown.meta.behind, "which was made before it")
+            #expect(await server.services.graphWork.storedPictures.made == 1)
+        }
+    }
+
     /// Values a restored archive could hold that the schema lets through: each is laid out again.
     @Test(arguments: [
         "people = array[people[1]] || people[1:cardinality(people) - 1]",  // someone twice

@@ -37,12 +37,12 @@ struct EventNetworkController {
             clientGone: { false }
         ) {
             try await work.renderings.value(for: key) { [self] in
-                let (graph, picture) = try await picture(of: event)
+                let (graph, picture, behind) = try await picture(of: event)
                 let identity = EventIdentity(keyRing: services.keyRing)
                 return try await work.compute.run("export") { () -> Result<Rendering, any Error> in
                     Result {
                         let view = EventNetworkView(
-                            event: event, viewer: reader.organizer, graph: graph, picture: picture,
+                            event: event, viewer: reader.organizer, graph: graph, picture: picture, behind: behind,
                             faces: try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames))
                         let (bytes, type) = try view.render(format)
                         return Rendering(bytes: bytes, type: type)
@@ -79,14 +79,14 @@ struct EventNetworkController {
     /// The event's graph and picture, as everyone watching it shares them (`pictureInterval`, and
     /// across servers `StoredEventPictures`); its people's names and choices as they are now, if a
     /// member changed theirs since it was made.
-    private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture) {
+    private func picture(of event: UUID) async throws -> (EventGraph, SubgraphLayouts.Picture, behind: Bool) {
         let choices = work.choices.revision(of: event)
         let shared = try await work.eventPictures.value(for: event) { [self] in
-            let (graph, picture) = try await work.storedPictures.picture(of: event) { try await self.graph(of: event) }
-            return EventPicture(graph: graph, picture: picture, choices: choices)
+            let (graph, picture, behind) = try await work.storedPictures.picture(of: event) { try await self.graph(of: event) }
+            return EventPicture(graph: graph, picture: picture, behind: behind, choices: choices)
         }
-        guard shared.choices != work.choices.revision(of: event) else { return (shared.graph, shared.picture) }
-        return (try await services.events.relabelled(shared.graph), shared.picture)
+        guard shared.choices != work.choices.revision(of: event) else { return (shared.graph, shared.picture, shared.behind) }
+        return (try await services.events.relabelled(shared.graph), shared.picture, shared.behind)
     }
 
     private func graph(of event: UUID) async throws -> EventGraph {

@@ -10,7 +10,11 @@ import Store
 struct EventNetworkView {
     let network: EventNetwork
 
-    init(event: UUID, viewer: UUID?, graph: EventGraph, picture: SubgraphLayouts.Picture, faces: [UUID: EventIdentity.Face]) {
+    /// `behind`: the picture was made before the graph's latest pairs (`EventNetwork.Scope.behind`).
+    init(
+        event: UUID, viewer: UUID?, graph: EventGraph, picture: SubgraphLayouts.Picture, behind: Bool,
+        faces: [UUID: EventIdentity.Face]
+    ) {
         let people = graph.people
         var degree = [Int](repeating: 0, count: people.count)
         for (a, b) in graph.ends {
@@ -38,7 +42,7 @@ struct EventNetworkView {
             let (a, b) = graph.ends[key.pair]
             return EventNetwork.Edge(source: ids[Int(a)], target: ids[Int(b)], firstAt: graph.pairs[key.pair].firstAt)
         }
-        network = EventNetwork(nodes: nodes, edges: edges, meta: picture.meta(of: nodes, scope: .init(eventId: event)))
+        network = EventNetwork(nodes: nodes, edges: edges, meta: picture.meta(of: nodes, scope: .init(eventId: event, behind: behind)))
     }
 
     /// The body and its media type in `format`: the API's own JSON, or a document.

@@ -158,6 +158,8 @@ package struct GraphWork: Sendable {
 package struct EventPicture: Sendable {
     let graph: EventGraph
     let picture: SubgraphLayouts.Picture
+    /// Whether the picture was made of the graph as it was before its latest pairs or people.
+    let behind: Bool
     /// The event's `ChoiceRevisions` revision when its people were read.
     let choices: Int
 }

@@ -68,8 +68,11 @@ package actor StoredEventPictures {
     }
 
     /// The picture of `event` that every server shows now, and the graph it draws; `read` reads
-    /// the event's graph as it is now.
-    func picture(of event: UUID, read: @escaping @Sendable () async throws -> EventGraph) async throws -> (EventGraph, Picture) {
+    /// the event's graph as it is now. `behind`: the picture was made of the graph as it was
+    /// before its latest pairs or people (the next is due or being made).
+    func picture(of event: UUID, read: @escaping @Sendable () async throws -> EventGraph) async throws -> (
+        EventGraph, Picture, behind: Bool
+    ) {
         // Read before the graph: a lease taken next after it means nothing changed in between.
         let before = try await store.header(of: event)
         let graph = try await read()
@@ -82,7 +85,7 @@ package actor StoredEventPictures {
                 let stored = try await stored(of: event, generation: generation)
             {
                 compute.metrics.cacheLookup("stored_pictures", hit: true)
-                return Self.drawing(graph, by: stored)
+                return Self.drawing(graph, fingerprint: fingerprint, by: stored)
             }
             if let lease = try await store.takeLease(of: event, maker: maker, for: lease) {
                 compute.metrics.cacheLookup("stored_pictures", hit: false)
@@ -99,10 +102,13 @@ package actor StoredEventPictures {
                         behind: shown != nil, read: read)
                 }
                 if let generation = shown, let stored = try await stored(of: event, generation: generation) {
-                    if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) { return made }
-                    return Self.drawing(graph, by: stored)
+                    if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) {
+                        return (made.0, made.1, false)
+                    }
+                    return Self.drawing(graph, fingerprint: fingerprint, by: stored)
                 }
-                return try await making.value
+                let made = try await making.value
+                return (made.0, made.1, false)
             }
             // Another server makes the event's first picture, or saved one since the header was read.
             guard ContinuousClock.now < waitUntil else { break }
@@ -114,7 +120,7 @@ package actor StoredEventPictures {
         let picture = try await compute.run("layout") { SubgraphLayouts.layOut(graph.engineGraph, previous: previous) }
         made += 1
         keep(event, generation: nil, fingerprint: fingerprint, picture: picture)
-        return (graph, picture)
+        return (graph, picture, false)
     }
 
     /// The value of `task` if it ends within `limit`, else nil (the task goes on, unwaited for).
@@ -217,12 +223,14 @@ package actor StoredEventPictures {
         }
     }
 
-    /// `graph` as `picture` draws it: the people it placed, with the pairs among them.
-    private static func drawing(_ graph: EventGraph, by kept: Kept) -> (EventGraph, Picture) {
+    /// `graph` (whose fingerprint is `fingerprint`) as `kept` draws it: the people it placed, with
+    /// the pairs among them, and whether it was made of another graph than this one.
+    private static func drawing(_ graph: EventGraph, fingerprint: Int64, by kept: Kept) -> (EventGraph, Picture, behind: Bool) {
         let picture = kept.picture
-        guard picture.ids != graph.people.map(\.id) else { return (graph, picture) }
+        let behind = kept.fingerprint != fingerprint
+        guard picture.ids != graph.people.map(\.id) else { return (graph, picture, behind) }
         let shown = graph.restricted(to: Set(picture.ids))
-        return (shown, picture.aligned(to: shown.people.map(\.id)))
+        return (shown, picture.aligned(to: shown.people.map(\.id)), behind)
     }
 
     /// A fingerprint of who `graph` holds and which pairs, the same on every server (FNV-1a over

@@ -134,6 +134,8 @@ class LivePage {
       nodes: () => view.nodes.length,
       edges: () => view.edgeCount,
       firstPictureMs: null,
+      /** Whether the last picture placed people as an earlier graph did (`meta.behind`). */
+      pictureBehind: null,
       view,
     };
   }
@@ -260,7 +262,6 @@ class LivePage {
   async loadNetwork() {
     this.networkAsked = true;
     const view = this.view;
-    const started = performance.now();
     try {
       const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network${this.asWall()}`, { auth: this.credential() }));
       if (this.stopped) return; // ended while it was asked for: nothing more is drawn
@@ -273,13 +274,13 @@ class LivePage {
         if (!view.addEdge(pair.source, pair.target)) this.unconfirmed.delete(key);
       }
       // A picture the server shared from before the last pairs (it computes one an interval for
-      // every screen): the next one will have them. Asked for just after a connection, a picture
-      // may draw every pair and still place people as an earlier graph did (the server draws
-      // today's pairs on the last picture while it makes the next): asked once more, a picture
-      // interval later, it is the one made of them. Without this, a wall kept the picture of a
-      // burst's middle until the next scan (six groups drawn mixed: 23% of each person's five
-      // nearest in their group, 98-99% in the picture made after it).
-      if (this.unconfirmed.size || started - this.lastConnectionAt < SHARED_MS) this.scheduleNetwork();
+      // every screen): the next one will have them. A picture that draws every pair may still
+      // place people as an earlier graph did (`meta.behind`: the server draws today's pairs on the
+      // last picture while it makes the next): the next one places them. Without asking again, a
+      // wall kept the picture of a burst's middle until the next scan (six groups drawn mixed: 23%
+      // of each person's five nearest in their group, 98% in the picture made after it).
+      if (this.unconfirmed.size || network.meta.behind) this.scheduleNetwork();
+      window.constellationLive.pictureBehind = network.meta.behind;
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
