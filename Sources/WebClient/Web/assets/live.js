@@ -134,8 +134,9 @@ class LivePage {
       nodes: () => view.nodes.length,
       edges: () => view.edgeCount,
       firstPictureMs: null,
-      /** Whether the last picture placed people as an earlier graph did (`meta.behind`). */
-      pictureBehind: null,
+      /** Whether the last picture placed every pair drawn as the graph now is (not `meta.behind`,
+       * and no streamed pair waiting for a picture). */
+      pictureCurrent: null,
       view,
     };
   }
@@ -280,7 +281,7 @@ class LivePage {
       // wall kept the picture of a burst's middle until the next scan (six groups drawn mixed: 23%
       // of each person's five nearest in their group, 98% in the picture made after it).
       if (this.unconfirmed.size || network.meta.behind) this.scheduleNetwork();
-      window.constellationLive.pictureBehind = network.meta.behind;
+      window.constellationLive.pictureCurrent = !network.meta.behind && this.unconfirmed.size === 0;
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
