@@ -102,13 +102,10 @@ package actor StoredEventPictures {
                         behind: shown != nil, read: read)
                 }
                 if let generation = shown, let stored = try await stored(of: event, generation: generation) {
-                    if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) {
-                        return (made.0, made.1, false)
-                    }
+                    if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) { return made }
                     return Self.drawing(graph, fingerprint: fingerprint, by: stored)
                 }
-                let made = try await making.value
-                return (made.0, made.1, false)
+                return try await making.value
             }
             // Another server makes the event's first picture, or saved one since the header was read.
             guard ContinuousClock.now < waitUntil else { break }
@@ -154,11 +151,12 @@ package actor StoredEventPictures {
     /// Makes the next picture under the lease `generation`, saves it, and gives the lease back: of
     /// `graph` and grown from the stored picture `last` when nothing changed since they were read,
     /// else of the graph read again, grown from the latest picture. Laid out `behind` the requests
-    /// (`GraphComputation.behind`) when an answer does not wait for it.
+    /// (`GraphComputation.behind`) when an answer does not wait for it. The picture it returns is
+    /// of the graph it returns, so never behind it.
     private func make(
         _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, behind: Bool,
         read: () async throws -> EventGraph
-    ) async throws -> (EventGraph, Picture) {
+    ) async throws -> (EventGraph, Picture, behind: Bool) {
         do {
             let graph: EventGraph
             if let known { graph = known } else { graph = try await read() }
@@ -173,7 +171,7 @@ package actor StoredEventPictures {
             }
             if let previous, previous.fingerprint == fingerprint, previous.generation != nil {
                 try await store.release(event, generation: generation)
-                return (graph, previous.picture)
+                return (graph, previous.picture, false)
             }
             let layOut: @Sendable () -> Picture = { [start = previous?.picture] in
                 SubgraphLayouts.layOut(graph.engineGraph, previous: start)
@@ -183,7 +181,7 @@ package actor StoredEventPictures {
             let saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
             if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
             keep(event, generation: saved ? generation : nil, fingerprint: fingerprint, picture: picture)
-            return (graph, picture)
+            return (graph, picture, false)
         } catch {
             try? await store.release(event, generation: generation)
             throw error
