@@ -34,15 +34,22 @@ public struct EventPictureRepository: Sendable {
         public let people: [UUID]
         /// 24 bytes per person, in the order of `people`.
         public let places: [UInt8]
+        /// Pictures grown in a row since the last fresh layout.
         public let grownInARow: Int
+        /// The pairs the last fresh layout drew (0 when a picture from before migration 0026 did not say).
+        public let pairsWhenDrawnAfresh: Int
         public let warmStarted: Bool
 
-        public init(generation: Int64, fingerprint: Int64, people: [UUID], places: [UInt8], grownInARow: Int, warmStarted: Bool) {
+        public init(
+            generation: Int64, fingerprint: Int64, people: [UUID], places: [UInt8], grownInARow: Int, pairsWhenDrawnAfresh: Int,
+            warmStarted: Bool
+        ) {
             self.generation = generation
             self.fingerprint = fingerprint
             self.people = people
             self.places = places
             self.grownInARow = grownInARow
+            self.pairsWhenDrawnAfresh = pairsWhenDrawnAfresh
             self.warmStarted = warmStarted
         }
     }
@@ -74,13 +81,15 @@ public struct EventPictureRepository: Sendable {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT picture_generation, fingerprint, people, places, grown_in_a_row, warm_started
+                SELECT picture_generation, fingerprint, people, places, grown_in_a_row, coalesce(pairs_when_drawn_afresh, 0),
+                       warm_started
                 FROM event_pictures WHERE event_id = \(event) AND people IS NOT NULL
                 """,
                 decoding: { row throws(PostgresError) in
                     Picture(
                         generation: try row.int64(0), fingerprint: try row.int64(1), people: try row.uuids(2),
-                        places: try row.byteArray(3), grownInARow: Int(try row.int32(4)), warmStarted: try row.bool(5))
+                        places: try row.byteArray(3), grownInARow: Int(try row.int32(4)),
+                        pairsWhenDrawnAfresh: Int(try row.int32(5)), warmStarted: try row.bool(6))
                 }
             ).first
         }
@@ -119,7 +128,8 @@ public struct EventPictureRepository: Sendable {
                     """
                     UPDATE event_pictures SET lease_until = NULL, picture_generation = lease_generation,
                         fingerprint = \(picture.fingerprint), people = \(picture.people), places = \(ByteString(picture.places)),
-                        grown_in_a_row = \(picture.grownInARow), warm_started = \(picture.warmStarted), made_at = now()
+                        grown_in_a_row = \(picture.grownInARow), pairs_when_drawn_afresh = \(picture.pairsWhenDrawnAfresh),
+                        warm_started = \(picture.warmStarted), made_at = now()
                     WHERE event_id = \(event) AND lease_generation = \(picture.generation)
                     RETURNING 1
                     """
@@ -141,7 +151,8 @@ public struct EventPictureRepository: Sendable {
         try connection.query(
             """
             UPDATE event_pictures SET lease_generation = lease_generation + 1, lease_until = NULL, picture_generation = NULL,
-                fingerprint = NULL, people = NULL, places = NULL, grown_in_a_row = NULL, warm_started = NULL, made_at = NULL
+                fingerprint = NULL, people = NULL, places = NULL, grown_in_a_row = NULL, pairs_when_drawn_afresh = NULL,
+                warm_started = NULL, made_at = NULL
             WHERE \(condition)
             """)
     }

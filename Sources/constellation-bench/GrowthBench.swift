@@ -1,21 +1,23 @@
 import Foundation
 import Graph
 
-/// `constellation-bench growth PEOPLE [SEED]`: an event of PEOPLE in planted groups (a group per
-/// 200 people, at least six; three pairs a person; the pairs drawn from SEED, 7 unless given)
-/// grown pair by pair in each arrival order. Other seeds show how much a figure owes to one
+/// `constellation-bench growth PEOPLE [SEED [PICTURES]]`: an event of PEOPLE in planted groups (a
+/// group per 200 people, at least six; three pairs a person; the pairs drawn from SEED, 7 unless
+/// given) grown pair by pair in each arrival order. Other seeds show how much a figure owes to one
 /// event's luck.
 /// `constellation-bench growth FILE`: a real event's contacts (a SocioPatterns tij file) grown in
 /// the order people first met, its groups the communities of the whole event's graph.
-/// Either way a picture every fortieth of the pairs grown from the one before, each measured
-/// against a fresh layout of the same graph (`GrowthReplay`, docs/graph-engine.md's "picture that
-/// grows"), from the tenth picture on. Prints one JSON line per order; `Tools/bench-graph` reads them.
+/// Either way PICTURES pictures (40 unless given) evenly over the pairs, each grown from the one
+/// before and measured against a fresh layout of the same graph (`GrowthReplay`,
+/// docs/graph-engine.md's "picture that grows"), from the first quarter on (the tenth picture of
+/// 40). Fewer pictures are what a wall sees of a busy server: each grows by more. Prints one JSON
+/// line per order; `Tools/bench-graph` reads them.
 enum GrowthBench {
-    static func run(people: Int, seed: UInt64) {
+    static func run(people: Int, seed: UInt64, pictures: Int) {
         let groups = max(6, people / 200)
         for order in PlantedEvent.Order.allCases {
             let event = PlantedEvent(people: people, groups: groups, pairs: 3 * people, order: order, seed: seed)
-            report(order: order.rawValue, pairs: event.pairs, groups: event.group)
+            report(order: order.rawValue, pairs: event.pairs, groups: event.group, pictures: pictures)
         }
     }
 
@@ -28,11 +30,12 @@ enum GrowthBench {
         }
         let pairs = contacts.sorted { $0.time < $1.time }.map { (Int($0.a), Int($0.b)) }
         let communities = Communities.detect(parsed.graph, seed: 1).membership
-        report(order: "time", pairs: pairs, groups: communities)
+        report(order: "time", pairs: pairs, groups: communities, pictures: 40)
     }
 
-    private static func report(order: String, pairs: [(Int, Int)], groups: [Int32]) {
-        let frames = Array(GrowthReplay.run(pairs: pairs, groups: groups, every: max(1, pairs.count / 40)).dropFirst(9))
+    private static func report(order: String, pairs: [(Int, Int)], groups: [Int32], pictures: Int) {
+        let frames = Array(
+            GrowthReplay.run(pairs: pairs, groups: groups, every: max(1, pairs.count / pictures)).dropFirst(pictures * 9 / 40))
         let moves = frames.compactMap(\.move).sorted()
         let seconds = frames.map(\.seconds).sorted()
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }

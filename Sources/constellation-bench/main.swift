@@ -1,7 +1,7 @@
 import Foundation
 import Tokens
 
-// `constellation-bench growth PEOPLE [SEED]|FILE`: `GrowthBench`. Otherwise:
+// `constellation-bench growth PEOPLE [SEED [PICTURES]]|FILE`: `GrowthBench`. Otherwise:
 // `constellation-bench [ITERATIONS]`: how long verifying a connection token takes
 // (`ConnectionTokens.verify`: split, base64url, PAE, Ed25519, claims, times) next to the Ed25519
 // check alone on the same signed bytes (libsodium's `crypto_sign_verify_detached`, through the
@@ -16,7 +16,13 @@ if CommandLine.arguments.dropFirst().first == "growth" {
             FileHandle.standardError.write(Data("constellation-bench growth: the seed is a whole number from 0, not \(seed!)\n".utf8))
             exit(64)
         }
-        GrowthBench.run(people: people, seed: seed)
+        let pictures = CommandLine.arguments.dropFirst(4).first
+        guard let pictures = pictures.map({ Int($0).flatMap { (2...1_000).contains($0) ? $0 : nil } }) ?? 40 else {
+            FileHandle.standardError.write(
+                Data("constellation-bench growth: the pictures are a whole number from 2 to 1000, not \(pictures!)\n".utf8))
+            exit(64)
+        }
+        GrowthBench.run(people: people, seed: seed, pictures: pictures)
     } else {
         do {
             try GrowthBench.run(file: argument)

@@ -13,10 +13,9 @@ import Testing
     /// 150 people in six planted groups make 750 pairs at the event through the API, the picture
     /// fetched every 15 pairs, as `GrowingPictureTests` grows it without a server. From the tenth
     /// picture on: at most 2 points more people on the box than a fresh layout (10 always; 2 in most
-    /// runs: a known gap); neighbourhood
-    /// preservation and group purity at least 0.9 of its on average (0.8 always held here, 0.9 in
-    /// most runs: a known gap); every picture moves the people already drawn, a median under 0.05
-    /// of the side in 90% of pictures.
+    /// runs: a known gap); neighbourhood preservation and group purity at least 0.9 of its on
+    /// average; every picture moves the people already drawn, a median under 0.05 of the side in
+    /// 90% of pictures.
     @Test func thePictureOfAGrowingEventKeepsAFreshLayoutsQuality() async throws {
         // 150 people registering and scanning from one address: not what the limits are about here.
         try await TestServer.run(configure: { $0.rateLimits = .off }) { server throws in
@@ -72,14 +71,15 @@ import Testing
             #expect(compared.allSatisfy { $0.box <= $0.freshBox + 0.1 }, "pressed against the frame: \(compared.map(\.box))")
             let preservation = mean(compared.map { $0.np / $0.freshNP })
             let purity = mean(compared.map { $0.purity / $0.freshPurity })
-            #expect(preservation >= 0.8 && purity >= 0.8, "preservation \(preservation), purity \(purity) of a fresh layout's")
-            // Through the server the pairs' order and times vary from run to run: the bar of 0.9 held
-            // in most runs here, not all (group purity 0.91-0.93 in three runs of 2026-12-05, 0.88
-            // once before communities pushed each other apart).
-            withKnownIssue("the 0.9 bar through the server, some runs", isIntermittent: true) {
-                #expect(preservation >= 0.9, "neighbourhood preservation: \(preservation) of a fresh layout's")
-                #expect(purity >= 0.9, "group purity: \(purity) of a fresh layout's")
-            }
+            print(
+                "growing event: preservation \(preservation), purity \(purity) of a fresh layout's; on the box at most",
+                "\(compared.map { $0.box - $0.freshBox }.max()!) over it; moves within 0.05: \(moves.count { $0 <= 0.05 }) of \(moves.count)"
+            )
+            // Through the server the pairs' order and times vary from run to run. Group purity was
+            // 0.88-0.93 while a picture could be redrawn only after ten grown in a row; since the
+            // graph's growth allows it too (`PictureHistory`), 0.97-0.98 and preservation 1.00-1.03.
+            #expect(preservation >= 0.9, "neighbourhood preservation: \(preservation) of a fresh layout's")
+            #expect(purity >= 0.9, "group purity: \(purity) of a fresh layout's")
             #expect(moves.allSatisfy { $0 > 0 }, "a picture stood still while the event grew: \(moves)")
             #expect(Double(moves.count { $0 <= 0.05 }) >= 0.9 * Double(moves.count), "median moves: \(moves)")
         }

@@ -40,7 +40,7 @@ import Tokens
     @Test func twoServersOnOneDatabaseShowOnePictureAndLayItOutOnce() async throws {
         let keys = try KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date()))
         try await TestServer.run(keys: keys) { first throws in
-            let (ada, _, cleo, _, eve, _) = try await Users.smallEvent(first)
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(first)
             try await TestServer.run(keys: keys, sharing: first) { second throws in
                 // A wall behind a round-robin balancer: its requests go to each server in turn.
                 let screens = [ada.client, second.client.authenticated(ada.client.apiKey!)]
@@ -49,6 +49,13 @@ import Tokens
                 for round in 0..<6 { shown.append(Self.places(try await screens[round % 2].eventNetwork("net-event"))) }
                 #expect(shown[0].count == 4 && shown.allSatisfy { $0 == shown[0] }, "one picture, whichever server answers")
                 #expect(await made() == 1, "laid out once for both servers")
+                // The picture keeps how it was made, for whichever server makes the next (`PictureHistory`).
+                let store = EventPictureRepository(database: first.services.database)
+                let history = { () async throws -> [Int] in
+                    let stored = try #require(try await store.picture(of: created.event.id))
+                    return [stored.grownInARow, stored.pairsWhenDrawnAfresh]
+                }
+                #expect(try await history() == [0, 4], "laid out afresh from four pairs")
 
                 // Eve meets Cleo: the server asked first makes the next picture, and both show it.
                 try await Users.connect(eve, cleo, at: "net-event")
@@ -57,6 +64,7 @@ import Tokens
                 #expect(grown[0].count == 5 && grown.allSatisfy { $0 == grown[0] }, "the grown picture, on both")
                 #expect(await second.services.graphWork.storedPictures.made == 1, "the second server made the next")
                 #expect(await made() == 2)
+                #expect(try await history() == [1, 4], "grown once since the four pairs were laid out afresh")
             }
         }
     }
@@ -93,7 +101,7 @@ import Tokens
             // The killed maker, were it to come back, saves nothing over the newer picture.
             let store = EventPictureRepository(database: server.services.database)
             let late = EventPictureRepository.Picture(
-                generation: killed, fingerprint: 1, people: [], places: [], grownInARow: 0, warmStarted: false)
+                generation: killed, fingerprint: 1, people: [], places: [], grownInARow: 0, pairsWhenDrawnAfresh: 0, warmStarted: false)
             #expect(try await !store.save(late, of: created.event.id))
             #expect(Self.places(try await ada.client.eventNetwork("net-event")) == Self.places(after))
         }

@@ -25,8 +25,11 @@ extension ConstellationLayout {
     /// layout of the graph is made too, and taken (aligned, then settled) instead when the grown
     /// picture keeps less than 0.9 of its neighbourhood preservation: a picture that started from
     /// a sparse, early graph can keep groups mixed that the graph has since told apart. A caller
-    /// that follows one picture allows it every so often (the server: every tenth picture at
-    /// most), so that the picture mostly glides and is sometimes redrawn. `componentSizes` gives,
+    /// that follows one picture allows it every so often (`PictureHistory`), so that the picture
+    /// mostly glides and is sometimes redrawn. Not when the grown picture keeps less than 0.9 of
+    /// its group purity too: over 24 replays of 300 people that took 41% of pictures to a fresh
+    /// layout's quality rather than 24%, but a redraw moves people a median 0.15-0.33 of the side,
+    /// and the share of moves under 0.05 fell from 96% to 92% (to 85% in one replay of 150). `componentSizes` gives,
     /// for each placed node, the size of the component it was drawn in (a caller that follows a
     /// picture keeps it with the picture): a small group drawn on its own that has since joined
     /// the picture's main part is then placed again beside the people it met (`Islands`).

@@ -1,6 +1,6 @@
 /// A picture grown pair by pair, as a live page sees an event grow, measured as docs/graph-engine.md's
 /// "picture that grows": every `every` pairs a picture grown from the one before (a fresh layout
-/// allowed every tenth picture at most, as the server allows it, and communities started from the
+/// allowed as `PictureHistory` allows it, as the server does, and communities started from the
 /// previous ones and the sizes of the components people were drawn in kept, as the server does),
 /// beside a fresh layout of the same graph.
 public enum GrowthReplay {
@@ -34,7 +34,7 @@ public enum GrowthReplay {
         let clock = ContinuousClock()
         var previous: [Int: (point: Point, community: Int, componentSize: Int)] = [:]
         var frames: [Frame] = []
-        var grownInARow = 0
+        var history = PictureHistory.drawnAfresh(pairs: 0)
         for end in stride(from: every, through: pairs.count, by: every) {
             let graph = Graph(edges: Array(pairs.prefix(end)))
             let start = graph.ids.map { previous[$0] }
@@ -42,9 +42,9 @@ public enum GrowthReplay {
             let communities = Communities.detect(graph, seed: 1, startingFrom: start.map { $0?.community }).membership
             let growth = layout.grow(
                 graph, from: start.map { $0?.point }, componentSizes: start.map { $0?.componentSize }, communities: communities,
-                mayLayOutAfresh: grownInARow >= 9)
+                mayLayOutAfresh: history.mayLayOutAfresh(pairs: graph.edgeCount))
             let seconds = (clock.now - began) / .seconds(1)
-            grownInARow = growth.laidOutAfresh ? 0 : grownInARow + 1
+            history = history.next(pairs: graph.edgeCount, laidOutAfresh: growth.laidOutAfresh)
             let grown = growth.positions
             let fresh = layout.positions(for: graph)
             let another = ConstellationLayout(seed: 2).positions(for: graph)

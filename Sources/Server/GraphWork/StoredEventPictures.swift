@@ -262,7 +262,8 @@ package actor StoredEventPictures {
         }
         return EventPictureRepository.Picture(
             generation: generation, fingerprint: fingerprint, people: picture.ids, places: places,
-            grownInARow: picture.grownInARow, warmStarted: picture.warmStarted)
+            grownInARow: picture.history.grownInARow, pairsWhenDrawnAfresh: picture.history.pairsWhenDrawnAfresh,
+            warmStarted: picture.warmStarted)
     }
 
     /// The picture a stored row holds, if it holds together (a restored archive may hold anything):
@@ -293,7 +294,9 @@ package actor StoredEventPictures {
             }
             return Picture(
                 ids: row.people, points: points, communities: communities, componentSizes: componentSizes,
-                warmStarted: row.warmStarted, grownInARow: min(max(row.grownInARow, 0), 1_000))
+                warmStarted: row.warmStarted,
+                history: PictureHistory(
+                    grownInARow: min(max(row.grownInARow, 0), 1_000), pairsWhenDrawnAfresh: max(row.pairsWhenDrawnAfresh, 0)))
         }
     }
 }

@@ -42,28 +42,28 @@ actor SubgraphLayouts {
         private let componentSizes: [Int32]
         /// Whether it grew from the subject's previous picture (rather than being laid out afresh).
         let warmStarted: Bool
-        /// How many pictures in a row have grown since the last one laid out afresh: a grown
-        /// picture may be redrawn afresh (aligned) once ten have.
-        let grownInARow: Int
+        /// How it was made since the last one laid out afresh, which says when the next may be
+        /// redrawn afresh (aligned).
+        let history: PictureHistory
         static let seed: UInt64 = 1
 
-        init(graph: Graph<UUID>, points: [Point], communities: [Int32], warmStarted: Bool, grownInARow: Int = 0) {
+        init(graph: Graph<UUID>, points: [Point], communities: [Int32], warmStarted: Bool, history: PictureHistory) {
             let components = Components(graph)
             self.ids = graph.ids
             self.points = points
             self.communities = communities
             self.componentSizes = graph.ids.indices.map { Int32(components.size(of: $0)) }
             self.warmStarted = warmStarted
-            self.grownInARow = grownInARow
+            self.history = history
         }
 
-        init(ids: [UUID], points: [Point], communities: [Int32], componentSizes: [Int32], warmStarted: Bool, grownInARow: Int) {
+        init(ids: [UUID], points: [Point], communities: [Int32], componentSizes: [Int32], warmStarted: Bool, history: PictureHistory) {
             self.ids = ids
             self.points = points
             self.communities = communities
             self.componentSizes = componentSizes
             self.warmStarted = warmStarted
-            self.grownInARow = grownInARow
+            self.history = history
         }
 
         /// This picture's places of `shown` (each of which it placed), in that order.
@@ -72,7 +72,7 @@ actor SubgraphLayouts {
             let order = shown.map { index[$0]! }
             return Picture(
                 ids: shown, points: order.map { points[$0] }, communities: order.map { communities[$0] },
-                componentSizes: order.map { componentSizes[$0] }, warmStarted: warmStarted, grownInARow: grownInARow)
+                componentSizes: order.map { componentSizes[$0] }, warmStarted: warmStarted, history: history)
         }
 
         /// The place of the node at `index` of the nodes this picture was asked for, if it is `id`.
@@ -152,14 +152,16 @@ actor SubgraphLayouts {
     }
 
     /// Lays `graph` out, grown from `previous` if given (`ConstellationLayout.grow`): its people
-    /// move little, newcomers settle among them, and every tenth picture at most is redrawn
+    /// move little, newcomers settle among them, and now and then (`PictureHistory`) it is redrawn
     /// afresh (aligned to it) when growing has kept too little of a fresh layout's quality. The
     /// communities start from its communities, and keep the grown picture's groups apart.
     static func layOut(_ graph: Graph<UUID>, previous: Picture?) -> Picture {
         let layout = ConstellationLayout(seed: Picture.seed)
         guard let previous else {
             let result = layout.layout(graph)
-            return Picture(graph: graph, points: result.positions, communities: result.communities, warmStarted: false)
+            return Picture(
+                graph: graph, points: result.positions, communities: result.communities, warmStarted: false,
+                history: .drawnAfresh(pairs: graph.edgeCount))
         }
         let places = previous.places
         let start = graph.ids.map { places[$0] }
@@ -167,9 +169,9 @@ actor SubgraphLayouts {
         if communities.count != graph.nodeCount { communities = Array(repeating: 0, count: graph.nodeCount) }
         let growth = layout.grow(
             graph, from: start.map { $0?.point }, componentSizes: start.map { $0?.componentSize }, communities: communities,
-            mayLayOutAfresh: previous.grownInARow >= 9)
+            mayLayOutAfresh: previous.history.mayLayOutAfresh(pairs: graph.edgeCount))
         return Picture(
             graph: graph, points: growth.positions, communities: communities, warmStarted: !growth.laidOutAfresh,
-            grownInARow: growth.laidOutAfresh ? 0 : previous.grownInARow + 1)
+            history: previous.history.next(pairs: graph.edgeCount, laidOutAfresh: growth.laidOutAfresh))
     }
 }
