@@ -113,11 +113,13 @@ import Testing
     /// room of issue 54). Once the wall says its picture places every pair as the graph now is
     /// (`pictureCurrent`) and has come to rest, the people it draws are grouped as the server's
     /// current picture groups them: of each person's five nearest people, the same share in their
-    /// group, within 0.03. Before the server said when a picture was `behind`, a wall kept the
-    /// picture of a burst's middle (23% against the server's 98%). The shares, and a fresh
-    /// layout's, are printed: issue 54's bar is 95% on the wall, which this does not assert (97-100%
-    /// alone, 80-96% on loaded cores, docs/benchmarks.md). People chose to be named on the wall, so
-    /// that the test can tell who is drawn where.
+    /// group, within 0.03, and at least 95% of them (issue 54's bar; a fresh layout: 99-100%).
+    /// Before the server said when a picture was `behind`, a wall kept the picture of a burst's
+    /// middle (23% against the server's 98%). While only ten grown pictures in a row allowed a
+    /// redraw, loaded cores, which make fewer pictures while the pairs arrive, left 80-96%; since
+    /// the graph's growth allows it too (`PictureHistory`), 99-100% alone and beside four busy
+    /// loops (docs/benchmarks.md). The shares, and a fresh layout's, are printed. People chose to
+    /// be named on the wall, so that the test can tell who is drawn where.
     @Test func aWallThatWatchedSixGroupsGrowShowsTheirCurrentPicture() async throws {
         // A picture every 200 ms rather than 2 s: the room's pictures grow from one another some
         // fifty times while the pairs arrive, as they would over an evening.
@@ -157,6 +159,7 @@ import Testing
                 ConstellationLayout(seed: 1).positions(for: graph).map { (x: $0.x, y: $0.y) }, groups: groups)
             print("six groups, five nearest in their group: on the wall \(onTheWall), the server's picture \(served), fresh \(fresh)")
             #expect(abs(onTheWall - served) <= 0.03, "the wall \(onTheWall), the server's current picture \(served)")
+            #expect(onTheWall >= 0.95, "five nearest in their group on the wall: \(onTheWall); a fresh layout \(fresh)")
         }
     }
 

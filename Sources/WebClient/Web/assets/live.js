@@ -103,6 +103,8 @@ class LivePage {
     this.problemShown = false;
     /** Connections drawn from the stream that no fetched picture has shown yet, by pair. */
     this.unconfirmed = new Map();
+    /** Whether the last picture placed people as an earlier graph did (`meta.behind`), or a change came since. */
+    this.pictureBehind = true;
     this.lastConnectionAt = -Infinity;
     // On the wall, the title and counts lie over the top of the picture, the join code and the fit
     // control over corners: the picture keeps clear of them, drawn large enough for the back of a room.
@@ -128,15 +130,16 @@ class LivePage {
     this.scheduleInsights = throttled(() => this.loadInsights(), () => Math.max(INSIGHTS_EVERY_MS, 4 * this.insightsCost), stopped);
     this.firstPicture = new Promise((resolve) => { this.pictured = resolve; });
     const view = this.view;
+    const live = this;
     /** For tests and benchmarks: what is drawn, and what drawing it cost. */
     window.constellationLive = {
       frameMs: () => view.lastFrameMs,
       nodes: () => view.nodes.length,
       edges: () => view.edgeCount,
       firstPictureMs: null,
-      /** Whether the last picture placed every pair drawn as the graph now is (not `meta.behind`,
-       * and no streamed pair waiting for a picture). */
-      pictureCurrent: null,
+      /** Whether the picture drawn places every pair drawn as the graph now is: the last picture
+       * was not `meta.behind`, no streamed pair waits for a picture, and no change came since. */
+      get pictureCurrent() { return live.networkShown && !live.pictureBehind && live.unconfirmed.size === 0; },
       view,
     };
   }
@@ -280,8 +283,8 @@ class LivePage {
       // last picture while it makes the next): the next one places them. Without asking again, a
       // wall kept the picture of a burst's middle until the next scan (six groups drawn mixed: 23%
       // of each person's five nearest in their group, 98% in the picture made after it).
+      this.pictureBehind = network.meta.behind;
       if (this.unconfirmed.size || network.meta.behind) this.scheduleNetwork();
-      window.constellationLive.pictureCurrent = !network.meta.behind && this.unconfirmed.size === 0;
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
@@ -369,6 +372,7 @@ class LivePage {
       if (!this.helloSeen && this.networkAsked) this.scheduleNetwork();
       this.helloSeen = true;
     } else if (type === 'changed') {
+      this.pictureBehind = true;
       this.unconfirmed.clear();
       this.scheduleNetwork();
       this.scheduleInsights();
