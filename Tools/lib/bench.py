@@ -98,6 +98,21 @@ def cpu_seconds(pid, with_children=False):
     return total / ticks
 
 
+def graph_metrics(url):
+    """The server's graph work so far, from its /metrics: by (what, kind, part), the sum ("sum", seconds) and
+    count ("count") of the turns each kind of computation waited for ("wait") and of its runs ("run")."""
+    text = urllib.request.urlopen(url + "/metrics", timeout=30).read().decode()
+    found = {}
+    for line in text.splitlines():
+        for name, what in (("constellation_graph_wait_duration_seconds", "wait"), ("constellation_graph_computation_duration_seconds", "run")):
+            for part in ("sum", "count"):
+                prefix = f"{name}_{part}{{kind=\""
+                if line.startswith(prefix):
+                    kind = line[len(prefix):].split('"', 1)[0]
+                    found[(what, kind, part)] = float(line.rsplit(" ", 1)[1])
+    return found
+
+
 def wal_counters(conninfo):
     """PostgreSQL's WAL records, full-page images and bytes written so far (`pg_stat_wal`)."""
     output = sh(PGBIN / "psql", conninfo, "-At", "-F", " ", "-c", "SELECT wal_records, wal_fpi, wal_bytes FROM pg_stat_wal")

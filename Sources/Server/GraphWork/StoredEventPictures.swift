@@ -176,7 +176,7 @@ package actor StoredEventPictures {
             let layOut: @Sendable () -> Picture = { [start = previous?.picture] in
                 SubgraphLayouts.layOut(graph.engineGraph, previous: start)
             }
-            let picture = try await behind ? compute.behind("layout", layOut) : compute.run("layout", layOut)
+            let picture = try await behind ? compute.behind("layout-behind", layOut) : compute.run("layout", layOut)
             made += 1
             let saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
             if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
