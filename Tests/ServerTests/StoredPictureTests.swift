@@ -1,6 +1,7 @@
 import Client
 import ConstellationModel
 import Foundation
+import Graph
 import Keys
 import Server
 import Store
@@ -65,6 +66,51 @@ import Tokens
                 #expect(await second.services.graphWork.storedPictures.made == 1, "the second server made the next")
                 #expect(await made() == 2)
                 #expect(try await history() == [1, 4], "grown once since the four pairs were laid out afresh")
+            }
+        }
+    }
+
+    @Test func aPictureGrownAThousandTimesInARowIsStillStored() async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
+            _ = try await ada.client.eventNetwork("net-event")
+            // The most the stored picture keeps (the column's CHECK): a long event's wall gets there.
+            try await Self.execute("UPDATE event_pictures SET grown_in_a_row = 1000, pairs_when_drawn_afresh = 1000", on: server)
+            try await Users.connect(eve, cleo, at: "net-event")
+            try await TestServer.run(keys: nil, sharing: server) { other throws in
+                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
+                #expect(network.nodes.count == 5 && network.edges.count == 5)
+                #expect(await other.services.graphWork.storedPictures.made == 1, "the next picture made, and stored")
+                let stored = try #require(
+                    try await EventPictureRepository(database: server.services.database).picture(of: created.event.id))
+                #expect(stored.people.count == 5 && stored.grownInARow <= PictureHistory.mostInARow)
+            }
+        }
+    }
+
+    @Test func aPictureThatCannotBeStoredIsStillShown() async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
+            _ = try await ada.client.eventNetwork("net-event")
+            // The database refuses every new picture (as a constraint or a full disk would); leases still work.
+            try await Self.execute(
+                """
+                CREATE FUNCTION refuse_pictures() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN RAISE EXCEPTION 'no pictures today'; END $$
+                """, on: server)
+            try await Self.execute(
+                """
+                CREATE TRIGGER refuse_pictures BEFORE UPDATE ON event_pictures
+                    FOR EACH ROW WHEN (NEW.people IS DISTINCT FROM OLD.people) EXECUTE FUNCTION refuse_pictures()
+                """, on: server)
+            try await Users.connect(eve, cleo, at: "net-event")
+            try await TestServer.run(keys: nil, sharing: server) { other throws in
+                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
+                #expect(network.nodes.count == 5 && network.edges.count == 5, "the new picture, shown")
+                #expect(await other.services.graphWork.storedPictures.made == 1)
+                let store = EventPictureRepository(database: server.services.database)
+                #expect(try #require(try await store.picture(of: created.event.id)).people.count == 4, "the last stored picture stays")
+                #expect(try await store.header(of: created.event.id)?.leased == false, "the lease given back")
             }
         }
     }

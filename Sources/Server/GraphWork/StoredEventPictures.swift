@@ -178,8 +178,17 @@ package actor StoredEventPictures {
             }
             let picture = try await behind ? compute.behind("layout-behind", layOut) : compute.run("layout", layOut)
             made += 1
-            let saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
-            if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
+            let saved: Bool
+            do {
+                saved = try await store.save(Self.stored(picture, generation: generation, fingerprint: fingerprint), of: event)
+                if !saved { logger.info("a picture was not saved: its lease ended first", metadata: ["event.id": "\(event)"]) }
+            } catch {
+                // The picture is still this answer's (it is derived from the graph just read): the
+                // screens see it, and the next maker tries to store one again.
+                logger.error("a picture could not be saved", metadata: ["event.id": "\(event)", "error": "\(error)"])
+                try? await store.release(event, generation: generation)
+                saved = false
+            }
             keep(event, generation: saved ? generation : nil, fingerprint: fingerprint, picture: picture)
             return (graph, picture, false)
         } catch {
@@ -296,7 +305,8 @@ package actor StoredEventPictures {
                 ids: row.people, points: points, communities: communities, componentSizes: componentSizes,
                 warmStarted: row.warmStarted,
                 history: PictureHistory(
-                    grownInARow: min(max(row.grownInARow, 0), 1_000), pairsWhenDrawnAfresh: max(row.pairsWhenDrawnAfresh, 0)))
+                    grownInARow: min(max(row.grownInARow, 0), PictureHistory.mostInARow),
+                    pairsWhenDrawnAfresh: max(row.pairsWhenDrawnAfresh, 0)))
         }
     }
 }
