@@ -105,6 +105,8 @@ class LivePage {
     this.unconfirmed = new Map();
     /** Whether the last picture placed people as an earlier graph did (`meta.behind`), or a change came since. */
     this.pictureBehind = true;
+    /** How many `changed` events came: a picture asked for before one is behind, whatever it says. */
+    this.changes = 0;
     this.lastConnectionAt = -Infinity;
     // On the wall, the title and counts lie over the top of the picture, the join code and the fit
     // control over corners: the picture keeps clear of them, drawn large enough for the back of a room.
@@ -266,6 +268,7 @@ class LivePage {
   async loadNetwork() {
     this.networkAsked = true;
     const view = this.view;
+    const changes = this.changes;
     try {
       const network = await this.pictureLane(() => json(`/events/${encodeURIComponent(this.slug)}/network${this.asWall()}`, { auth: this.credential() }));
       if (this.stopped) return; // ended while it was asked for: nothing more is drawn
@@ -283,8 +286,9 @@ class LivePage {
       // last picture while it makes the next): the next one places them. Without asking again, a
       // wall kept the picture of a burst's middle until the next scan (six groups drawn mixed: 23%
       // of each person's five nearest in their group, 98% in the picture made after it).
-      this.pictureBehind = network.meta.behind;
-      if (this.unconfirmed.size || network.meta.behind) this.scheduleNetwork();
+      // A pair removed or re-dated while it was asked for: the answer may be of the graph before.
+      this.pictureBehind = network.meta.behind || changes !== this.changes;
+      if (this.unconfirmed.size || this.pictureBehind) this.scheduleNetwork();
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
@@ -372,6 +376,7 @@ class LivePage {
       if (!this.helloSeen && this.networkAsked) this.scheduleNetwork();
       this.helloSeen = true;
     } else if (type === 'changed') {
+      this.changes += 1;
       this.pictureBehind = true;
       this.unconfirmed.clear();
       this.scheduleNetwork();
