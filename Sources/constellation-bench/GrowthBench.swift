@@ -55,6 +55,11 @@ enum GrowthBench {
             "picturesAtQuality": Double(atQuality) / Double(max(frames.count, 1)),
             "freshPicturesAtQuality": Double(freshAtQuality) / Double(max(frames.count, 1)),
             "freshOnTheBoxExcessMax": frames.map { $0.anotherFresh.onTheBox - $0.onTheBox.fresh }.max() ?? 0,
+            // Pictures past the box's bar (2 points over the fresh layout's), and how many a fresh layout from another seed has.
+            "picturesOverTheBoxBar": Double(
+                frames.count { !PictureChange.withinTwoPoints($0.onTheBox.grown, of: $0.onTheBox.fresh, people: $0.people) }),
+            "freshPicturesOverTheBoxBar": Double(
+                frames.count { !PictureChange.withinTwoPoints($0.anotherFresh.onTheBox, of: $0.onTheBox.fresh, people: $0.people) }),
             "crowdingExcessMax": frames.map { $0.crowding.grown - $0.crowding.fresh }.max() ?? 0,
             "movesWithin005": Double(moves.count { $0 <= 0.05 }) / Double(max(moves.count, 1)),
             "moveMedian": moves.isEmpty ? 0 : moves[moves.count / 2],
