@@ -17,7 +17,8 @@ public struct EventPictureRepository: Sendable {
         public let pictureGeneration: Int64?
         /// The fingerprint of the people and pairs the stored picture placed.
         public let fingerprint: Int64?
-        /// How long ago the stored picture was made, by the database's clock.
+        /// How long ago the stored picture was made, by the database's clock; nil when that is not
+        /// a time in the past (a restored archive may say infinity, or next year).
         public let age: Duration?
         /// Whether a server holds the lease to make the next picture.
         public let leased: Bool
@@ -54,6 +55,11 @@ public struct EventPictureRepository: Sendable {
         }
     }
 
+    /// The longest lease: one that ends later (a restored archive's, or a clock set far ahead) is
+    /// held by nobody, so that it cannot keep an event's picture from being made again.
+    public static let longestLease = Duration.seconds(3600)
+    private static let longestLeaseSQL: SQL = "interval '1 hour'"
+
     /// The bytes each person's place takes in `Picture.places`.
     public static let bytesPerPlace = 24
 
@@ -62,8 +68,10 @@ public struct EventPictureRepository: Sendable {
         try await database.withConnection { connection in
             try connection.query(
                 """
-                SELECT picture_generation, fingerprint, extract(epoch FROM now() - made_at)::float8 AS age,
-                       coalesce(lease_until > now(), false) AS leased, lease_generation
+                SELECT picture_generation, fingerprint,
+                       CASE WHEN isfinite(made_at) AND made_at <= now() THEN extract(epoch FROM now() - made_at)::float8 END AS age,
+                       coalesce(lease_until > now() AND lease_until <= now() + \(Self.longestLeaseSQL), false) AS leased,
+                       lease_generation
                 FROM event_pictures WHERE event_id = \(event)
                 """
             ).first.map { row throws(PostgresError) in
@@ -99,6 +107,7 @@ public struct EventPictureRepository: Sendable {
     /// it: the lease's generation, which `save` needs; nil when another server holds it (or the
     /// event is gone or being purged).
     public func takeLease(of event: UUID, maker: String, for duration: Duration) async throws -> Int64? {
+        precondition(duration <= Self.longestLease, "a lease of at most an hour")
         let milliseconds = Int(duration / .milliseconds(1))
         return try await database.withTransaction { connection in
             // Held until the commit, as a redemption holds it: a purge marking the event waits.
@@ -110,6 +119,7 @@ public struct EventPictureRepository: Sendable {
                 ON CONFLICT (event_id) DO UPDATE SET
                     lease_generation = event_pictures.lease_generation + 1, lease_until = EXCLUDED.lease_until, maker = EXCLUDED.maker
                 WHERE event_pictures.lease_until IS NULL OR event_pictures.lease_until <= now()
+                    OR event_pictures.lease_until > now() + \(Self.longestLeaseSQL)
                 RETURNING lease_generation
                 """
             ).first.map { try $0.int("lease_generation") }

@@ -206,6 +206,8 @@ import Tokens
         #"places = overlay(places placing '\x000000000000f87f'::bytea from 1 for 8)"#,  // NaN
         #"places = overlay(places placing '\xffffff7f'::bytea from 17 for 4)"#,  // a community past the people
         #"places = overlay(places placing '\x00000000'::bytea from 21 for 4)"#,  // an empty component
+        // Two people as far apart as a Double allows: finite, but no picture's.
+        #"places = overlay(overlay(places placing '\x763b7730d142ee7f'::bytea from 1 for 8) placing '\x763b7730d142eeff'::bytea from 25 for 8)"#,
     ])
     func aStoredPictureThatDoesNotHoldTogetherIsMadeAgain(_ change: String) async throws {
         try await TestServer.run { server throws in
@@ -218,6 +220,33 @@ import Tokens
                 #expect(network.nodes.count == 4 && network.edges.count == 4 && network.nodes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
                 #expect(network.nodes.count == before.nodes.count)
                 #expect(await other.services.graphWork.storedPictures.made == 1, "laid out again, and stored")
+            }
+        }
+    }
+
+    /// Times and places a restored archive could hold: the picture after them is made, grown or
+    /// afresh, and stored, never held back for good nor a crash.
+    @Test(arguments: [
+        "made_at = '-infinity'", "made_at = 'infinity'", "made_at = now() + interval '10 years'",
+        "lease_until = now() + interval '10 years'", "lease_until = 'infinity'",
+        #"places = overlay(overlay(places placing '\x763b7730d142ee7f'::bytea from 1 for 8) placing '\x763b7730d142eeff'::bytea from 25 for 8)"#,
+    ])
+    func aRestoredPictureNeverHoldsBackTheNext(_ change: String) async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
+            _ = try await ada.client.eventNetwork("net-event")
+            try await Self.execute("UPDATE event_pictures SET \(unsafeSQL: change)", on: server)
+            try await Users.connect(eve, cleo, at: "net-event")
+            try await TestServer.run(keys: nil, sharing: server) { other throws in
+                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
+                #expect(network.nodes.count == 5 && network.edges.count == 5)
+                #expect(
+                    network.nodes.allSatisfy { abs($0.x) <= 10 && abs($0.y) <= 10 },
+                    "a picture's places: \(network.nodes.map { [$0.x, $0.y] })")
+                #expect(await other.services.graphWork.storedPictures.made == 1, "the next picture made")
+                let stored = try #require(
+                    try await EventPictureRepository(database: server.services.database).picture(of: created.event.id))
+                #expect(stored.people.count == 5, "and stored")
             }
         }
     }

@@ -47,6 +47,11 @@ package actor StoredEventPictures {
     /// How long a request waits for another server's first picture of an event before it lays one
     /// out itself (its maker may have died: its lease holds the next one up for longer).
     static let firstPictureWait = Duration.seconds(10)
+
+    /// The farthest a stored place may lie from the centre. A fresh layout spans [-1, 1]² and a
+    /// grown one keeps its frame, growing with it; two places at ±10³⁰⁸ (finite) made the next
+    /// picture's distances infinite and its places NaN.
+    static let farthestPlace = 1e6
     /// How long a request that starts the next picture waits for it before it is answered with
     /// the picture there is (with a picture interval of zero, until it is made): a small event's
     /// next picture is made within it, a large one's behind the answer.
@@ -276,8 +281,8 @@ package actor StoredEventPictures {
     }
 
     /// The picture a stored row holds, if it holds together (a restored archive may hold anything):
-    /// one place per person, each person once, finite coordinates, communities and component sizes
-    /// within the people's count.
+    /// one place per person, each person once, coordinates within `farthestPlace`, communities and
+    /// component sizes within the people's count.
     static func picture(from row: EventPictureRepository.Picture) -> Picture? {
         let count = row.people.count
         guard row.places.count == count * EventPictureRepository.bytesPerPlace, Set(row.people).count == count else { return nil }
@@ -294,7 +299,7 @@ package actor StoredEventPictures {
                 let y = Double(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self)))
                 let community = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 16, as: Int32.self))
                 let componentSize = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset + 20, as: Int32.self))
-                guard x.isFinite, y.isFinite, (0..<Int32(clamping: count)).contains(community),
+                guard abs(x) <= Self.farthestPlace, abs(y) <= Self.farthestPlace, (0..<Int32(clamping: count)).contains(community),
                     (1...Int32(clamping: count)).contains(componentSize)
                 else { return nil }
                 points.append(Point(x: x, y: y))
