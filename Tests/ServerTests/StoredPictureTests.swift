@@ -1,7 +1,6 @@
 import Client
 import ConstellationModel
 import Foundation
-import Graph
 import Keys
 import Server
 import Store
@@ -66,24 +65,6 @@ import Tokens
                 #expect(await second.services.graphWork.storedPictures.made == 1, "the second server made the next")
                 #expect(await made() == 2)
                 #expect(try await history() == [1, 4], "grown once since the four pairs were laid out afresh")
-            }
-        }
-    }
-
-    @Test func aPictureGrownAThousandTimesInARowIsStillStored() async throws {
-        try await TestServer.run { server throws in
-            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
-            _ = try await ada.client.eventNetwork("net-event")
-            // The most the stored picture keeps (the column's CHECK): a long event's wall gets there.
-            try await Self.execute("UPDATE event_pictures SET grown_in_a_row = 1000, pairs_when_drawn_afresh = 1000", on: server)
-            try await Users.connect(eve, cleo, at: "net-event")
-            try await TestServer.run(keys: nil, sharing: server) { other throws in
-                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
-                #expect(network.nodes.count == 5 && network.edges.count == 5)
-                #expect(await other.services.graphWork.storedPictures.made == 1, "the next picture made, and stored")
-                let stored = try #require(
-                    try await EventPictureRepository(database: server.services.database).picture(of: created.event.id))
-                #expect(stored.people.count == 5 && stored.grownInARow <= PictureHistory.mostInARow)
             }
         }
     }
@@ -224,9 +205,11 @@ import Tokens
         }
     }
 
-    /// Times and places a restored archive could hold: the picture after them is made, grown or
+    /// Times and places a restored archive could hold, and the most pictures in a row the row
+    /// keeps (which a long event's wall reaches): the picture after them is made, grown or
     /// afresh, and stored, never held back for good nor a crash.
     @Test(arguments: [
+        "grown_in_a_row = 1000, pairs_when_drawn_afresh = 1000",
         "made_at = '-infinity'", "made_at = 'infinity'", "made_at = now() + interval '10 years'",
         "lease_until = now() + interval '10 years'", "lease_until = 'infinity'",
         #"places = overlay(overlay(places placing '\x763b7730d142ee7f'::bytea from 1 for 8) placing '\x763b7730d142eeff'::bytea from 25 for 8)"#,
