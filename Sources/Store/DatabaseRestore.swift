@@ -128,6 +128,10 @@ public struct DatabaseRestore: Sendable {
             switch try script.read(line) {
             case .nothing: continue
             case .setval(let sequence, let value, let called):
+                // A sequence near its maximum would fail every insert after it (every scan, for one).
+                guard value <= Self.highestSequenceValue else {
+                    throw RestoreError.breaksRules("the sequence \(sequence) stands at \(value), beyond 2^62")
+                }
                 try connection.query("SELECT setval(\(sequence)::regclass, \(value), \(called))")
             default: throw RestoreError.foreign("its sequences come with another statement")
             }
@@ -141,6 +145,10 @@ public struct DatabaseRestore: Sendable {
     }
 
     private static let newline: ArraySlice<UInt8> = [UInt8(ascii: "\n")]
+
+    /// The most a restored sequence may stand at: far below the bigint maximum, more rows than any
+    /// server adds (as migration 0027 bounds the counters).
+    private static let highestSequenceValue: Int64 = 1 << 62
 
     /// A refused row as its table, key and rule (a check constraint's name says its rule), or a
     /// migration's account of the rows that break its rules: never the row's data.

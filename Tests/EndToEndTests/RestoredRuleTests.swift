@@ -69,6 +69,15 @@ extension RestoreRefusalTests {
                 VALUES ('\(Self.event)', 2, 1, 2, 1, 1, 0, 2, '[[9223372036854775807,1,1,1,1,1]]')
                 """, "its growth is six integers"
             ),
+            // Counters whose next step would overflow: the event could never be purged nor left (migration 0027).
+            (
+                "a pairs revision at the bigint maximum", "UPDATE events SET pairs_revision = 9223372036854775807",
+                "events (its pairs revision is from 0 to 2^62): \(Self.event)"
+            ),
+            (
+                "a sequence at its maximum", "SELECT setval(pg_get_serial_sequence('connections', 'id'), 9223372036854775000)",
+                "stands at 9223372036854775000, beyond 2^62"
+            ),
         ]
         for crafted in cases {
             let archive = try await craft(crafted.name.replacingOccurrences(of: " ", with: "-"), sql: crafted.sql, from: source)

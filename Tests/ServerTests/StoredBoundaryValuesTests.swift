@@ -42,7 +42,7 @@ import Testing
         (
             "the largest numbers",
             """
-            UPDATE events SET join_code_rotation = 2147483647, pairs_revision = 9223372036854775807 WHERE slug = 'edge';
+            UPDATE events SET join_code_rotation = 2147483647, pairs_revision = 4611686018427387904 WHERE slug = 'edge';
             UPDATE token_uses SET uses = 2147483647;
             UPDATE profiles SET display_name = repeat('𒐫', 80), headline = repeat('ﷺ', 160), tokens_valid_from = '0001-01-01 00:00:00+00';
             UPDATE connection_notes SET note = repeat('‮', 2000), tags = ARRAY(SELECT repeat('x', 40) FROM generate_series(1, 20));

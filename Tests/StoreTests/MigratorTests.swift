@@ -72,6 +72,32 @@ import Testing
         await database.shutdown()
     }
 
+    /// Every stored time, in every table (those added after migration 0022 too), keeps the years
+    /// the server reads: a table that forgot let a restored `made_at` of infinity answer every
+    /// screen of its event with an error.
+    @Test func everyStoredTimeKeepsTheYearsTheServerReads() async throws {
+        let (database, _) = try await TestDatabase.createMigrated(maximumConnections: 1)
+        let unruled = try await database.withConnection { connection in
+            try connection.query(
+                """
+                SELECT c.table_name || '.' || c.column_name AS name FROM information_schema.columns c
+                WHERE c.table_schema = 'public' AND c.data_type = 'timestamp with time zone' AND c.table_name <> 'schema_migrations'
+                  AND NOT EXISTS (SELECT 1 FROM pg_constraint k
+                                  WHERE k.conname = left(c.table_name || '_' || c.column_name || '_in_years_1_to_9999', 63))
+                ORDER BY 1
+                """
+            ).map { try $0.string("name") }
+        }
+        #expect(unruled.isEmpty, "times without the years rule: \(unruled)")
+        let columns = try await database.withConnection { connection in
+            try connection.query(
+                "SELECT count(*) AS n FROM information_schema.columns WHERE table_name = 'event_pictures' AND data_type = 'timestamp with time zone'"
+            )[0].int("n")
+        }
+        #expect(columns == 2, "made_at and lease_until are among those asked")
+        await database.shutdown()
+    }
+
     @Test func migratorsStartingAtOnceApplyEachFileOnce() async throws {
         let conninfo = try await TestDatabase.createEmpty()
         let migrator = Migrator(directory: TestDatabase.migrations, logger: TestDatabase.logger)
