@@ -122,15 +122,16 @@ extension EventRepository {
         }
     }
 
-    /// The next purge to work on: one that began and did not finish first (a purge killed midway
-    /// goes on), then the one due the longest.
-    package static func nextPurge(on connection: PostgresConnection) throws(PostgresError) -> PurgeInProgress? {
+    /// The next purge to work on, other than those `skipping`: one that began and did not finish
+    /// first (a purge killed midway goes on), then the one due the longest.
+    package static func nextPurge(on connection: PostgresConnection, skipping: [UUID] = []) throws(PostgresError) -> PurgeInProgress? {
         try connection.query(
             """
             SELECT e.id, e.slug, e.purged_at IS NOT NULL AS marked,
                    EXISTS (SELECT 1 FROM event_records r WHERE r.event_id = e.id) AS recorded
             FROM events e
             WHERE e.purge_finished_at IS NULL AND (e.purged_at IS NOT NULL OR e.purge_on <= now())
+              AND NOT e.id = ANY(\(skipping))
             ORDER BY e.purged_at NULLS LAST, e.purge_on, e.id LIMIT 1
             """
         ).first.map { row throws(PostgresError) in

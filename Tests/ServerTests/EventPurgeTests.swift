@@ -173,6 +173,51 @@ import Testing
         }
     }
 
+    /// A purge whose step keeps failing (here a trigger refuses its pairs' removal) is set aside
+    /// for a while: the purges due after it go on, and it finishes once it can.
+    @Test func aPurgeThatKeepsFailingHoldsBackNoOther() async throws {
+        try await Self.run { server throws in
+            let (_, _, _, _, event) = try await Self.busyEvent(server)
+            let other = try await server.services.database.withConnection {
+                try $0.query("SELECT id FROM events WHERE slug = 'jsconf'")[0].uuid("id")
+            }
+            try await Self.due(event.id, server)
+            try await Self.due(other, server)
+            try await server.services.database.withConnection { connection in
+                _ = try connection.query(
+                    """
+                    CREATE FUNCTION refuse_removal() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'not today'; END $$
+                    """)
+                _ = try connection.query(
+                    """
+                    CREATE TRIGGER refuse_removal BEFORE DELETE ON event_connections
+                        FOR EACH ROW WHEN (OLD.event_id = '\(unsafeSQL: event.id.uuidString)') EXECUTE FUNCTION refuse_removal()
+                    """)
+            }
+            let finished = { (id: UUID) async throws -> Bool in
+                try await server.services.database.withConnection {
+                    try $0.query("SELECT purge_finished_at IS NOT NULL AS done FROM events WHERE id = \(id)")[0].bool("done")
+                }
+            }
+            let purge = EventPurge(metrics: server.services.metrics, logger: TestDatabase.logger)
+            var failures = 0
+            for _ in 0..<20 {
+                do {
+                    if try await server.services.database.withTransaction({ try purge.step(batch: 5_000, on: $0) }) == 0 { break }
+                } catch { failures += 1 }
+            }
+            #expect(failures == 1, "the failing purge, tried once, then set aside")
+            #expect(try await finished(other), "the purge due after it finished")
+            #expect(try await !finished(event.id))
+            try await server.services.database.withConnection { _ = try $0.query("DROP TRIGGER refuse_removal ON event_connections") }
+            // Once its hour has passed (here: at once), it is tried again and finishes.
+            let again = EventPurge(metrics: server.services.metrics, logger: TestDatabase.logger, retryAfter: .zero)
+            while try await server.services.database.withTransaction({ try again.step(batch: 5_000, on: $0) }) > 0 {}
+            #expect(try await finished(event.id))
+        }
+    }
+
     /// From the purge's mark (what the 202 commits) on, before the background round keeps the
     /// record: the report draws no picture and names nobody, an invitation link names nobody, and a
     /// member's choices are refused as the event's other personal routes refuse it.

@@ -2,6 +2,7 @@ import ConstellationModel
 import Foundation
 import Logging
 import Store
+import Synchronization
 
 /// Purges events on their dates, by itself: in the background work (one server at a time where
 /// several share the database), one step a round, each step its own transaction, so a purge
@@ -14,10 +15,16 @@ import Store
 package struct EventPurge: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
+    /// How long a purge whose step failed waits before it is tried again: meanwhile the purges
+    /// due after it go on, rather than wait behind it round after round.
+    let retryAfter: Duration
+    /// The purges whose last step failed here, and when.
+    private let failed = Failures()
 
-    package init(metrics: ServerMetrics, logger: Logger) {
+    package init(metrics: ServerMetrics, logger: Logger, retryAfter: Duration = .seconds(3600)) {
         self.metrics = metrics
         self.logger = logger
+        self.retryAfter = retryAfter
     }
 
     /// The background chore, every `interval`.
@@ -30,8 +37,26 @@ package struct EventPurge: Sendable {
     /// One step of the next purge, in the caller's transaction: `batch` when there may be more to
     /// do at once, 0 when no event is due.
     package func step(batch: Int, on connection: PostgresConnection) throws -> Int {
-        guard let purge = try EventRepository.nextPurge(on: connection) else { return 0 }
+        let now = ContinuousClock.now
+        let resting = failed.times.withLock { failed in
+            failed = failed.filter { now - $0.value < retryAfter }
+            return Array(failed.keys)
+        }
+        guard let purge = try EventRepository.nextPurge(on: connection, skipping: resting) else { return 0 }
         let metadata: Logger.Metadata = ["event.id": "\(purge.event)", "event.slug": "\(purge.slug)"]
+        do {
+            return try step(purge, batch: batch, metadata: metadata, on: connection)
+        } catch {
+            failed.times.withLock { $0[purge.event] = now }
+            logger.error(
+                "event purge: a step failed; the purges due after it go on, and it is tried again later",
+                metadata: metadata.merging(["error": "\(error)", "retry.after": "\(retryAfter)"], uniquingKeysWith: { $1 }))
+            throw error
+        }
+    }
+
+    /// One step of `purge`.
+    private func step(_ purge: PurgeInProgress, batch: Int, metadata: Logger.Metadata, on connection: PostgresConnection) throws -> Int {
         if !purge.marked {
             if try EventRepository.markPurged(purge.event, on: connection) {
                 logger.notice("event purge: began; the event is refused from now on", metadata: metadata)
@@ -82,4 +107,9 @@ package struct EventPurge: Sendable {
         }
         return finished
     }
+}
+
+/// When the purges whose step failed failed (a struct cannot hold a `Mutex`, which is not copyable).
+private final class Failures: Sendable {
+    let times = Mutex<[UUID: ContinuousClock.Instant]>([:])
 }
