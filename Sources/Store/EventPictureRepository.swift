@@ -58,7 +58,7 @@ public struct EventPictureRepository: Sendable {
     /// The longest lease: one that ends later (a restored archive's, or a clock set far ahead) is
     /// held by nobody, so that it cannot keep an event's picture from being made again.
     public static let longestLease = Duration.seconds(3600)
-    private static let longestLeaseSQL: SQL = "interval '1 hour'"
+    private static let longestLeaseSQL: SQL = "\(Int(longestLease / .seconds(1))) * interval '1 second'"
 
     /// The bytes each person's place takes in `Picture.places`.
     public static let bytesPerPlace = 24
