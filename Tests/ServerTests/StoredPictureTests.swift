@@ -161,6 +161,59 @@ import Tokens
         }
     }
 
+    /// A grown picture of a graph that then stays as it is is settled once it has been quiet for
+    /// `settleAfter` (checked against a fresh layout, redrawn if it falls short: the Graph tests
+    /// show which): its history starts again, and it is settled once, not at every request after.
+    /// A picture laid out afresh is not settled.
+    @Test func aGrownPictureOfAQuietGraphIsSettledOnce() async throws {
+        try await TestServer.run(configure: { $0.pictureInterval = .milliseconds(1) }) { server throws in
+            let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)
+            let pictures = server.services.graphWork.storedPictures
+            // Long enough that the request just after a picture comes before it, on a loaded machine.
+            await pictures.setSettleAfter(.seconds(2))
+            let store = EventPictureRepository(database: server.services.database)
+            let history = { () async throws -> [Int] in
+                let stored = try #require(try await store.picture(of: created.event.id))
+                return [stored.grownInARow, stored.pairsWhenDrawnAfresh]
+            }
+            _ = try await ada.client.eventNetwork("net-event")
+            try await Task.sleep(for: .milliseconds(2_500))
+            _ = try await ada.client.eventNetwork("net-event")
+            #expect(await pictures.made == 1, "a picture laid out afresh is not settled")
+
+            try await Users.connect(eve, cleo, at: "net-event")
+            // The next picture, made behind an answer if it takes longer than a request waits.
+            var grown = try await ada.client.eventNetwork("net-event")
+            for _ in 0..<300 where grown.nodes.count < 5 {
+                try await Task.sleep(for: .milliseconds(50))
+                grown = try await ada.client.eventNetwork("net-event")
+            }
+            #expect(grown.nodes.count == 5 && grown.meta.warmStart && !grown.meta.behind)
+            #expect(await pictures.made == 2)
+            #expect(try await history() == [1, 4])
+            let soon = try await ada.client.eventNetwork("net-event")
+            #expect(!soon.meta.behind && Self.places(soon) == Self.places(grown), "not yet quiet for long: the grown picture")
+            #expect(await pictures.made == 2)
+
+            try await Task.sleep(for: .milliseconds(2_500))
+            // Settled behind the answer (a screen's answer is the last one while the next is made),
+            // then shown; the answers while it is made say they are behind.
+            var settled = try await ada.client.eventNetwork("net-event")
+            var asked = 1
+            while await pictures.made < 3 || settled.meta.behind, asked < 300 {
+                try await Task.sleep(for: .milliseconds(50))
+                settled = try await ada.client.eventNetwork("net-event")
+                asked += 1
+            }
+            #expect(await pictures.made == 3, "settled once the graph was quiet")
+            #expect(try await history() == [0, 5], "as good as a fresh layout of the five pairs")
+            #expect(settled.nodes.count == 5)
+            try await Task.sleep(for: .milliseconds(2_500))
+            _ = try await ada.client.eventNetwork("net-event")
+            #expect(await pictures.made == 3, "and settled once")
+        }
+    }
+
     /// A picture shown while it is younger than the interval draws the pairs made since on the
     /// people it placed, and says it is `behind`: a page asks again rather than keep people where
     /// an earlier graph put them (a wall kept the middle of a burst of scans until the next one).

@@ -55,6 +55,28 @@ extension ConstellationLayout {
         return Growth(positions: afresh(graph, fresh, onto: previous, communities: communities, settling: settling), laidOutAfresh: true)
     }
 
+    /// A grown `picture` of `graph` checked against a fresh layout once the graph has stopped
+    /// changing: redrawn (aligned onto it, then settled) when it keeps less than 0.95 of the fresh
+    /// layout's neighbourhood preservation or of its group purity by `communities`, else kept as
+    /// it is. While pairs arrive, a redraw is one picture in ten at most, so that the picture
+    /// mostly glides (`PictureHistory`); when they stop, the room may as well see a fresh
+    /// layout's quality, and nothing else moves at that moment.
+    public func settled<ID>(_ graph: Graph<ID>, _ picture: [Point], communities: [Int32]) -> Growth {
+        precondition(picture.count == graph.nodeCount, "one position per node")
+        let fresh = positions(for: graph)
+        let keeps = { (quality: ([Point]) -> Double) in quality(picture) >= Self.settledShare * quality(fresh) }
+        guard keeps({ LayoutQuality.neighbourhoodPreservation(graph, $0, seed: seed) }),
+            keeps({ LayoutQuality.communityPurity($0, communities: communities, seed: seed) })
+        else {
+            let settling = settlingGraph(graph, components: Components(graph))
+            return Growth(positions: afresh(graph, fresh, onto: picture.map(Optional.some), communities: communities, settling: settling), laidOutAfresh: true)
+        }
+        return Growth(positions: picture, laidOutAfresh: false)
+    }
+
+    /// The share of a fresh layout's quality a settled picture keeps (issue 54's bar).
+    static let settledShare = 0.95
+
     /// A fresh layout aligned onto the previous picture, then settled as a grown picture settles,
     /// so that the next picture grown from it starts at rest: unsettled, the picture after each
     /// redraw moved a median 0.055-0.06 of the side (300 people), twice as far as any other.

@@ -19,8 +19,10 @@ import Synchronization
 /// being made behind the answer, on the background thread (no screen waits for a layout, and no
 /// request's graph work waits behind one). The first picture of an event is
 /// waited for while another server makes it, up to `firstPictureWait`; past that, laid out here
-/// and not stored. Each server keeps the pictures it last made or read, so an unchanged picture is read
-/// from the database once.
+/// and not stored. A grown picture of a graph unchanged for `settleAfter` is settled the same way
+/// (checked against a fresh layout, redrawn if it falls short), its answers `behind` until it is.
+/// Each server keeps the pictures it last made or read, so an unchanged picture is read from the
+/// database once.
 package actor StoredEventPictures {
     typealias Picture = SubgraphLayouts.Picture
 
@@ -56,6 +58,11 @@ package actor StoredEventPictures {
     /// the picture there is (with a picture interval of zero, until it is made): a small event's
     /// next picture is made within it, a large one's behind the answer.
     package private(set) var freshPictureWait = Duration.milliseconds(250)
+    /// How long the graph stays as a grown picture placed it before that picture is settled
+    /// (`SubgraphLayouts.Picture.settled`): checked against a fresh layout, and redrawn if it
+    /// keeps too little of its quality. A screen asks again after a grown picture once it is quiet
+    /// for as long (live.js's `SETTLE_MS`, a little longer).
+    package private(set) var settleAfter = Duration.seconds(10)
     /// How many pictures this server laid out (for tests).
     package private(set) var made = 0
 
@@ -85,12 +92,20 @@ package actor StoredEventPictures {
         let waitUntil = ContinuousClock.now + Self.firstPictureWait
         var header = before
         while true {
+            // A grown picture of the graph as it is, once nothing has changed for `settleAfter`.
+            var unsettled = false
             if let header, let generation = header.pictureGeneration,
                 header.fingerprint == fingerprint || header.leased || header.age.map({ $0 < interval }) == true,
                 let stored = try await stored(of: event, generation: generation)
             {
-                compute.metrics.cacheLookup("stored_pictures", hit: true)
-                return Self.drawing(graph, fingerprint: fingerprint, by: stored)
+                unsettled =
+                    header.fingerprint == fingerprint && stored.fingerprint == fingerprint && stored.picture.history.grownInARow > 0
+                    && header.age.map { $0 >= settleAfter } == true
+                if !unsettled || header.leased {
+                    compute.metrics.cacheLookup("stored_pictures", hit: true)
+                    // While it is settled (by another server), the screen asks again.
+                    return Self.drawing(graph, fingerprint: fingerprint, by: stored, settling: unsettled)
+                }
             }
             if let lease = try await store.takeLease(of: event, maker: maker, for: lease) {
                 compute.metrics.cacheLookup("stored_pictures", hit: false)
@@ -104,13 +119,19 @@ package actor StoredEventPictures {
                 let making = Task {
                     try await make(
                         event, lease: lease, graph: unchanged ? graph : nil, last: unchanged ? before?.pictureGeneration : nil,
-                        behind: shown != nil, read: read)
+                        behind: shown != nil, settle: unsettled, read: read)
                 }
                 if let generation = shown, let stored = try await stored(of: event, generation: generation) {
                     if freshPictureWait > .zero, let made = try await Self.value(of: making, within: freshPictureWait) { return made }
-                    return Self.drawing(graph, fingerprint: fingerprint, by: stored)
+                    return Self.drawing(graph, fingerprint: fingerprint, by: stored, settling: unsettled)
                 }
                 return try await making.value
+            }
+            if unsettled, let header, let generation = header.pictureGeneration,
+                let stored = try await stored(of: event, generation: generation)
+            {
+                // Another server took the lease since: it settles the picture, or makes the next.
+                return Self.drawing(graph, fingerprint: fingerprint, by: stored, settling: true)
             }
             // Another server makes the event's first picture, or saved one since the header was read.
             guard ContinuousClock.now < waitUntil else { break }
@@ -143,6 +164,11 @@ package actor StoredEventPictures {
         freshPictureWait = wait
     }
 
+    /// Sets `settleAfter` (for tests).
+    package func setSettleAfter(_ quiet: Duration) {
+        settleAfter = quiet
+    }
+
     /// Forgets the pictures that placed `profile` (its profile was erased).
     func forget(profile: UUID) {
         kept = kept.filter { !$0.value.picture.ids.contains(profile) }
@@ -159,7 +185,7 @@ package actor StoredEventPictures {
     /// (`GraphComputation.behind`) when an answer does not wait for it. The picture it returns is
     /// of the graph it returns, so never behind it.
     private func make(
-        _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, behind: Bool,
+        _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, behind: Bool, settle: Bool,
         read: () async throws -> EventGraph
     ) async throws -> (EventGraph, Picture, behind: Bool) {
         do {
@@ -174,12 +200,14 @@ package actor StoredEventPictures {
             } else {
                 previous = kept[event]
             }
-            if let previous, previous.fingerprint == fingerprint, previous.generation != nil {
+            let settling = settle && previous.map { $0.fingerprint == fingerprint && $0.picture.history.grownInARow > 0 } == true
+            if let previous, previous.fingerprint == fingerprint, previous.generation != nil, !settling {
                 try await store.release(event, generation: generation)
                 return (graph, previous.picture, false)
             }
             let layOut: @Sendable () -> Picture = { [start = previous?.picture] in
-                SubgraphLayouts.layOut(graph.engineGraph, previous: start)
+                if settling, let start { return start.settled(graph.engineGraph) }
+                return SubgraphLayouts.layOut(graph.engineGraph, previous: start)
             }
             let picture = try await behind ? compute.behind("layout-behind", layOut) : compute.run("layout", layOut)
             made += 1
@@ -237,9 +265,12 @@ package actor StoredEventPictures {
 
     /// `graph` (whose fingerprint is `fingerprint`) as `kept` draws it: the people it placed, with
     /// the pairs among them, and whether it was made of another graph than this one.
-    private static func drawing(_ graph: EventGraph, fingerprint: Int64, by kept: Kept) -> (EventGraph, Picture, behind: Bool) {
+    /// `settling`: a settled picture of it is being made (the screen asks again, as for one behind).
+    private static func drawing(_ graph: EventGraph, fingerprint: Int64, by kept: Kept, settling: Bool = false) -> (
+        EventGraph, Picture, behind: Bool
+    ) {
         let picture = kept.picture
-        let behind = kept.fingerprint != fingerprint
+        let behind = kept.fingerprint != fingerprint || settling
         guard picture.ids != graph.people.map(\.id) else { return (graph, picture, behind) }
         let shown = graph.restricted(to: Set(picture.ids))
         return (shown, picture.aligned(to: shown.people.map(\.id)), behind)

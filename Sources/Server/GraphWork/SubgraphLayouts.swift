@@ -66,6 +66,19 @@ actor SubgraphLayouts {
             self.history = history
         }
 
+        /// This picture of `graph` (the graph it placed, in its order) once the graph has stopped
+        /// changing (`ConstellationLayout.settled`): redrawn if it keeps too little of a fresh
+        /// layout's quality, else the same places. Either way it is as good as a fresh layout, and
+        /// its history starts again from it.
+        func settled(_ graph: Graph<UUID>) -> Picture {
+            // A stored row restored with the graph's fingerprint and other people: grown as any other.
+            guard ids == graph.ids else { return SubgraphLayouts.layOut(graph, previous: self) }
+            let growth = ConstellationLayout(seed: Self.seed).settled(graph, points, communities: communities)
+            return Picture(
+                ids: ids, points: growth.positions, communities: communities, componentSizes: componentSizes,
+                warmStarted: !growth.laidOutAfresh, history: .drawnAfresh(pairs: graph.edgeCount))
+        }
+
         /// This picture's places of `shown` (each of which it placed), in that order.
         func aligned(to shown: [UUID]) -> Picture {
             let index = Dictionary(uniqueKeysWithValues: ids.enumerated().map { ($1, $0) })

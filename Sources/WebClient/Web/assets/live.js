@@ -26,6 +26,9 @@ const INSIGHTS_EVERY_MS = 10_000;
 const JOIN_CODE_MS = 3000;
 const IDLE_CHECK_MS = 30_000;
 const GLIDE_MS = 900;
+/** How long after a grown picture of a quiet graph the page asks again: the server settles such a
+ * picture after ten seconds (checks it against a fresh layout, and redraws it if it falls short). */
+const SETTLE_MS = 11_000;
 
 /** The pseudonym the server would show for node `id` (`p` + base32), in this page's language: never a name. */
 function pseudonym(id) {
@@ -107,6 +110,8 @@ class LivePage {
     this.pictureBehind = true;
     /** How many `changed` events came: a picture asked for before one is behind, whatever it says. */
     this.changes = 0;
+    /** Whether the page asked again for the settled picture since the last pair or change came. */
+    this.settleAsks = 0;
     this.lastConnectionAt = -Infinity;
     // On the wall, the title and counts lie over the top of the picture, the join code and the fit
     // control over corners: the picture keeps clear of them, drawn large enough for the back of a room.
@@ -289,6 +294,14 @@ class LivePage {
       // A pair removed or re-dated while it was asked for: the answer may be of the graph before.
       this.pictureBehind = network.meta.behind || changes !== this.changes;
       if (this.unconfirmed.size || this.pictureBehind) this.scheduleNetwork();
+      // A grown picture (`meta.warmStart`) of the graph as it is: once the room has been quiet a
+      // while, the server settles it, and the page asks for it. The first answer is the picture
+      // the server shared last (it answers at once while it makes the next), so it asks twice.
+      clearTimeout(this.settling);
+      if (!this.unconfirmed.size && !this.pictureBehind && network.meta.warmStart && this.settleAsks < 2) {
+        const asks = this.settleAsks;
+        this.settling = setTimeout(() => { this.settleAsks = asks + 1; this.scheduleNetwork(); }, asks ? NETWORK_EVERY_MS : SETTLE_MS);
+      }
       this.showCount();
       this.clearProblem();
       if (first) this.markFirstPicture();
@@ -357,6 +370,7 @@ class LivePage {
   /** A new connection from the stream: drawn at once, the layout refetched soon. */
   connected(data) {
     this.lastConnectionAt = performance.now();
+    this.settleAsks = 0;
     const pair = { source: this.face(data.source), target: this.face(data.target) };
     this.unconfirmed.set(data.source.id < data.target.id ? `${data.source.id} ${data.target.id}` : `${data.target.id} ${data.source.id}`, pair);
     if (this.view.addEdge(pair.source, pair.target)) this.showCount();
@@ -377,6 +391,7 @@ class LivePage {
       this.helloSeen = true;
     } else if (type === 'changed') {
       this.changes += 1;
+      this.settleAsks = 0;
       this.pictureBehind = true;
       this.unconfirmed.clear();
       this.scheduleNetwork();
