@@ -69,7 +69,8 @@ extension ConstellationLayout {
             keeps({ LayoutQuality.communityPurity($0, communities: communities, seed: seed) })
         else {
             let settling = settlingGraph(graph, components: Components(graph))
-            return Growth(positions: afresh(graph, fresh, onto: picture.map(Optional.some), communities: communities, settling: settling), laidOutAfresh: true)
+            let redrawn = afresh(graph, fresh, onto: picture.map(Optional.some), communities: communities, settling: settling)
+            return Growth(positions: redrawn, laidOutAfresh: true)
         }
         return Growth(positions: picture, laidOutAfresh: false)
     }
