@@ -23,8 +23,9 @@ struct EventInsightsController {
     @Sendable func growth(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let query = try GrowthQuery(request.uri.queryParameters)
+        // Others may wait for the growth it brings up to date: made even if its client leaves.
         let series = try await work.run(
-            "growth", event: reader.event.id, credential: reader.quotaKey, allowance: reader.allowance, clientGone: context.clientIsGone
+            "growth", event: reader.event.id, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
         ) {
             try await work.growth.series(of: reader.event.id)
         }

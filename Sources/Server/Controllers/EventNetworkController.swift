@@ -56,8 +56,10 @@ struct EventNetworkController {
     @Sendable func stats(_ request: Request, context: AppRequestContext) async throws -> Response {
         let reader = try await services.requireEventReader(context)
         let event = reader.event.id
+        // Others may wait for the statistics it starts (shared by graph version): they are made even
+        // if its client leaves, or a screen still there got the leaver's `client_gone`.
         let computed = try await work.run(
-            "statistics", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: context.clientIsGone
+            "statistics", event: event, credential: reader.quotaKey, allowance: reader.allowance, clientGone: { false }
         ) {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
