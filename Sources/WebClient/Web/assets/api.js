@@ -168,7 +168,9 @@ export function fieldMessage(error) {
   const date = (text) => (text ? new Date(text).toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' }) : '');
   return t(key, {
     count: error.maximum ?? error.minimum ?? 0, minimum: error.minimum, maximum: error.maximum,
-    earliest: date(error.earliest), latest: date(error.latest), allowed: (error.allowed ?? []).join(', '),
+    earliest: date(error.earliest), latest: date(error.latest),
+    // A card's kinds (`rule.unique`) in this page's words; other values as the server names them.
+    allowed: (error.allowed ?? []).map((value) => (has(`card.kind.${value}`) ? t(`card.kind.${value}`) : value)).join(', '),
   });
 }
 

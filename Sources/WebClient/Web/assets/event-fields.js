@@ -59,7 +59,7 @@ export function fieldError(id, message) {
 /** What is wrong with an event's `starts` and `ends` (instants or null), by field: '' when right. */
 export function dateErrors(starts, ends) {
   const inYears = (date) => date && date.getUTCFullYear() >= YEARS[0] && date.getUTCFullYear() <= YEARS[1];
-  const wrong = (date) => (!date ? t('newEvent.error.date') : !inYears(date) ? t('newEvent.error.years', { from: YEARS[0], to: YEARS[1] }) : '');
+  const wrong = (date) => (!date ? t('newEvent.error.date') : !inYears(date) ? t('newEvent.error.years', { from: String(YEARS[0]), to: String(YEARS[1]) }) : '');
   return {
     starts: wrong(starts),
     ends: wrong(ends) || (starts && ends <= starts ? t('newEvent.error.endsBeforeStart')

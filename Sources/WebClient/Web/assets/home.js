@@ -213,7 +213,7 @@ async function loadNetwork() {
     const network = await json('/me/network');
     if (load !== loads.network) return;
     view.setGraph(network, { glideMs: 600 });
-    $('network').setAttribute('aria-label', t('home.networkLabel', { people: network.nodes.length, links: network.edges.length }));
+    $('network').setAttribute('aria-label', t('home.networkLabel', { people: t('count.people', { count: network.nodes.length }), connections: t('count.connections', { count: network.edges.length }) }));
     $('network-text').textContent = describePicture(network.nodes, network.edges.length);
   } catch (error) {
     $('network-detail').textContent = explain(error);

@@ -2,7 +2,7 @@
 // the bounds the server gives, refusals said next to it), purging it now after a confirmation
 // naming what goes, and, once it is purged, the figures its record kept.
 import { json, explain, say, fieldSentence, ApiError } from './api.js';
-import { t, language } from './i18n.js';
+import { t, number, language } from './i18n.js';
 import { confirmBox } from './confirm-box.js';
 
 const $ = (id) => document.getElementById(id);
@@ -94,9 +94,9 @@ export async function showRecord(path) {
   const percent = new Intl.NumberFormat(language, { style: 'percent' });
   const rows = [
     ['organize.record.people', t('organize.record.peopleValue', { people: figures.people, attendees: figures.attendees })],
-    ['organize.record.connections', String(figures.connections)],
+    ['organize.record.connections', number(figures.connections)],
     ['organize.record.connected', percent.format(figures.connectedShare)],
-    ['organize.record.communities', String(figures.communities)],
+    ['organize.record.communities', number(figures.communities)],
   ];
   $('record').replaceChildren(...rows.flatMap(([term, value]) => [
     Object.assign(document.createElement('dt'), { textContent: t(term) }),
