@@ -45,7 +45,8 @@ import Tokens
             try await phone.open(server.url + "/")
             try await phone.wait(for: "Ada in my connections", until: "document.getElementById('connections').textContent.includes('Ada')")
             try await phone.wait(
-                for: "my constellation", until: "/2 people, 1 connection$/.test(document.getElementById('network').getAttribute('aria-label'))")
+                for: "my constellation",
+                until: "/2 people, 1 connection$/.test(document.getElementById('network').getAttribute('aria-label'))")
             // The canvas's text alternative says who is in the picture, not only how many.
             let described = try await phone.run("return document.getElementById('network-text').textContent;") as? String ?? ""
             #expect(described.contains("Ada") && described.contains("Bob") && described.contains("2 people, 1 link"), "\(described)")
