@@ -221,6 +221,14 @@ import Tokens
             #expect(
                 network.nodes.count == 4 && network.nodes.allSatisfy { $0.label.isEmpty && $0.pseudonymous == true },
                 "\(network.nodes.map(\.label))")
+            // The room knows its people by ids of their own: none gives away an organizer's
+            // pseudonym (an organizer's id begins with it), in the picture or in the statistics.
+            let organizers = try await ada.client.eventNetwork("net-event").nodes.map(\.id)
+            let pseudonyms = Set(organizers.map { $0.prefix(7) })
+            #expect(network.nodes.allSatisfy { !pseudonyms.contains($0.id.prefix(7)) }, "\(network.nodes.map(\.id)) \(organizers)")
+            let statistics = String(decoding: try await wall.send(.GET, "/v1/events/net-event/network/stats").body, as: UTF8.self)
+            #expect(network.nodes.contains { statistics.contains($0.id) }, "the room's ids: \(statistics)")
+            #expect(!organizers.contains { statistics.contains($0) }, "no organizer's id: \(statistics)")
             let summary = String(decoding: try await wall.send(.GET, "/v1/events/net-event/summary").body, as: UTF8.self)
             #expect(!summary.contains("Attendee ") && !summary.contains("Bob Hidden"), "\(summary)")
             // Nobody chose the wall: no top connector, so no one's choice of names either.

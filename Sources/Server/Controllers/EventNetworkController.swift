@@ -64,10 +64,11 @@ struct EventNetworkController {
             let graph = try await graph(of: event)
             let identity = EventIdentity(keyRing: services.keyRing)
             let version = SubgraphLayouts.version(nodes: graph.people.map(\.id), edges: graph.ends.lazy.map { ($0.a, $0.b) })
-            return try await work.statistics.value(for: .event(event), version: version) { [compute = work.compute] _ in
+            let subject = SubgraphLayouts.Subject.event(event, forTheRoom: !reader.showsNames)
+            return try await work.statistics.value(for: subject, version: version) { [compute = work.compute] _ in
                 try await compute.run("statistics") { () -> Result<GraphStatistics, any Error> in
                     Result {
-                        let faces = try identity.faces(of: graph.people, at: event)
+                        let faces = try identity.faces(of: graph.people, at: event, showingNames: reader.showsNames)
                         let ids = { (id: UUID) in faces[id]?.id ?? "" }
                         let pseudonymous = Graph(nodes: graph.people.map { ids($0.id) }, edges: graph.pairs.map { (ids($0.a), ids($0.b)) })
                         return GraphStatistics(pseudonymous, seed: SubgraphLayouts.Picture.seed)

@@ -15,15 +15,18 @@ actor SubgraphLayouts {
     /// mutations keyed by a single-case enum whose payload holds a `UUID` (the release server
     /// crashed on the second, cached request); `SubgraphLayoutsTests` guards this in release builds.
     struct Subject: Hashable, Sendable {
-        enum Kind: Hashable, Sendable { case network, event }
+        enum Kind: Hashable, Sendable { case network, event, eventForTheRoom }
         let kind: Kind
         let id: UUID
         let depth: Int
 
         /// A person's network to `depth` connections.
         static func network(of profile: UUID, depth: Int) -> Subject { Subject(kind: .network, id: profile, depth: depth) }
-        /// An event's whole graph: the people who connected there and their pairs.
-        static func event(_ id: UUID) -> Subject { Subject(kind: .event, id: id, depth: 0) }
+        /// An event's whole graph: the people who connected there and their pairs; `forTheRoom`, as
+        /// a wall's readers know its people (`EventIdentity`).
+        static func event(_ id: UUID, forTheRoom: Bool = false) -> Subject {
+            Subject(kind: forTheRoom ? .eventForTheRoom : .event, id: id, depth: 0)
+        }
     }
 
     /// A subgraph's picture: each node's place, community and the size of the component it was

@@ -6,7 +6,9 @@ import Tokens
 /// each event, `p` and 16 base32 symbols of a keyed BLAKE2b of (event, profile) under a server
 /// secret: stable across requests, unrelated across events (two events' views cannot be joined),
 /// and not computable by someone who knows the profile id. The label is the person's display
-/// name if they chose `named` at this event, else `Attendee` and the first 6 symbols.
+/// name if they chose `named` at this event, else `Attendee` and the first 6 symbols. The room (a
+/// wall) knows each person by another id, of the same kind but keyed apart, so that nothing a wall's
+/// reader is sent matches an organizer's pseudonym or the rows of an organizer's export.
 /// The secret is the ring's `eventPseudonyms`, which a rotation of the signing key leaves alone.
 package struct EventIdentity: Sendable {
     /// What an organizer sees of one person.
@@ -47,7 +49,7 @@ package struct EventIdentity: Sendable {
     /// event view (network, stats, summary, streams) uses this.
     func faces(of people: [(id: UUID, namedAs: String?)], at event: UUID, pseudonymLabels: Bool = true) throws -> [UUID: Face] {
         let key = keyRing.eventPseudonyms
-        let eventBytes = Self.bytes(of: event)
+        let eventBytes = (pseudonymLabels ? [] : Self.roomDomain) + Self.bytes(of: event)
         var faces: [UUID: Face] = [:]
         faces.reserveCapacity(people.count)
         for person in people {
@@ -58,6 +60,10 @@ package struct EventIdentity: Sendable {
         }
         return faces
     }
+
+    /// What the room's ids are keyed with before the event: the digest's input is then of
+    /// another length, so no room id is an organizer's.
+    private static let roomDomain = Array("room".utf8)
 
     private static func bytes(of id: UUID) -> [UInt8] {
         withUnsafeBytes(of: id.uuid) { Array($0) }
