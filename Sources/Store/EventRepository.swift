@@ -83,18 +83,29 @@ public struct EventRepository: Sendable {
 
     /// The event `reference` names, and `viewer`'s role there (nil: not a member, or no viewer).
     public func event(_ reference: EventReference, viewer: UUID? = nil) async throws -> (event: Event, role: EventRole?)? {
+        try await eventAndChoices(reference, viewer: viewer).map { ($0.event, $0.role) }
+    }
+
+    /// As `event(_:viewer:)`, with the revision of its members' choices (`choices_revision`,
+    /// migration 0028: it moves when a member hides or leaves), which whoever shares what shows its
+    /// people compares with the one that was made under.
+    public func eventAndChoices(_ reference: EventReference, viewer: UUID? = nil) async throws -> (
+        event: Event, role: EventRole?, choicesRevision: Int64
+    )? {
         guard reference.canNameAnEvent else { return nil }
         return try await database.withConnection { connection in
             guard
                 let row = try connection.query(
                     """
-                    SELECT \(Event.columns), m.role FROM events e
+                    SELECT \(Event.columns), m.role, e.choices_revision FROM events e
                     LEFT JOIN event_members m ON m.event_id = e.id AND m.profile_id = \(viewer)
                     WHERE \(reference.condition)
                     """
                 ).first
             else { return nil }
-            return (try Event(row: row), try row.optionalString("role") == nil ? nil : EventRole(row: row))
+            return (
+                try Event(row: row), try row.optionalString("role") == nil ? nil : EventRole(row: row), try row.int("choices_revision")
+            )
         }
     }
 

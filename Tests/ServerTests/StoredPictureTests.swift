@@ -69,6 +69,34 @@ import Tokens
         }
     }
 
+    /// A member who hides through one server is hidden by the others at their next request, though
+    /// each shares what it shows of the event for a minute here: the event's choices revision
+    /// (migration 0028), read with the event, tells them a member hid. Before, the other server
+    /// kept naming them until its shared picture's time was up.
+    @Test func aMemberWhoHidesThroughOneServerIsHiddenByTheOthersAtOnce() async throws {
+        let keys = try KeyRingStore(KeyRing(current: SigningKey.generate(), since: Date()))
+        let minute: @Sendable (inout ServerConfiguration) -> Void = { $0.pictureInterval = .seconds(60) }
+        try await TestServer.run(keys: keys, configure: minute) { first throws in
+            let (ada, bob, _, _, _, _) = try await Users.smallEvent(first)
+            _ = try await bob.client.setEventVisibility(.named, at: "net-event")
+            _ = try await bob.client.setWallName(true, at: "net-event")
+            let wall = first.client.authenticated(try await ada.client.issueViewToken(for: "net-event", wall: true).token)
+            let named: @Sendable (EventNetwork) -> Bool = { network in network.nodes.contains { $0.label == "Bob Hidden" } }
+            #expect(named(try await ada.client.eventNetwork("net-event")))
+            #expect(named(try await wall.eventNetwork("net-event")))
+            #expect(try await ada.client.eventSummary("net-event").topByDegree.contains { $0.name == "Bob Hidden" })
+            try await TestServer.run(keys: keys, sharing: first, configure: minute) { second throws in
+                let bobThere = second.client.authenticated(try #require(bob.client.apiKey))
+                _ = try await bobThere.setEventVisibility(.pseudonymous, at: "net-event")
+                #expect(!named(try await ada.client.eventNetwork("net-event")), "hidden from the organizers")
+                #expect(try await !ada.client.eventSummary("net-event").topByDegree.contains { $0.name == "Bob Hidden" })
+                #expect(named(try await wall.eventNetwork("net-event")), "still named on the wall, as he chose")
+                _ = try await bobThere.setWallName(false, at: "net-event")
+                #expect(!named(try await wall.eventNetwork("net-event")), "and hidden from the room")
+            }
+        }
+    }
+
     @Test func aPictureThatCannotBeStoredIsStillShown() async throws {
         try await TestServer.run { server throws in
             let (ada, _, cleo, _, eve, created) = try await Users.smallEvent(server)

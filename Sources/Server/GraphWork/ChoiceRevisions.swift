@@ -10,6 +10,8 @@ final class ChoiceRevisions: Sendable {
 
     private struct State {
         var revisions: [UUID: Int] = [:]
+        /// Per event, its choices revision in the database as last read (`moved`).
+        var stored: [UUID: Int64] = [:]
         var last = 0
         /// The revision of an event not remembered: every picture made before it is taken as stale.
         var floor = 0
@@ -20,6 +22,15 @@ final class ChoiceRevisions: Sendable {
     /// `event`'s revision now.
     func revision(of event: UUID) -> Int {
         state.withLock { $0.revisions[event] ?? $0.floor }
+    }
+
+    /// Notes `event`'s choices revision in the database as just read: whether it moved since it was
+    /// last read here (or was not read here before: what was made before cannot be vouched for).
+    func moved(_ event: UUID, to stored: Int64) -> Bool {
+        state.withLock { state in
+            if state.stored.count >= Self.capacity { state.stored.removeAll() }
+            return state.stored.updateValue(stored, forKey: event) != stored
+        }
     }
 
     /// Notes that a member of `event` changed how it shows them.

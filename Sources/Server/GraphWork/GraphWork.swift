@@ -140,6 +140,15 @@ package struct GraphWork: Sendable {
         await reports.forget { $0.event == event }
     }
 
+    /// Notes `event`'s choices revision as just read with it (`EventRepository.eventAndChoices`): when
+    /// it moved since this server last read it, a member hid or left, perhaps through another
+    /// server, and what names people is made again here too, as `choicesChanged` makes it for a
+    /// change this server took.
+    func follow(choicesRevision: Int64, of event: UUID) async {
+        guard choices.moved(event, to: choicesRevision) else { return }
+        await choicesChanged(event, hides: true)
+    }
+
     /// Forgets what is shared of `event`, or of every event (nil: a profile was erased).
     func forgetShared(_ event: UUID?) async {
         await eventPictures.forget { event == nil || $0 == event }

@@ -68,18 +68,20 @@ extension AppServices {
     private func requireEventReader(_ context: AppRequestContext) async throws -> EventReader {
         guard let text = context.parameters.get("event") else { throw Problem.unknownEvent }
         if let grant = context.viewGrant {
-            guard let found = try await events.event(EventReference(text), viewer: nil) else { throw Problem.unknownEvent }
+            guard let found = try await events.eventAndChoices(EventReference(text), viewer: nil) else { throw Problem.unknownEvent }
             guard found.event.id == grant.eventId else { throw Problem.viewTokenWrongEvent }
             try await refuseIfPurged(found.event)
+            await graphWork.follow(choicesRevision: found.choicesRevision, of: found.event.id)
             // Each link holds its own streams and graph work, as many as its maker gave it screens.
             return EventReader(
                 event: found.event, showsNames: grant.showsNames, quotaKey: grant.tokenId,
                 allowance: context.viewLink?.screens ?? ViewTokenRequest.defaultScreens, organizer: nil)
         }
         let me = try context.requireProfile()
-        guard let found = try await events.event(EventReference(text), viewer: me.id) else { throw Problem.unknownEvent }
+        guard let found = try await events.eventAndChoices(EventReference(text), viewer: me.id) else { throw Problem.unknownEvent }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
         try await refuseIfPurged(found.event)
+        await graphWork.follow(choicesRevision: found.choicesRevision, of: found.event.id)
         return EventReader(event: found.event, showsNames: true, quotaKey: me.id, allowance: nil, organizer: me.id)
     }
 }
