@@ -188,6 +188,8 @@ package actor StoredEventPictures {
         _ event: UUID, lease generation: Int64, graph known: EventGraph?, last: Int64?, behind: Bool, settle: Bool,
         read: () async throws -> EventGraph
     ) async throws -> (EventGraph, Picture, behind: Bool) {
+        // The lease was taken just before: past this, another server may take it and make the picture.
+        let leaseEnds = ContinuousClock.now + lease
         do {
             let graph: EventGraph
             if let known { graph = known } else { graph = try await read() }
@@ -205,11 +207,18 @@ package actor StoredEventPictures {
                 try await store.release(event, generation: generation)
                 return (graph, previous.picture, false)
             }
-            let layOut: @Sendable () -> Picture = { [start = previous?.picture] in
+            let layOut: @Sendable () -> Picture? = { [start = previous?.picture] in
+                // Its turn came after its lease ended (behind a long queue of background work):
+                // another server, or the next request, makes it; laid out twice, each would lengthen the queue.
+                if start != nil, ContinuousClock.now >= leaseEnds { return nil }
                 if settling, let start { return start.settled(graph.engineGraph) }
                 return SubgraphLayouts.layOut(graph.engineGraph, previous: start)
             }
-            let picture = try await behind ? compute.behind("layout-behind", layOut) : compute.run("layout", layOut)
+            guard let picture = try await behind ? compute.behind("layout-behind", layOut) : compute.run("layout", layOut) else {
+                logger.info("a picture's lease ended before its turn: not laid out", metadata: ["event.id": "\(event)"])
+                try? await store.release(event, generation: generation)
+                return Self.drawing(graph, fingerprint: fingerprint, by: previous!)  // nil only with a previous picture
+            }
             made += 1
             let saved: Bool
             do {
