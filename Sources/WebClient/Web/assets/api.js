@@ -169,7 +169,7 @@ export function fieldMessage(error) {
   return t(key, {
     count: error.maximum ?? error.minimum ?? 0, minimum: error.minimum, maximum: error.maximum,
     earliest: date(error.earliest), latest: date(error.latest),
-    // A card's kinds (`rule.unique`) in this page's words; other values as the server names them.
+    // A card's kinds (`rule.unique`) in this page's words.
     allowed: (error.allowed ?? []).map((value) => (has(`card.kind.${value}`) ? t(`card.kind.${value}`) : value)).join(', '),
   });
 }
@@ -182,6 +182,8 @@ export function explain(error) {
   if (error && error.code === 'validation_failed' && error.detail) return t('error.invalid', { detail: error.detail });
   const key = `problem.${error?.code}`;
   if (has(key)) return t(key);
+  // Not a problem document (a proxy's error page): its status, not its English reason.
+  if (error instanceof ApiError && error.code === `http_${error.status}`) return t('error.status', { status: String(error.status) });
   return t('error.other', { reason: error && error.message ? error.message : String(error) });
 }
 

@@ -8,8 +8,8 @@ import { download, today } from './download.js';
 import { choiceBox } from './choice-box.js';
 
 const $ = (id) => document.getElementById(id);
-/** The language the server draws badges in: this page's (English for the pseudo-locale). */
-const drawn = () => (language === 'de' ? 'de' : 'en');
+/** The language the server draws badges in: this page's (it writes every language the pages do, the pseudo-locale too). */
+const drawn = () => language;
 
 /** The badge controls of an event I belong to, as `GET /v1/me/events` lists it. */
 export function badgeControls({ event, role, printsBadge }) {

@@ -292,6 +292,8 @@ function showHome() {
   flushWhenOnline(({ done, refused }) => {
     if (refused.length) say(status, t('home.savedScanRefused', { reason: explain(refused[0].error) }), 'error');
     if (done.length) {
+      // Sent: a replacement of the profile they held back may go on.
+      if (!pending().length && $('replace-yes').disabled) { $('replace-yes').disabled = false; say(status, ''); }
       sayConnected(done);
       refreshAll();
     }

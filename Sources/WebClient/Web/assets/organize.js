@@ -205,7 +205,7 @@ async function countBadges() {
 async function save(button, { key, url, file }) {
   button.disabled = true;
   try {
-    const response = await call(path(key === 'report' ? `${url}?lang=${language === 'de' ? 'de' : 'en'}` : url));
+    const response = await call(path(key === 'report' ? `${url}?lang=${language}` : url));
     download(await response.blob(), `${event.slug}-${today()}.${file}`);
     say(status, t('organize.exported', { format: button.textContent }), 'success');
   } catch (error) {
