@@ -201,11 +201,17 @@ async function countBadges() {
   $('badge-count').textContent = t('organize.badgeCount', { count });
 }
 
+/** The exports asked for, one after another: the server runs two graph requests of one credential
+ * at once (429 `too_many_graph_requests` past them), and an organizer may click every export in a row. */
+let exporting = Promise.resolve();
+
 /** Saves the export `key` (one of EXPORTS) as a file, `button` disabled meanwhile. */
 async function save(button, { key, url, file }) {
   button.disabled = true;
   try {
-    const response = await call(path(key === 'report' ? `${url}?lang=${language}` : url));
+    const asked = exporting.then(() => call(path(key === 'report' ? `${url}?lang=${language}` : url)));
+    exporting = asked.catch(() => {});
+    const response = await asked;
     download(await response.blob(), `${event.slug}-${today()}.${file}`);
     say(status, t('organize.exported', { format: button.textContent }), 'success');
   } catch (error) {
