@@ -37,6 +37,7 @@ enum GrowthBench {
         let frames = Array(
             GrowthReplay.run(pairs: pairs, groups: groups, every: max(1, pairs.count / pictures)).dropFirst(pictures * 9 / 40))
         let moves = frames.compactMap(\.move).sorted()
+        let last = frames.last
         let seconds = frames.map(\.seconds).sorted()
         func mean(_ values: [Double]) -> Double { values.reduce(0, +) / Double(max(values.count, 1)) }
         let preservation = frames.map { $0.preservation.grown / $0.preservation.fresh }
@@ -67,6 +68,11 @@ enum GrowthBench {
             "afresh": Double(frames.count(where: \.afresh)),
             "secondsMedian": seconds.isEmpty ? 0 : seconds[seconds.count / 2],
             "secondsMax": seconds.last ?? 0,
+            // The last picture, grown and then settled as when the pairs stop: of a fresh layout's.
+            "lastPreservationRatio": preservation.last ?? 0, "lastPurityRatio": purity.last ?? 0,
+            "settledPreservationRatio": last.flatMap { frame in frame.settled.map { $0.preservation / frame.preservation.fresh } } ?? 0,
+            "settledPurityRatio": last.flatMap { frame in frame.settled.map { $0.purity / frame.purity.fresh } } ?? 0,
+            "settledRedrawn": last?.settled?.redrawn == true ? 1 : 0,
         ]
         let fields = figures.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }
         print("{\"order\":\"\(order)\",\(fields.joined(separator: ","))}")

@@ -22,6 +22,10 @@ public enum GrowthReplay {
         public let afresh: Bool
         /// The seconds the grown picture took, its communities included (what the server computes).
         public let seconds: Double
+        /// The last picture only: it settled as the server settles a picture once the pairs stop
+        /// (`ConstellationLayout.settled`), its neighbourhood preservation and group purity, and
+        /// whether it was redrawn.
+        public let settled: (preservation: Double, purity: Double, redrawn: Bool)?
     }
 
     public static func run(_ event: PlantedEvent, every: Int) -> [Frame] {
@@ -49,6 +53,7 @@ public enum GrowthReplay {
             let fresh = layout.positions(for: graph)
             let another = ConstellationLayout(seed: 2).positions(for: graph)
             let planted = graph.ids.map { groups[$0] }
+            let settled = end + every > pairs.count ? layout.settled(graph, grown, communities: communities) : nil
             frames.append(
                 Frame(
                     people: graph.nodeCount,
@@ -66,7 +71,13 @@ public enum GrowthReplay {
                         LayoutQuality.communityPurity(another, communities: planted)
                     ),
                     move: previous.isEmpty ? nil : PictureChange.medianMove(from: start.map { $0?.point }, to: grown),
-                    afresh: growth.laidOutAfresh, seconds: seconds))
+                    afresh: growth.laidOutAfresh, seconds: seconds,
+                    settled: settled.map {
+                        (
+                            LayoutQuality.neighbourhoodPreservation(graph, $0.positions),
+                            LayoutQuality.communityPurity($0.positions, communities: planted), $0.laidOutAfresh
+                        )
+                    }))
             let components = Components(graph)
             previous = Dictionary(
                 uniqueKeysWithValues: graph.ids.indices.map {
