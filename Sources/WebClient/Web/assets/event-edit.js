@@ -89,10 +89,14 @@ export function initEventEdit({ path, status, changed }) {
         $(id).focus();
       } else if (error instanceof ApiError && error.code === 'event_changed') {
         // Another organizer changed it: the form shows their change, to change again from.
-        const response = await call(path(), { auth: null });
-        show(await response.json(), response.headers.get('ETag'));
-        changed(event);
-        say(status, t('editEvent.changedMeanwhile'), 'error');
+        try {
+          const response = await call(path(), { auth: null });
+          show(await response.json(), response.headers.get('ETag'));
+          changed(event);
+          say(status, t('editEvent.changedMeanwhile'), 'error');
+        } catch (again) {
+          say(status, explain(again), 'error');
+        }
       } else {
         say(status, explain(error), 'error');
       }

@@ -117,15 +117,18 @@ async function openScreen(wall) {
     return;
   }
   const tab = window.open('about:blank', '_blank');
+  let issued;
   try {
-    const issued = await json(path('/view-tokens'), { method: 'POST', body: { wall, screens: count } });
-    if (tab) tab.location.href = issued.path;
-    else say(status, t('organize.openHere', { link: location.origin + issued.path }), 'info');
-    await listLinks();
+    issued = await json(path('/view-tokens'), { method: 'POST', body: { wall, screens: count } });
   } catch (error) {
     tab?.close();
     say(status, explain(error), 'error');
+    return;
   }
+  if (tab) tab.location.href = issued.path;
+  else say(status, t('organize.openHere', { link: location.origin + issued.path }), 'info');
+  // The link is made and its tab open: a list that cannot be read now is said, and the tab stays.
+  await listLinks().catch((error) => say(status, explain(error), 'error'));
 }
 
 /** The view links now live, newest first, each with who made it, until when, and how many screens it may light. */
