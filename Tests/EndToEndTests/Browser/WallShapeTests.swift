@@ -143,17 +143,29 @@ import Testing
                 _ = try await people[scanner].redeem(RedeemRequest(token: try await people[owner].issueToken(event: "shape-night").token))
             }
             try await projector.wait(for: "everyone", until: LivePageTests.drawn(nodes: drawnPeople, edges: planted.pairs.count))
-            try await projector.wait(for: "the picture of every pair", until: "window.constellationLive.pictureCurrent === true")
-            let (places, _, _) = try await restingPlaces(on: projector)
-            let labels = try #require(
-                try await projector.run("return window.constellationLive.view.nodes.map((n) => n.label);") as? [String])
-            try #require(labels.count == places.count)
-            let onTheWall = Self.shareOfFiveNearest(places, groups: try labels.map(group))
-
-            let network = try await ada.eventNetwork("shape-night", asWall: true)
-            try #require(!network.meta.behind && network.edges.count == planted.pairs.count, "the server's current picture")
+            // The wall and the server's current picture, read until they are the same one: once the
+            // room has been quiet for ten seconds (a loaded machine may take that long here) the
+            // server settles its picture, says `behind` meanwhile, and the wall glides to it.
+            var onTheWall = 0.0
+            var served = -1.0
+            var network: EventNetwork
+            var reads = 0
+            repeat {
+                if reads > 0 { try await Task.sleep(for: .seconds(2)) }
+                reads += 1
+                try await projector.wait(for: "the picture of every pair", until: "window.constellationLive.pictureCurrent === true")
+                let (places, _, _) = try await restingPlaces(on: projector)
+                let labels = try #require(
+                    try await projector.run("return window.constellationLive.view.nodes.map((n) => n.label);") as? [String])
+                try #require(labels.count == places.count)
+                onTheWall = Self.shareOfFiveNearest(places, groups: try labels.map(group))
+                network = try await ada.eventNetwork("shape-night", asWall: true)
+                guard !network.meta.behind else { continue }
+                try #require(network.edges.count == planted.pairs.count, "the server's current picture")
+                let groups = try network.nodes.map { try group($0.label) }
+                served = Self.shareOfFiveNearest(network.nodes.map { (x: $0.x, y: $0.y) }, groups: groups)
+            } while abs(onTheWall - served) > 0.03 && reads < 15
             let groups = try network.nodes.map { try group($0.label) }
-            let served = Self.shareOfFiveNearest(network.nodes.map { (x: $0.x, y: $0.y) }, groups: groups)
             let graph = Graph(nodes: network.nodes.map(\.id), edges: network.edges.map { ($0.source, $0.target) })
             let fresh = Self.shareOfFiveNearest(
                 ConstellationLayout(seed: 1).positions(for: graph).map { (x: $0.x, y: $0.y) }, groups: groups)

@@ -29,6 +29,8 @@ const GLIDE_MS = 900;
 /** How long after a grown picture of a quiet graph the page asks again: the server settles such a
  * picture after ten seconds (checks it against a fresh layout, and redraws it if it falls short). */
 const SETTLE_MS = 11_000;
+/** How many times it asks for the settled picture: 11 s after the last grown one, then 6, 12, 24 and 48 s later. */
+const SETTLE_ASKS = 5;
 
 /** The pseudonym the server would show for node `id` (`p` + base32), in this page's language: never a name. */
 function pseudonym(id) {
@@ -295,12 +297,12 @@ class LivePage {
       this.pictureBehind = network.meta.behind || changes !== this.changes;
       if (this.unconfirmed.size || this.pictureBehind) this.scheduleNetwork();
       // A grown picture (`meta.warmStart`) of the graph as it is: once the room has been quiet a
-      // while, the server settles it, and the page asks for it. The first answer is the picture
-      // the server shared last (it answers at once while it makes the next), so it asks twice.
+      // while, the server settles it, and the page asks for it. An answer may be the picture the
+      // server shares for its interval (up to a minute), so it asks a few times, ever less often.
       clearTimeout(this.settling);
-      if (!this.unconfirmed.size && !this.pictureBehind && network.meta.warmStart && this.settleAsks < 2) {
+      if (!this.unconfirmed.size && !this.pictureBehind && network.meta.warmStart && this.settleAsks < SETTLE_ASKS) {
         const asks = this.settleAsks;
-        this.settling = setTimeout(() => { this.settleAsks = asks + 1; this.scheduleNetwork(); }, asks ? NETWORK_EVERY_MS : SETTLE_MS);
+        this.settling = setTimeout(() => { this.settleAsks = asks + 1; this.scheduleNetwork(); }, asks ? NETWORK_EVERY_MS * 2 ** asks : SETTLE_MS);
       }
       this.showCount();
       this.clearProblem();
@@ -370,6 +372,7 @@ class LivePage {
   /** A new connection from the stream: drawn at once, the layout refetched soon. */
   connected(data) {
     this.lastConnectionAt = performance.now();
+    clearTimeout(this.settling);
     this.settleAsks = 0;
     const pair = { source: this.face(data.source), target: this.face(data.target) };
     this.unconfirmed.set(data.source.id < data.target.id ? `${data.source.id} ${data.target.id}` : `${data.target.id} ${data.source.id}`, pair);
@@ -391,6 +394,7 @@ class LivePage {
       this.helloSeen = true;
     } else if (type === 'changed') {
       this.changes += 1;
+      clearTimeout(this.settling);
       this.settleAsks = 0;
       this.pictureBehind = true;
       this.unconfirmed.clear();
