@@ -49,11 +49,14 @@ extension AppServices {
     /// 410 `event_purged` once its purge began, unless `evenPurged` (what is left of it).
     func requireOrganizedEvent(_ context: AppRequestContext, evenPurged: Bool = false) async throws -> Event {
         let me = try context.requireProfile()
-        guard let text = context.parameters.get("event"), let found = try await events.event(EventReference(text), viewer: me.id) else {
+        guard let text = context.parameters.get("event"), let found = try await events.eventAndChoices(EventReference(text), viewer: me.id)
+        else {
             throw Problem.unknownEvent
         }
         guard found.role == .organizer else { throw Problem.notAnOrganizer }
         if !evenPurged { try await refuseIfPurged(found.event) }
+        // What an organizer's route shares of the event (a report) names nobody who hid since.
+        await graphWork.follow(choicesRevision: found.choicesRevision, of: found.event.id)
         return found.event
     }
 
