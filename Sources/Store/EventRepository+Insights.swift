@@ -143,9 +143,12 @@ extension EventRepository {
     /// a read that passes it saw none of what the purge removes go (the mark commits first).
     /// `locking` (a write): the event's row stays locked FOR SHARE until the transaction ends, so a
     /// purge's mark waits for the write, or the write for the mark, and sees it.
-    static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, locking: Bool = false) throws {
-        let purged = try connection.query(
-            "SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: locking ? "FOR SHARE" : "")")
+    /// `changing`: the event's row is locked as a change to it would be (a member leaving moves its
+    /// revisions, by trigger): two such changes wait for each other, where two share locks each
+    /// waiting to update the row deadlocked.
+    static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, locking: Bool = false, changing: Bool = false) throws {
+        let lock = changing ? "FOR NO KEY UPDATE" : locking ? "FOR SHARE" : ""
+        let purged = try connection.query("SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: lock)")
         if try purged.first?.bool("purged") == true { throw StoreError.eventPurged }
     }
 

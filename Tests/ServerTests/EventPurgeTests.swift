@@ -315,6 +315,38 @@ import Testing
         }
     }
 
+    /// Twelve attendees leave one event at once, each with a pair there: every one of them leaves.
+    /// A leave moves the event's revisions by trigger (its pairs', and its choices' since migration
+    /// 0028); under share locks, two leaves each waited to update the row and one was a deadlock.
+    @Test func attendeesLeavingAtOnceAllLeave() async throws {
+        try await Self.run { server throws in
+            let (ada, _, _, _, _) = try await Self.busyEvent(server)
+            let code = try await ada.client.joinCode(of: "rustconf-2026").joinCode
+            let attendees = try await ada.client.eventSummary("rustconf-2026").attendees
+            var leavers: [ConstellationClient] = []
+            for index in 0..<12 {
+                let registered = try await server.client.register(NewProfile(displayName: "Leaver \(index)"))
+                let person = server.client.authenticated(registered.apiKey)
+                _ = try await person.joinEvent("rustconf-2026", code: code)
+                _ = try await person.redeem(RedeemRequest(token: try await ada.client.issueToken(event: "rustconf-2026").token))
+                leavers.append(person)
+            }
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for person in leavers {
+                    group.addTask {
+                        do {
+                            try await person.leave("rustconf-2026")
+                            return "left"
+                        } catch { return "\(error)" }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(answers == Array(repeating: "left", count: 12), "\(answers)")
+            #expect(try await ada.client.eventSummary("rustconf-2026").attendees == attendees, "as before they came")
+        }
+    }
+
     @Test func anAttendeeLeavesWithTheirPairsThereAndKeepsTheirConnections() async throws {
         try await Self.run { server throws in
             let (ada, bob, cleo, _, event) = try await Self.busyEvent(server)
