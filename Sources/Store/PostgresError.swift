@@ -63,6 +63,10 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible, CustomDeb
     /// SQLSTATE 57014: the statement ran past `statement_timeout` (or was cancelled).
     public var isQueryCanceled: Bool { sqlState == "57014" }
 
+    /// SQLSTATE 40001 or 40P01: PostgreSQL rolled the transaction back to let another go on
+    /// (a serialization failure, a deadlock); the same request may well succeed again.
+    public var isTransactionConflict: Bool { sqlState == "40001" || sqlState == "40P01" }
+
     /// SQLSTATE 23514: a check constraint refused the row.
     public var isCheckViolation: Bool { sqlState == "23514" }
 

@@ -19,9 +19,13 @@ extension ProfileRepository {
 
     /// Erases `profile` and everything that names it: its API keys, its connections (both ends),
     /// the redemptions it made and those that made its connections, its tokens' use counts.
-    /// Returns whether the profile existed.
+    /// Returns whether the profile existed. Erasures run one at a time: two people who met remove
+    /// the same rows and revise the same events, each in its cascade's own order, and deadlocked
+    /// when they erased themselves at once.
     public func erase(_ profile: UUID) async throws -> Bool {
         try await database.withTransaction { connection in
+            // A two-key advisory lock, in a space apart from the events' (1, event) locks.
+            try connection.query("SELECT pg_advisory_xact_lock(2, 0)")
             // The shared pictures of its events place it (or one under way will).
             try EventPictureRepository.clear(
                 where: "event_id IN (SELECT event_id FROM event_members WHERE profile_id = \(profile)) OR \(profile) = ANY(people)",

@@ -68,6 +68,32 @@ import Testing
         }
     }
 
+    @Test func aTransactionRolledBackForADeadlockIsBusyNotAnInternalError() async throws {
+        try await TestServer.run { server throws in
+            let database = server.services.database
+            // Two transactions take the same two locks in opposite orders: PostgreSQL rolls one back.
+            let outcomes = try await withThrowingTaskGroup(of: PostgresError?.self) { group in
+                for (first, second) in [(1, 2), (2, 1)] {
+                    group.addTask {
+                        do {
+                            try await database.withTransaction { connection in
+                                try connection.query("SELECT pg_advisory_xact_lock(3, \(first)::int)")
+                                try connection.query("SELECT pg_sleep(0.5)")
+                                try connection.query("SELECT pg_advisory_xact_lock(3, \(second)::int)")
+                            }
+                            return nil
+                        } catch let error as PostgresError { return error }
+                    }
+                }
+                return try await group.reduce(into: [PostgresError?]()) { $0.append($1) }
+            }
+            let failures = outcomes.compactMap { $0 }
+            #expect(failures.count == 1 && failures.allSatisfy(\.isTransactionConflict), "\(failures)")
+            let problem = try #require(failures.first).problem
+            #expect(problem.status == 503 && problem.code == "database_busy" && problem.retryAfter == 1)
+        }
+    }
+
     /// The read-heavy endpoints read only from the replica: `/ready` answers 503 `replica:
     /// unreachable` while it does not answer, and `replica: ok` once one does.
     @Test func readyChecksTheReadReplica() async throws {

@@ -303,6 +303,37 @@ import Tokens
         }
     }
 
+    /// Ten rounds: without erasures taking turns, about one round in twenty-five deadlocked here.
+    @Test(arguments: 0..<10) func peopleWhoMetErasingThemselvesAtOnceAreAllErased(round: Int) async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            var others: [TestServer.User<String>] = []
+            for index in 0..<10 { others.append(try await server.user("Person \(index)")) }
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
+            let attendees = try await ada.client.eventSummary("rustconf-2026").attendees
+            for person in others { _ = try await person.client.joinEvent("rustconf-2026", code: created.joinCode) }
+            for (index, person) in others.enumerated() {
+                for peer in others[(index + 1)...] { try await person.client.scan(peer.client, at: "rustconf-2026") }
+            }
+            // Each erasure removes pairs the others remove too, and revises the same event.
+            let answers = try await withThrowingTaskGroup(of: String.self) { group in
+                for person in others {
+                    group.addTask {
+                        do {
+                            try await person.client.deleteMe()
+                            return "erased"
+                        } catch { return "\(error)" }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(answers == Array(repeating: "erased", count: 10), "\(answers)")
+            #expect(try await server.count("profiles") == 1)
+            #expect(try await server.count("connections") == 0)
+            #expect(try await ada.client.eventSummary("rustconf-2026").attendees == attendees)
+        }
+    }
+
     // MARK: - GET /v1/me/connections?format=csv|vcard
 
     /// `text` read back as CSV by Python's csv module: the rows, each a list of fields.

@@ -1,7 +1,8 @@
 import ConstellationModel
 import Store
 
-/// A database that is down, busy or slow is a 503 to retry; a value it refused is the request's
+/// A database that is down, busy or slow, or that rolled the request back for another's sake
+/// (a deadlock), is a 503 to retry; a value it refused is the request's
 /// fault (a backstop: the checks before the database should have caught it, and nothing changed).
 /// Anything else is a 500. The SQL, the SQLSTATE and the server's message stay in the log.
 extension PostgresError: ProblemConvertible {
@@ -16,9 +17,10 @@ extension PostgresError: ProblemConvertible {
             break
         }
         if isQueryCanceled {
-            return Problem(
-                .databaseTimeout,
-                retryAfter: 2)
+            return Problem(.databaseTimeout, retryAfter: 2)
+        }
+        if isTransactionConflict {
+            return Problem(.databaseBusy, detail: "Another request changed the same data at the same moment", retryAfter: 1)
         }
         if isDataException || isIntegrityViolation {
             return Problem(isUniqueViolation ? .conflict : .validationFailed, detail: "A value of this request cannot be stored")
