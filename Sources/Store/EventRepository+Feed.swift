@@ -16,31 +16,33 @@ public struct FedPair: Sendable, Equatable {
     public var wallNameB: String? = nil
 }
 
-/// Where an event's pairs stand: the newest `seq` and the revision (bumped when pairs go or move).
+/// Where an event's pairs stand: the newest `seq`, the pairs' revision (bumped when pairs go or
+/// move) and the members' choices' revision (bumped when someone stops being named or shown).
 public struct FeedPosition: Sendable, Equatable {
-    public var seq, revision: Int64
+    public var seq, revision, choices: Int64
 
-    public init(seq: Int64, revision: Int64) {
+    public init(seq: Int64, revision: Int64, choices: Int64) {
         self.seq = seq
         self.revision = revision
+        self.choices = choices
     }
 }
 
 extension EventRepository {
-    /// The event's newest pair number and its pairs' revision; nil when there is no such event,
+    /// The event's newest pair number and its two revisions; nil when there is no such event,
     /// `StoreError.eventPurged` once its purge began. Two index lookups, whatever the event's size.
     public func feedPosition(of event: UUID) async throws -> FeedPosition? {
         try await database.withConnection { connection in
             let row = try connection.query(
                 """
-                SELECT e.pairs_revision AS revision, e.purged_at IS NOT NULL AS purged,
+                SELECT e.pairs_revision AS revision, e.choices_revision AS choices, e.purged_at IS NOT NULL AS purged,
                        (SELECT coalesce(max(seq), 0) FROM event_connections WHERE event_id = e.id) AS last
                 FROM events e WHERE e.id = \(event)
                 """
             ).first
             guard let row else { return nil }
             if try row.bool("purged") { throw StoreError.eventPurged }
-            return FeedPosition(seq: try row.int("last"), revision: try row.int("revision"))
+            return FeedPosition(seq: try row.int("last"), revision: try row.int("revision"), choices: try row.int("choices"))
         }
     }
 

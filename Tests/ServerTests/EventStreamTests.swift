@@ -9,7 +9,8 @@ import Testing
 
 /// `GET /v1/events/{event}/stream` on a real server and PostgreSQL: new pairs arrive as Server-Sent
 /// Events, as the organizers' network shows the people; `Last-Event-ID` replays what was missed;
-/// a wall's view token sees pseudonyms only; only the event's readers get a stream.
+/// a wall's view token sees no pseudonym; a screen hears at once when someone it names hides;
+/// only the event's readers get a stream.
 @Suite(.tier(.database)) struct EventStreamTests {
     /// One event from the stream.
     typealias Event = ServerSentEvents.Event
@@ -141,6 +142,36 @@ import Testing
                 port: server.port, event: "stream-b", credential: ada.client.apiKey!, lastEventId: "\(replayed[1].seq)")
             #expect(try await resumed.next().name == "hello")
             #expect(try Self.connection(try await resumed.next()).seq == replayed[2].seq)
+        }
+    }
+
+    @Test func aScreenIsToldAtOnceWhenSomeoneItNamesHides() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob) = try await server.users("Ada", "Bob")
+            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-hide"))
+            _ = try await bob.client.scan(ada.client, at: "stream-hide")
+            _ = try await bob.client.setWallName(true, at: "stream-hide")
+            _ = try await bob.client.setEventVisibility(.named, at: "stream-hide")
+            let wallToken = try await ada.client.issueViewToken(for: "stream-hide", wall: true).token
+            let wall = try await Stream(port: server.port, event: "stream-hide", credential: wallToken)
+            let organizers = try await Stream(port: server.port, event: "stream-hide", credential: ada.client.apiKey!)
+            #expect(try await wall.next().name == "hello")
+            #expect(try await organizers.next().name == "hello")
+            #expect(try await ada.client.eventNetwork("stream-hide", asWall: true).nodes.contains { $0.label == "Bob" })
+
+            // No pair comes after: the screens hear of it all the same, and read the network again.
+            _ = try await bob.client.setWallName(false, at: "stream-hide")
+            #expect(try await wall.next().name == "changed")
+            #expect(try await organizers.next().name == "changed", "one revision for both kinds of screen")
+            #expect(!(try await ada.client.eventNetwork("stream-hide", asWall: true)).nodes.contains { $0.label == "Bob" })
+            _ = try await bob.client.setEventVisibility(.pseudonymous, at: "stream-hide")
+            #expect(try await organizers.next().name == "changed")
+            #expect(try await wall.next().name == "changed", "the wall reads its picture again too (a revision for both)")
+            #expect(!(try await ada.client.eventNetwork("stream-hide")).nodes.contains { $0.label == "Bob" })
+
+            // Being named again is no such hurry: it waits for the next pair or picture.
+            _ = try await bob.client.setWallName(true, at: "stream-hide")
+            await #expect(throws: Stream.StreamTimedOut.self) { _ = try await wall.next(within: 2) }
         }
     }
 

@@ -16,7 +16,8 @@ import Store
 /// - `GET /v1/events/{event}/stream`: the event's new pairs, for its organizers' live view.
 ///   `hello` is `{"seq": the latest pair's number}`; then `event: connection` (a `LiveConnection`,
 ///   `id:` the highest number sent) for each new pair, and `event: changed` when pairs went or moved
-///   (read the network again; also when more than `replayLimit` were missed). For the event's
+///   or someone stopped being named or shown (read the network again; also when more than
+///   `replayLimit` were missed). For the event's
 ///   readers (`requireEventReader`): a wall's view token sees names of those on the wall only, and no pseudonym.
 /// - `GET /v1/me/stream`: my new connections, so that whoever shows their code learns that it
 ///   worked. `hello` is `{"id": the latest connection's id}`; then `event: connection` (a

@@ -128,20 +128,22 @@ package final class EventFeeds: Service {
     }
 
     /// The reader of one event: new pairs (and pairs that committed late, `LateCommits`), `changed`
-    /// when pairs went or moved, a keep-alive comment when quiet; until nobody watches, or the
-    /// event is purged (`event: purged`, and every stream of it ends).
+    /// when pairs went or moved or someone stopped being named or shown (what the screens show must
+    /// go at once), a keep-alive comment when quiet; until nobody watches, or the event is purged
+    /// (`event: purged`, and every stream of it ends).
     private func read(_ key: FeedKey, from start: FeedPosition, as reader: UUID) async {
         let event = key.event
-        var revision = start.revision
+        var shown = start
         var numbers = LateCommits(from: start.seq)
         var lastSent = ContinuousClock.now
+        func position() -> FeedPosition { FeedPosition(seq: numbers.position, revision: shown.revision, choices: shown.choices) }
         while !Task.isCancelled {
             do {
                 try await Task.sleep(for: settings.interval)
                 guard reads(key, as: reader), let now = try await events.feedPosition(of: event) else { return }
-                if now.revision != revision {
-                    revision = now.revision
-                    broadcast(.changed, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
+                if now.revision != shown.revision || now.choices != shown.choices {
+                    (shown.revision, shown.choices) = (now.revision, now.choices)
+                    broadcast(.changed, to: key, position: position(), from: reader)
                     lastSent = .now
                 }
                 var more = now.seq > numbers.position || !numbers.awaited.isEmpty
@@ -150,16 +152,14 @@ package final class EventFeeds: Service {
                     let faces = try identity().faces(of: pairs, at: event, showingNames: key.showsNames)
                     for pair in pairs {
                         numbers.saw(pair.seq)
-                        let position = FeedPosition(seq: numbers.position, revision: revision)
-                        broadcast(try Self.connection(pair, faces: faces, lastId: position.seq), to: key, position: position, from: reader)
+                        broadcast(try Self.connection(pair, faces: faces, lastId: numbers.position), to: key, position: position(), from: reader)
                         lastSent = .now
                     }
                     more = pairs.count == 1_000
                 }
                 numbers.expire()
                 if ContinuousClock.now - lastSent >= settings.keepAlive {
-                    broadcast(
-                        .keepAlive, to: key, position: FeedPosition(seq: numbers.position, revision: revision), from: reader)
+                    broadcast(.keepAlive, to: key, position: position(), from: reader)
                     lastSent = .now
                 }
             } catch is CancellationError {
