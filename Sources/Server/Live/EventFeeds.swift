@@ -152,7 +152,8 @@ package final class EventFeeds: Service {
                     let faces = try identity().faces(of: pairs, at: event, showingNames: key.showsNames)
                     for pair in pairs {
                         numbers.saw(pair.seq)
-                        broadcast(try Self.connection(pair, faces: faces, lastId: numbers.position), to: key, position: position(), from: reader)
+                        let message = try Self.connection(pair, faces: faces, lastId: numbers.position)
+                        broadcast(message, to: key, position: position(), from: reader)
                         lastSent = .now
                     }
                     more = pairs.count == 1_000
