@@ -27,6 +27,8 @@ import Testing
                 let pseudonyms = network.nodes.filter { $0.pseudonymous == true }
                 // No pseudonym reaches the room: no label at all, and the node's id for the page.
                 #expect(pseudonyms.count == 3 && pseudonyms.allSatisfy { $0.label.isEmpty && !$0.id.isEmpty }, "\(how)")
+                // Ada is in the picture: an organizer projecting it does not show the room which one she is.
+                #expect(network.nodes.count == 4 && network.nodes.allSatisfy { !$0.isMe }, "\(how)")
             }
             // The wall's summary lists only those on the wall, by name: not Bob, whom only the
             // organizers see by name, and no pseudonym.

@@ -28,12 +28,12 @@ extension AppServices {
     /// with an API key, 403 `not_an_organizer` unless its profile organizes the event; 410
     /// `event_purged` once its purge began. `asWall`
     /// (`?view=wall`): read as a wall is, whatever the credential (an organizer projecting the
-    /// picture with their own key shows the room no more than a wall link does).
+    /// picture with their own key shows the room no more than a wall link does: no names but the
+    /// wall's, and no node marked as theirs).
     func requireEventReader(_ context: AppRequestContext, asWall: Bool = false) async throws -> EventReader {
         let reader = try await requireEventReader(context)
         guard asWall else { return reader }
-        return EventReader(
-            event: reader.event, showsNames: false, quotaKey: reader.quotaKey, allowance: reader.allowance, organizer: reader.organizer)
+        return EventReader(event: reader.event, showsNames: false, quotaKey: reader.quotaKey, allowance: reader.allowance, organizer: nil)
     }
 
     /// The event the path's `{event}` names (its id or slug): 404 `unknown_event` if there is none.
