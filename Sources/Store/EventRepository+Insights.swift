@@ -139,16 +139,21 @@ extension EventRepository {
         }
     }
 
-    /// Throws `StoreError.eventPurged` if, in this transaction's snapshot, the event's purge began:
-    /// a read that passes it saw none of what the purge removes go (the mark commits first).
-    /// `locking` (a write): the event's row stays locked FOR SHARE until the transaction ends, so a
-    /// purge's mark waits for the write, or the write for the mark, and sees it.
-    /// `changing`: the event's row is locked as a change to it would be (a member leaving moves its
-    /// revisions, by trigger): two such changes wait for each other, where two share locks each
-    /// waiting to update the row deadlocked.
-    static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, locking: Bool = false, changing: Bool = false) throws {
-        let lock = changing ? "FOR NO KEY UPDATE" : locking ? "FOR SHARE" : ""
-        let purged = try connection.query("SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: lock)")
+    /// How `requireUnpurged` holds the event's row until the transaction ends.
+    enum EventRowLock: String {
+        /// A read: no lock; it saw none of what a purge removes go (the mark commits first).
+        case none = ""
+        /// A write: a purge's mark waits for the write, or the write for the mark, and sees it.
+        case share = "FOR SHARE"
+        /// A write that changes the row too (a member leaving moves its revisions, by trigger): two
+        /// such writes wait for each other, where two share locks each waiting to update it deadlocked.
+        case change = "FOR NO KEY UPDATE"
+    }
+
+    /// Throws `StoreError.eventPurged` if, in this transaction's snapshot, the event's purge began,
+    /// holding its row as `lock` says.
+    static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, lock: EventRowLock = .none) throws {
+        let purged = try connection.query("SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: lock.rawValue)")
         if try purged.first?.bool("purged") == true { throw StoreError.eventPurged }
     }
 

@@ -116,7 +116,7 @@ extension EventRepository {
             try Self.requireWaiting(link)
             let id = try link.uuid("id")
             let event = try link.uuid("event_id")
-            try Self.requireUnpurged(event, on: connection, locking: true)
+            try Self.requireUnpurged(event, on: connection, lock: .share)
             // Accepted, an invitation by profile id to the same event is answered with it: first, then
             // the membership, the order `acceptInvitation` takes them in, so that both kinds accepted
             // at once (two tabs) wait for each other rather than deadlock.

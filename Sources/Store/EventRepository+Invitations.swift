@@ -127,7 +127,7 @@ extension EventRepository {
     /// the role is theirs (an attendee is promoted). `StoreError.unknownInvitation` when none stands.
     public func acceptInvitation(to event: UUID, profile: UUID) async throws -> EventMember {
         try await database.withTransaction { connection in
-            try Self.requireUnpurged(event, on: connection, locking: true)
+            try Self.requireUnpurged(event, on: connection, lock: .share)
             let accepted = try connection.query(
                 """
                 DELETE FROM organizer_invitations i WHERE i.event_id = \(event) AND i.profile_id = \(profile) AND \(Self.standing)

@@ -238,7 +238,7 @@ extension EventRepository {
     /// `organizerCannotLeave` for an organizer (who steps down first); `eventPurged` once its purge began.
     public func leave(_ event: UUID, profile: UUID) async throws -> Bool {
         try await database.withTransaction { connection in
-            try Self.requireUnpurged(event, on: connection, changing: true)
+            try Self.requireUnpurged(event, on: connection, lock: .change)
             guard
                 let row = try connection.query(
                     "SELECT role FROM event_members WHERE event_id = \(event) AND profile_id = \(profile) FOR UPDATE"
