@@ -153,7 +153,8 @@ extension EventRepository {
     /// Throws `StoreError.eventPurged` if, in this transaction's snapshot, the event's purge began,
     /// holding its row as `lock` says.
     static func requireUnpurged(_ event: UUID, on connection: PostgresConnection, lock: EventRowLock = .none) throws {
-        let purged = try connection.query("SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: lock.rawValue)")
+        let purged = try connection.query(
+            "SELECT purged_at IS NOT NULL AS purged FROM events WHERE id = \(event) \(unsafeSQL: lock.rawValue)")
         if try purged.first?.bool("purged") == true { throw StoreError.eventPurged }
     }
 
