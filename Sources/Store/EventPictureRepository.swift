@@ -117,7 +117,8 @@ public struct EventPictureRepository: Sendable {
                 INSERT INTO event_pictures (event_id, lease_generation, lease_until, maker)
                 VALUES (\(event), 1, now() + \(milliseconds) * interval '1 millisecond', \(String(maker.prefix(200))))
                 ON CONFLICT (event_id) DO UPDATE SET
-                    lease_generation = event_pictures.lease_generation + 1, lease_until = EXCLUDED.lease_until, maker = EXCLUDED.maker
+                    lease_generation = \(Self.next("event_pictures.lease_generation")), lease_until = EXCLUDED.lease_until,
+                    maker = EXCLUDED.maker
                 WHERE event_pictures.lease_until IS NULL OR event_pictures.lease_until <= now()
                     OR event_pictures.lease_until > now() + \(Self.longestLeaseSQL)
                 RETURNING lease_generation
@@ -160,11 +161,20 @@ public struct EventPictureRepository: Sendable {
     package static func clear(where condition: SQL, on connection: PostgresConnection) throws(PostgresError) {
         try connection.query(
             """
-            UPDATE event_pictures SET lease_generation = lease_generation + 1, lease_until = NULL, picture_generation = NULL,
+            UPDATE event_pictures SET lease_generation = \(Self.next("lease_generation")), lease_until = NULL, picture_generation = NULL,
                 fingerprint = NULL, people = NULL, places = NULL, grown_in_a_row = NULL, pairs_when_drawn_afresh = NULL,
                 warm_started = NULL, made_at = NULL
             WHERE \(condition)
             """)
+    }
+
+    /// The generation after `column`'s: one more, or 1 past the schema's bound (2^62, which a
+    /// restored row may hold, where one more would break the row's check, and with it every lease,
+    /// erasure, leave and purge of the event). A lease is matched by its generation; a server that
+    /// kept a picture of a higher one before the wrap grows the next from it once, not from the
+    /// stored one: a picture of the event all the same.
+    private static func next(_ column: String) -> SQL {
+        "CASE WHEN \(unsafeSQL: column) >= 4611686018427387904 THEN 1 ELSE \(unsafeSQL: column) + 1 END"
     }
 
     private static func unpurged(_ event: UUID, on connection: PostgresConnection) throws(PostgresError) -> Bool {

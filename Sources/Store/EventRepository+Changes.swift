@@ -54,7 +54,11 @@ extension EventRepository {
                     FROM events e WHERE e.id = \(event)
                     """)[0]
                 let (earliest, latest) = (try limits.date("earliest"), try limits.date("latest"))
-                guard (earliest...latest).contains(changes.purgeOn) else { throw PurgeDateOutOfBounds(earliest: earliest, latest: latest) }
+                // An event that ended longer ago than the latest date allows has no date left to move
+                // to (earliest, now, past latest): refused, as any date outside the bounds is.
+                guard earliest <= changes.purgeOn, changes.purgeOn <= latest else {
+                    throw PurgeDateOutOfBounds(earliest: earliest, latest: latest)
+                }
             }
             return try Event(
                 row: try connection.query(

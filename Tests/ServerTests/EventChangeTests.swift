@@ -130,6 +130,35 @@ import Tokens
         }
     }
 
+    /// An event that ended longer ago than the longest keeping allows, its purge date still ahead
+    /// (an older release's row, or a shorter `CONSTELLATION_PURGE_LONGEST_DAYS` since): the earliest
+    /// date (now) is past the latest. Before, the bounds made a range that stopped the server.
+    @Test func anEventWithNoPurgeDateLeftRefusesANewOneAndTheServerLivesOn() async throws {
+        try await TestServer.run { server throws in
+            let ada = try await server.user("Ada")
+            let event = try await ada.client.createEvent(EventRoutesTests.newEvent("long-over")).event
+            _ = try await server.services.database.withConnection {
+                try $0.query(
+                    """
+                    UPDATE events SET created_at = now() - interval '402 days', starts_at = now() - interval '401 days',
+                        ends_at = now() - interval '400 days 23 hours', purge_on = now() + interval '30 days'
+                    WHERE id = \(event.id)
+                    """)
+            }
+            let tag = try #require(try await ada.client.taggedEvent("long-over").etag)
+            let before = try await ada.client.event("long-over")
+            do {
+                _ = try await ada.client.changeEvent(
+                    "long-over", EventChangeRequest(purgeOn: Date().addingTimeInterval(40 * 86_400).rounded()), ifMatch: tag)
+                Issue.record("a purge date past the latest was accepted")
+            } catch let error as ClientError {
+                guard case .problem(let problem) = error else { throw error }
+                #expect(problem.status == 422 && problem.errors?.first?.pointer == "/purgeOn", "\(problem)")
+            }
+            #expect(try await ada.client.event("long-over") == before, "nothing changed, and the server still answers")
+        }
+    }
+
     @Test func twoOrganizersChangingAtOnceNeverOverwriteEachOther() async throws {
         try await TestServer.run { server throws in
             let ada = try await server.user("Ada")

@@ -99,4 +99,46 @@ import Testing
             #expect(try await server.client.send(.GET, "/health").status == 200, "\(name): the server is still there")
         }
     }
+
+    /// The counters at the schema's bound (2^62, which a restore may bring): the next change wraps
+    /// them rather than fail the row's check. Before, nobody at the event could leave or be
+    /// erased, nor its pictures be made, nor the event be purged.
+    @Test func countersAtTheirBoundMoveOn() async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, cleo, dan) = try await server.users("Ada", "Bob", "Cleo", "Dan")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent("edge"))
+            for person in [bob, cleo, dan] { _ = try await person.client.joinEvent("edge", code: created.joinCode) }
+            try await bob.client.scan(cleo.client, at: "edge")
+            try await cleo.client.scan(dan.client, at: "edge")
+            try await dan.client.scan(ada.client, at: "edge")
+            _ = try await ada.client.eventNetwork("edge")
+            func counters() async throws -> (pairs: Int64, lease: Int64) {
+                try await server.services.database.withConnection { connection in
+                    let row = try connection.query(
+                        """
+                        SELECT e.pairs_revision, p.lease_generation FROM events e JOIN event_pictures p ON p.event_id = e.id
+                        WHERE e.slug = 'edge'
+                        """)[0]
+                    return (try row.int("pairs_revision"), try row.int("lease_generation"))
+                }
+            }
+            let bound: Int64 = 1 << 62
+            _ = try await server.services.database.withConnection {
+                try $0.execute(
+                    unsafeSQL: """
+                        UPDATE events SET pairs_revision = \(bound) WHERE slug = 'edge';
+                        UPDATE event_pictures SET lease_generation = \(bound);
+                        """)
+            }
+            try await bob.client.leave("edge")  // his pair goes: the pairs' revision moves, the picture is cleared
+            #expect(try await counters() == (0, 1))
+            _ = try await server.services.database.withConnection {
+                try $0.execute(unsafeSQL: "UPDATE event_pictures SET lease_generation = \(bound), lease_until = NULL")
+            }
+            #expect(try await ada.client.eventNetwork("edge").nodes.count == 3, "a lease taken, a picture made")
+            #expect(try await counters().lease == 1)
+            try await cleo.client.deleteMe()
+            #expect(try await ada.client.eventNetwork("edge").nodes.count == 2)
+        }
+    }
 }

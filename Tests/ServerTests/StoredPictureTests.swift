@@ -303,6 +303,28 @@ import Tokens
         }
     }
 
+    /// Everyone at x = 999,999 but one, a hundred-millionth beside them (each in turn): a spread
+    /// of almost nothing far from the centre, which a picture's grid once turned into cells past
+    /// `Int`'s range, stopping the server. The picture grows where it is, as any picture does.
+    @Test(arguments: 0..<4) func aPictureOfNoSpreadFarFromTheCentreGrows(_ person: Int) async throws {
+        try await TestServer.run { server throws in
+            let (ada, _, cleo, _, eve, _) = try await Users.smallEvent(server)
+            _ = try await ada.client.eventNetwork("net-event")
+            try await Self.execute(
+                """
+                UPDATE event_pictures SET places = overlay(
+                    decode(repeat('000000007e842e41' || '0000000000000000' || '00000000' || '04000000', 4), 'hex')
+                    placing '\\x560000007e842e41'::bytea from \(unsafeSQL: String(person * 24 + 1)) for 8)
+                """, on: server)
+            try await Users.connect(eve, cleo, at: "net-event")
+            try await TestServer.run(keys: nil, sharing: server) { other throws in
+                let network = try await other.client.authenticated(ada.client.apiKey!).eventNetwork("net-event")
+                #expect(network.nodes.count == 5 && network.nodes.allSatisfy { $0.x.isFinite && $0.y.isFinite })
+                #expect(await other.services.graphWork.storedPictures.made == 1, "the next picture made")
+            }
+        }
+    }
+
     @Test func whoeverLeavesOrIsErasedIsInNoStoredPicture() async throws {
         try await TestServer.run { server throws in
             let (ada, bob, cleo, dan, _, _) = try await Users.smallEvent(server)

@@ -250,7 +250,7 @@ struct Grid: Sendable {
         var count = [Int](repeating: 0, count: capacity + 1)
         var slotOf = [Int32](repeating: 0, count: points.count)
         for (i, p) in points.enumerated() {
-            let key = Self.key(Int(floor(p.x / cellSize)), Int(floor(p.y / cellSize)))
+            let key = Self.key(Self.cell(p.x, size: cellSize), Self.cell(p.y, size: cellSize))
             var slot = Self.hash(key) & mask
             while keys[slot] != Self.empty && keys[slot] != key { slot = (slot + 1) & mask }
             keys[slot] = key
@@ -271,14 +271,23 @@ struct Grid: Sendable {
 
     private static func key(_ x: Int, _ y: Int) -> Int64 { Int64(truncatingIfNeeded: x) << 32 ^ Int64(UInt32(truncatingIfNeeded: y)) }
 
+    /// The cell of `coordinate` in cells of `size`, within ±2³¹ (a key keeps 32 bits of it): a picture read back from
+    /// the database may hold places of any size, and a coordinate past `Int`'s range, or not a
+    /// number, would stop the process; such places share cells, which costs time, not answers.
+    private static func cell(_ coordinate: Double, size: Double) -> Int {
+        let cell = (coordinate / size).rounded(.down)
+        guard !cell.isNaN else { return 0 }
+        return Int(min(max(cell, -2_147_483_648), 2_147_483_647))
+    }
+
     private static func hash(_ key: Int64) -> Int {
         Int(truncatingIfNeeded: (UInt64(bitPattern: key) &* 0x9E37_79B9_7F4A_7C15) >> 20)
     }
 
     /// Replaces `slots` with the slots of the occupied cells among the 3 × 3 around `p`.
     func neighbourSlots(of p: Point, into slots: inout [Int]) {
-        let cx = Int(floor(p.x / cellSize))
-        let cy = Int(floor(p.y / cellSize))
+        let cx = Self.cell(p.x, size: cellSize)
+        let cy = Self.cell(p.y, size: cellSize)
         slots.removeAll(keepingCapacity: true)
         for dy in -1...1 {
             for dx in -1...1 {
