@@ -24,7 +24,33 @@ struct GrowthSeriesTests {
         let edge = try #require(GrowthSeries(recorded: [[largest, largest, largest, largest, largest, largest]]))
         let window = try #require(try edge.window(size: 86_400, from: nil, to: nil, within: day))
         #expect(edge.buckets(window).last?.cumulativeConnections == largest)
-        #expect(throws: GrowthSeries.WindowError.self) { try edge.window(size: 300, from: day.lowerBound, to: nil, within: day) }
+        #expect(throws: GrowthSeries.WindowError.self) {
+            try edge.window(size: 300, from: day.lowerBound, to: Date(timeIntervalSince1970: 253_402_300_000), within: day)
+        }
+        // Not asked for, the rest of the 20,000 years is the event's day instead (widened to whole buckets).
+        let asked = try #require(try edge.window(size: 300, from: day.lowerBound, to: nil, within: day))
+        #expect(edge.buckets(asked).count == 289)
+    }
+
+    /// Two people who met five weeks before an eight-hour event (its code scanned early): the
+    /// growth asked for without dates, in five-minute buckets, starts at the event's start, its
+    /// first bucket counting them. Before, it was 10,000 buckets too many, refused, and every page's chart with it.
+    @Test func aPairWeeksBeforeTheEventLeavesItsChartTheEventsDates() throws {
+        let start = Date(timeIntervalSince1970: 1_780_000_200)  // on a five minutes' boundary
+        let event = start...start.addingTimeInterval(8 * 3_600)
+        let (a, b, c) = (UUID(), UUID(), UUID())
+        let series = GrowthSeries([
+            EventPair(profileA: a, profileB: b, firstAt: event.lowerBound.addingTimeInterval(-35 * 86_400)),
+            EventPair(profileA: a, profileB: c, firstAt: event.lowerBound.addingTimeInterval(3_600)),
+        ])
+        let window = try #require(try series.window(size: 300, from: nil, to: nil, within: event))
+        let buckets = series.buckets(window)
+        #expect(buckets.count == 13 && buckets.first?.start == event.lowerBound, "from its start to its last pair")
+        #expect(buckets.first?.cumulativeConnections == 1 && buckets.last?.cumulativeConnections == 2)
+        // Asked for in so many words, it is refused, as before.
+        #expect(throws: GrowthSeries.WindowError.self) {
+            try series.window(size: 300, from: event.lowerBound.addingTimeInterval(-35 * 86_400), to: nil, within: event)
+        }
     }
 
     /// One pair dated centuries after the rest (a hand-made row) is counted in a series that

@@ -60,11 +60,18 @@ struct EventReport {
         return EventGrowth.bucketSizes.values.sorted().first { seconds / Double($0) <= 96 } ?? 86_400
     }
 
-    /// The growth over the event's dates, and over any pair's time outside them.
+    /// The growth over the event's dates, and over any pair's time outside them unless that would
+    /// take too many buckets (a pair weeks before the event): then the event's dates.
     func growth() throws -> [GrowthBucket] {
-        guard let series = GrowthSeries(recorded: record.steps),
-            let window = try series.window(size: bucket, from: .distantPast, to: .distantFuture, within: event.startsAt...event.endsAt)
-        else { return [] }
+        guard let series = GrowthSeries(recorded: record.steps) else { return [] }
+        let dates = event.startsAt...event.endsAt
+        let whole: GrowthSeries.Window?
+        do {
+            whole = try series.window(size: bucket, from: .distantPast, to: .distantFuture, within: dates)
+        } catch {
+            whole = try series.window(size: bucket, from: dates.lowerBound, to: dates.upperBound, within: dates)
+        }
+        guard let window = whole else { return [] }
         return series.buckets(window)
     }
 

@@ -111,8 +111,9 @@ package struct GrowthSeries: Sendable {
 
     /// The window for buckets of `size` seconds: from `from` (default: the first connection) to
     /// `to` (default: the last one), each widened to bucket boundaries; `to` is exclusive; never
-    /// outside `event`'s dates and its pairs. Nil when there is nothing to answer (no pairs, or an
-    /// empty window).
+    /// outside `event`'s dates and its pairs; a default that would hold too many buckets is the
+    /// event's own dates instead (`WindowError.tooMany` only for what was asked). Nil when there
+    /// is nothing to answer (no pairs, or an empty window).
     package func window(size: Int, from: Date?, to: Date?, within event: ClosedRange<Date>) throws(WindowError) -> Window? {
         guard !steps.isEmpty else { return nil }
         let perBucket = size / Self.stepSeconds
@@ -122,9 +123,16 @@ package struct GrowthSeries: Sendable {
         // buckets for a day's event would be work and bytes for nothing.
         let spanFirst = min(Self.index(event.lowerBound, size: size), dataFirst)
         let spanEnd = max(Self.ceilingIndex(event.upperBound, size: size), dataEnd)
-        let first = max(from.map { Self.index($0, size: size) } ?? dataFirst, spanFirst)
+        var first = max(from.map { Self.index($0, size: size) } ?? dataFirst, spanFirst)
         // `to` exclusive: the buckets that start before it. The last pair's bucket is included.
-        let end = min(to.map { Self.ceilingIndex($0, size: size) } ?? dataEnd, spanEnd)
+        var end = min(to.map { Self.ceilingIndex($0, size: size) } ?? dataEnd, spanEnd)
+        // Pairs far from the event's dates (scanned weeks before it, or a restored row): what was
+        // not asked for is the event's dates rather than a refusal, the first bucket's totals
+        // counting the pairs before it. Before, one early pair failed every page's growth chart.
+        if end - first > EventGrowth.maximumBuckets {
+            if from == nil { first = max(first, Self.index(event.lowerBound, size: size)) }
+            if to == nil { end = min(end, Self.ceilingIndex(event.upperBound, size: size)) }
+        }
         guard end > first else { return nil }
         // Refused before any work: a month's event and its grace in 5-minute buckets is still a large answer.
         let count = end - first
