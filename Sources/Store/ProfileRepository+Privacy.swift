@@ -26,13 +26,17 @@ extension ProfileRepository {
         try await database.withTransaction { connection in
             // A two-key advisory lock, in a space apart from the events' (1, event) locks.
             try connection.query("SELECT pg_advisory_xact_lock(2, 0)")
-            // The shared pictures of its events place it (or one under way will).
-            try EventPictureRepository.clear(
-                where: "event_id IN (SELECT event_id FROM event_members WHERE profile_id = \(profile)) OR \(profile) = ANY(people)",
-                on: connection)
+            let events = try connection.query("SELECT event_id FROM event_members WHERE profile_id = \(profile)").map {
+                row throws(PostgresError) in try row.uuid("event_id")
+            }
             // Foreign keys cascade from profiles to api_keys, connections, token_uses and
             // redemptions (by scanner, and by connection); the tests check no row names it afterwards.
-            return !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
+            let existed = !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
+            // The shared pictures of its events place it (or one under way will). Cleared last, as
+            // a member leaving clears them last: first, they deadlocked with anyone leaving one of
+            // its events (the picture's row held here, the event's there, each waiting for the other).
+            try EventPictureRepository.clear(where: "event_id = ANY(\(events)) OR \(profile) = ANY(people)", on: connection)
+            return existed
         }
     }
 }

@@ -334,6 +334,23 @@ import Tokens
         }
     }
 
+    /// Ten rounds of someone erasing themselves while another leaves one of their events, its
+    /// picture shared: each took the picture's row and the event's in the other's order.
+    @Test(arguments: 0..<10) func anErasureAndALeaveOfTheSameEventBothGoThrough(round: Int) async throws {
+        try await TestServer.run { server throws in
+            let (ada, bob, cleo, dan) = try await server.users("Ada", "Bob", "Cleo", "Dan")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent())
+            for person in [bob, cleo, dan] { _ = try await person.client.joinEvent("rustconf-2026", code: created.joinCode) }
+            try await bob.client.scan(dan.client, at: "rustconf-2026")
+            try await cleo.client.scan(ada.client, at: "rustconf-2026")
+            _ = try await ada.client.eventNetwork("rustconf-2026")
+            async let erased: Void = bob.client.deleteMe()
+            async let left: Void = cleo.client.leave("rustconf-2026")
+            _ = try await (erased, left)
+            #expect(try await ada.client.eventNetwork("rustconf-2026").nodes.count == 0, "Dan met only Bob, Ada only Cleo")
+        }
+    }
+
     // MARK: - GET /v1/me/connections?format=csv|vcard
 
     /// `text` read back as CSV by Python's csv module: the rows, each a list of fields.
