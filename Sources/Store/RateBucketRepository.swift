@@ -3,8 +3,8 @@ import Foundation
 /// Token buckets kept in PostgreSQL (`rate_buckets`, migration 0024), for the rate limits every
 /// server of a deployment counts together. A bucket holds up to its `capacity` and refills at
 /// `perSecond`; the database's clock is the one clock. A bucket never seen is full, and a stored
-/// one is read defensively: one written in the future (a restored archive's) counts as full, so no
-/// value can keep it empty.
+/// one is read defensively: one written more than a minute in the future (a restored archive's)
+/// counts as full, so no value can keep it empty.
 public struct RateBucketRepository: Sendable {
     let database: Database
 
@@ -25,10 +25,14 @@ public struct RateBucketRepository: Sendable {
         }
 
         /// Its tokens now, refilled since its row was written, as SQL on `rate_buckets AS b`.
+        /// Written more than a minute ahead (a restored archive's): full. Written a moment ahead is
+        /// a concurrent transaction's, begun after this one (`now()` is when a transaction began)
+        /// and committed while this one waited for the row: nothing refilled since. Taken as full,
+        /// as it once was, it let forty wrong join codes sent at once all through.
         fileprivate var refilled: SQL {
             """
-            CASE WHEN b.updated > now() THEN \(Double(capacity))
-                 ELSE least(\(Double(capacity)), b.tokens + extract(epoch FROM now() - b.updated)::float8 * \(perSecond)) END
+            CASE WHEN b.updated > now() + interval '1 minute' THEN \(Double(capacity))
+                 ELSE least(\(Double(capacity)), b.tokens + greatest(extract(epoch FROM now() - b.updated)::float8, 0) * \(perSecond)) END
             """
         }
     }
@@ -63,6 +67,18 @@ public struct RateBucketRepository: Sendable {
             for bucket in buckets {
                 _ = try Self.takeOne(from: bucket, evenIfEmpty: true, on: connection)
             }
+        }
+    }
+
+    /// Gives `bucket` back the token a `take` took, up to its capacity: for something that turned
+    /// out not to count (a right join code, taken from the room for wrong ones before it was tried).
+    public func refund(_ bucket: Bucket) async throws {
+        try await database.withConnection { connection in
+            try connection.query(
+                """
+                UPDATE rate_buckets AS b SET tokens = least(\(bucket.refilled) + 1, \(Double(bucket.capacity))), updated = now()
+                WHERE subject = \(bucket.subject)
+                """)
         }
     }
 

@@ -220,4 +220,38 @@ import Testing
                 "who never guessed wrong still joins")
         }
     }
+
+    /// Forty wrong join codes sent at once: each takes its guess before its code is tried, so no
+    /// more than the person's room (5) are tried; the rest are refused. Before, all forty passed a
+    /// check that had counted none of them yet.
+    @Test func wrongJoinCodesSentAtOnceAreCountedAsTheyCome() async throws {
+        try await TestServer.run(configure: { $0.rateLimits = Self.limits("join_guess=5/h,join_guess_event=120/h") }) { server throws in
+            let ada = try await server.user("Ada")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent("guess-burst"))
+            let bob = try await server.user("Bob").client
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<40 {
+                    group.addTask {
+                        do {
+                            _ = try await bob.joinEvent("guess-burst", code: "AAAA-AAAA")
+                            return 200
+                        } catch {
+                            guard case .problem(let problem)? = error as? ClientError else { throw error }
+                            return problem.status
+                        }
+                    }
+                }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count { $0 == 403 } <= 5 && statuses.allSatisfy { $0 == 403 || $0 == 429 }, "\(statuses.sorted())")
+            // A right code after them is refused too (no room left), and someone else's is not.
+            await expectProblem(429, "rate_limited") { _ = try await bob.joinEvent("guess-burst", code: created.joinCode) }
+            #expect(try await server.user("Cleo").client.joinEvent("guess-burst", code: created.joinCode).role == .attendee)
+            // A right code costs nothing of the room: Dora joins, and still has all five wrong guesses.
+            let dora = try await server.user("Dora").client
+            _ = try await dora.joinEvent("guess-burst", code: created.joinCode)
+            for _ in 0..<5 { await expectProblem(403, "invalid_join_code") { _ = try await dora.joinEvent("guess-burst", code: "AAAA-AAAA") } }
+            await expectProblem(429, "rate_limited") { _ = try await dora.joinEvent("guess-burst", code: "AAAA-AAAA") }
+        }
+    }
 }

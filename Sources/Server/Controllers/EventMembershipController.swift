@@ -16,23 +16,30 @@ struct EventMembershipController {
 
     /// 201 when the caller becomes an attendee, 200 when they were a member already (their role stays);
     /// 410 `event_ended` once its end has come. Wrong codes are counted per person and per event
-    /// (`DeploymentLimits.checkGuess`): 429 past them.
+    /// (`DeploymentLimits.takeGuess`): 429 past them.
     @Sendable func join(_ request: Request, context: AppRequestContext) async throws -> Response {
         let me = try context.requireProfile()
         let event = try await services.requireEvent(context)
         // A purged event says so (the store refuses it); any other whose end has come, this.
         guard event.purgedAt != nil || Date() < event.endsAt else { throw Problem.eventEnded }
         let input = try await request.decode(as: JoinRequest.self, context: context)
-        try await services.deploymentLimits.checkGuess(credential: me.id, event: event.id)
+        let limits = services.deploymentLimits
+        try await limits.takeGuess(credential: me.id, event: event.id)
         let membership: MyEvent
         let joined: Bool
         do {
             guard let code = try services.joinCodes.attempt(input.code, for: event.id) else { throw StoreError.invalidJoinCode }
             (membership, joined) = try await services.events.join(event.id, profile: me.id, code: code)
         } catch StoreError.invalidJoinCode {
-            try await services.deploymentLimits.chargeGuess(credential: me.id, event: event.id)
+            try await limits.chargeGuess(credential: me.id, event: event.id)
             throw StoreError.invalidJoinCode
+        } catch {
+            // Not a wrong code (the event purged meanwhile, the database busy): no guess spent.
+            try? await limits.refundGuess(credential: me.id, event: event.id)
+            throw error
         }
+        // A refund that fails costs the person one guess of their room, nothing more.
+        try? await limits.refundGuess(credential: me.id, event: event.id)
         if joined { context.logger.info("event joined", metadata: ["event.id": "\(event.id)", "profile.id": "\(me.id)"]) }
         return try .json(membership, status: joined ? .created : .ok)
     }

@@ -31,8 +31,10 @@ package struct DeploymentLimits: Sendable {
 
     /// Throws `RateLimited` when `credential` has no room left for more wrong join codes, or when
     /// the event's room for them from everyone is spent and `credential` has guessed wrong lately
-    /// (`RateLimiter.checkGuess`); counts nothing.
-    func checkGuess(credential: UUID, event: UUID) async throws {
+    /// (`RateLimiter.checkGuess`); else takes one from `credential`'s room before the code is tried
+    /// (`refundGuess` gives it back when the code was right). Taken before, not counted after: forty
+    /// wrong codes sent at once all passed a check that counted none of them yet.
+    func takeGuess(credential: UUID, event: UUID) async throws {
         try filter.checkGuess(.joinGuess, credential: credential, event: event)
         guard limits.perCredential[.joinGuess] != nil else { return }
         // The person's bucket first, then the event's, if it is limited.
@@ -41,12 +43,23 @@ package struct DeploymentLimits: Sendable {
         if let refusing = RateLimits.refusingGuess(tokens: tokens, capacity: buckets[0].capacity) {
             throw RateLimited(action: .joinGuess, retryAfter: .seconds((1 - tokens[refusing]) / buckets[refusing].perSecond))
         }
+        if let wait = try await store.take([buckets[0]]) { throw RateLimited(action: .joinGuess, retryAfter: wait) }
     }
 
-    /// Counts a wrong join code by `credential` at `event`.
+    /// Gives back the guess `takeGuess` took: the code was right (or never tried).
+    func refundGuess(credential: UUID, event: UUID) async throws {
+        guard limits.perCredential[.joinGuess] != nil,
+            let personal = limits.buckets(.joinGuess, credential: credential, address: nil, event: event).first
+        else { return }
+        try await store.refund(Self.bucket(personal))
+    }
+
+    /// Counts a wrong join code by `credential` at `event`: in this server's buckets, and in the
+    /// event's room (the person's, if limited, was taken by `takeGuess`).
     func chargeGuess(credential: UUID, event: UUID) async throws {
         filter.chargeGuess(.joinGuess, credential: credential, event: event)
-        try await store.charge(limits.buckets(.joinGuess, credential: credential, address: nil, event: event).map(Self.bucket))
+        let buckets = limits.buckets(.joinGuess, credential: credential, address: nil, event: event).map(Self.bucket)
+        try await store.charge(limits.perCredential[.joinGuess] == nil ? buckets : Array(buckets.dropFirst()))
     }
 
     private static func bucket(_ rule: (rule: RateRule, action: RateLimits.Action, subject: String)) -> RateBucketRepository.Bucket {
