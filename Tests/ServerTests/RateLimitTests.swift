@@ -250,7 +250,9 @@ import Testing
             // A right code costs nothing of the room: Dora joins, and still has all five wrong guesses.
             let dora = try await server.user("Dora").client
             _ = try await dora.joinEvent("guess-burst", code: created.joinCode)
-            for _ in 0..<5 { await expectProblem(403, "invalid_join_code") { _ = try await dora.joinEvent("guess-burst", code: "AAAA-AAAA") } }
+            for _ in 0..<5 {
+                await expectProblem(403, "invalid_join_code") { _ = try await dora.joinEvent("guess-burst", code: "AAAA-AAAA") }
+            }
             await expectProblem(429, "rate_limited") { _ = try await dora.joinEvent("guess-burst", code: "AAAA-AAAA") }
         }
     }
