@@ -104,7 +104,7 @@ struct EventReport {
         let peak = figures.peakHour.map { peak in
             let hours = "\(words.dayAndTime(peak.start, in: zone))–\(words.time(peak.start.addingTimeInterval(3_600), in: zone))"
             return "<data id=\"figure-peak-hour\" value=\"\(ISO8601Seconds.string(peak.start))\">\(hours)</data>"
-                + "<small>\(words("report.newConnectionsCount", ["connections": value("peak-connections", peak.newConnections)]))</small>"
+                + "<small>\(words("report.newConnectionsCount", count: peak.newConnections, ["connections": value("peak-connections", peak.newConnections)]))</small>"
         }
         let rows: [(String, String)] = [
             (words("report.attendees"), value("attendees", figures.attendees)),

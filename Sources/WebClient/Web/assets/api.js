@@ -179,12 +179,15 @@ export function explain(error) {
   if (error instanceof OfflineError) return t('error.offline');
   const field = error?.errors?.length ? fieldMessage(error.errors[0]) : null;
   if (field) return t('error.invalid', { detail: field });
-  if (error && error.code === 'validation_failed' && error.detail) return t('error.invalid', { detail: error.detail });
   const key = `problem.${error?.code}`;
   if (has(key)) return t(key);
-  // Not a problem document (a proxy's error page): its status, not its English reason.
-  if (error instanceof ApiError && error.code === `http_${error.status}`) return t('error.status', { status: String(error.status) });
-  return t('error.other', { reason: error && error.message ? error.message : String(error) });
+  // Not a problem document (a proxy's error page), or a code this page does not know: its status,
+  // not the server's English words.
+  if (error instanceof ApiError) return t('error.status', { status: String(error.status) });
+  // A fault of the page or of the browser (no Ed25519 in it, a Wi-Fi login page where JSON was
+  // due): its English message is for the console, not for the person.
+  console.error(error);
+  return t('error.unexpected');
 }
 
 /** Shows `text` in `element` (a live region), as an error or as news. */

@@ -6,7 +6,7 @@ import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
 import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { offerContact, sharedEntries } from './card.js';
-import { t, localize } from './i18n.js';
+import { t, localize, list } from './i18n.js';
 
 const status = document.getElementById('status');
 sayWaits(status);
@@ -45,7 +45,7 @@ function keepForLater() {
 function sendWhenOnline() {
   flushWhenOnline(({ done, refused, error }) => {
     if (error) askName(explain(error), 'error');
-    else if (done.length) finish(t('connect.connected', { people: done.map((redemption) => describe(redemption.connection.peer)).join(', ') }), 'success');
+    else if (done.length) finish(t('connect.connected', { people: list(done.map((redemption) => describe(redemption.connection.peer))) }), 'success');
     else if (refused.length) finish(explain(refused[0].error), 'error');
   });
 }

@@ -10,7 +10,7 @@ import { choiceBox } from './choice-box.js';
 import { describePicture } from './picture-text.js';
 import { pending, flushWhenOnline, keepProfile, keptProfile, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
-import { t, language, localize } from './i18n.js';
+import { t, language, localize, list } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -307,7 +307,7 @@ function showHome() {
 
 /** Says who the scans sent from this phone's queue connected me with. */
 function sayConnected(redemptions) {
-  say($('heard'), t('connect.connected', { people: redemptions.map((redemption) => redemption.connection.peer.displayName).join(', ') }), 'success');
+  say($('heard'), t('connect.connected', { people: list(redemptions.map((redemption) => redemption.connection.peer.displayName)) }), 'success');
 }
 
 /**

@@ -54,6 +54,11 @@ export function has(key) {
   return Object.hasOwn(messages, key);
 }
 
+/** `items` as this language writes a list of names ("Ada, Bob and Cleo"). */
+export function list(items) {
+  return new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+}
+
 /** `n` as this language writes numbers (`options` as `Intl.NumberFormat`'s). */
 export function number(n, options) {
   return n.toLocaleString(language, options);

@@ -1,7 +1,7 @@
 // A constellation in words: the text alternative of a picture's canvas, for whoever does not see
 // it (a screen reader reads it after the canvas's name). Who is in it, and in which communities (the
 // colours), best connected first; a large picture names its largest communities and their best connected.
-import { t } from './i18n.js';
+import { t, list } from './i18n.js';
 
 /** Up to this many people, everyone is named; above, each community's best connected only. */
 const EVERYONE = 30;
@@ -25,7 +25,7 @@ export function describePicture(nodes, links) {
     const shown = members.sort((a, b) => (b.degree || 0) - (a.degree || 0)).slice(0, everyone ? members.length : NAMES);
     const names = shown.map((node) => node.label).filter(Boolean);
     const unnamed = shown.length - names.length;
-    return [...names, ...(unnamed ? [t('count.unnamed', { count: unnamed })] : [])].join(', ');
+    return list([...names, ...(unnamed ? [t('count.unnamed', { count: unnamed })] : [])]);
   };
   const parts = largest.slice(0, everyone ? largest.length : GROUPS).map(([community, members]) => {
     const name = community === null ? t('picture.noCommunity') : t('picture.community', { number: community + 1 });

@@ -93,7 +93,7 @@ export async function showRecord(path) {
   const { figures } = record;
   const percent = new Intl.NumberFormat(language, { style: 'percent' });
   const rows = [
-    ['organize.record.people', t('organize.record.peopleValue', { people: figures.people, attendees: figures.attendees })],
+    ['organize.record.people', t('organize.record.peopleValue', { count: figures.attendees, people: figures.people, attendees: figures.attendees })],
     ['organize.record.connections', number(figures.connections)],
     ['organize.record.connected', percent.format(figures.connectedShare)],
     ['organize.record.communities', number(figures.communities)],
