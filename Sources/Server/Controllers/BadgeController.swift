@@ -69,7 +69,12 @@ struct BadgeController {
         guard Date() < event.endsAt else { throw Problem.eventEnded }
         let (html, count) = try await services.graphWork.run("badges", event: event.id, credential: me.id, clientGone: context.clientIsGone)
         {
-            let holders = try await services.events.badgeHolders(of: event.id)
+            // A member whose codes are revoked until after the event's end (a restored row: a
+            // reset moves it to the next second) has no badge that could connect: left off the
+            // sheet, where signing theirs failed everyone's.
+            let holders = try await services.events.badgeHolders(of: event.id).filter {
+                ($0.tokensValidFrom ?? .distantPast) < event.endsAt
+            }
             let html = try await services.graphWork.compute.run("badges") { () -> Result<String, any Error> in
                 Result {
                     let badges = try holders.map { holder in
