@@ -198,6 +198,9 @@ extension EventRepository {
     /// attendees): how many. At 0, what is left (invitations, view links, the join code, the
     /// organizers' choices) goes, and the purge is finished.
     package static func removeSome(of event: UUID, limit: Int, on connection: PostgresConnection) throws(PostgresError) -> Int {
+        // The event's row before its picture's, as every change that revises the event takes them
+        // (an erasure's cascade, a leave): in the other order, a purge round and an erasure deadlocked.
+        try connection.query("SELECT 1 FROM events WHERE id = \(event) FOR NO KEY UPDATE")
         // Its shared picture names people: it goes first (a picture under way is not saved: `save`).
         try EventPictureRepository.clear(where: "event_id = \(event) AND people IS NOT NULL", on: connection)
         let pairs = try connection.query(

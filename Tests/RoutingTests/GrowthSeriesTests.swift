@@ -33,8 +33,8 @@ struct GrowthSeriesTests {
     }
 
     /// Two people who met five weeks before an eight-hour event (its code scanned early): the
-    /// growth asked for without dates, in five-minute buckets, starts at the event's start, its
-    /// first bucket counting them. Before, it was 10,000 buckets too many, refused, and every page's chart with it.
+    /// growth asked for without dates, in five-minute buckets, is the event's dates, its first
+    /// bucket counting them. Before, it was 10,000 buckets too many, refused, and every page's chart with it.
     @Test func aPairWeeksBeforeTheEventLeavesItsChartTheEventsDates() throws {
         let start = Date(timeIntervalSince1970: 1_780_000_200)  // on a five minutes' boundary
         let event = start...start.addingTimeInterval(8 * 3_600)
@@ -45,8 +45,11 @@ struct GrowthSeriesTests {
         ])
         let window = try #require(try series.window(size: 300, from: nil, to: nil, within: event))
         let buckets = series.buckets(window)
-        #expect(buckets.count == 13 && buckets.first?.start == event.lowerBound, "from its start to its last pair")
+        #expect(buckets.count == 96 && buckets.first?.start == event.lowerBound, "its eight hours")
         #expect(buckets.first?.cumulativeConnections == 1 && buckets.last?.cumulativeConnections == 2)
+        let early = GrowthSeries([EventPair(profileA: a, profileB: b, firstAt: event.lowerBound.addingTimeInterval(-35 * 86_400))])
+        let onlyEarly = try #require(try early.window(size: 300, from: nil, to: nil, within: event))
+        #expect(early.buckets(onlyEarly).last?.cumulativeConnections == 1, "the pair is shown, never nothing")
         // Asked for in so many words, it is refused, as before.
         #expect(throws: GrowthSeries.WindowError.self) {
             try series.window(size: 300, from: event.lowerBound.addingTimeInterval(-35 * 86_400), to: nil, within: event)

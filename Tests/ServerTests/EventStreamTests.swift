@@ -147,8 +147,8 @@ import Testing
 
     @Test func aScreenIsToldAtOnceWhenSomeoneItNamesHides() async throws {
         try await TestServer.run { server throws in
-            let (ada, bob) = try await server.users("Ada", "Bob")
-            _ = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-hide"))
+            let (ada, bob, cleo) = try await server.users("Ada", "Bob", "Cleo")
+            let created = try await ada.client.createEvent(EventRoutesTests.newEvent("stream-hide"))
             _ = try await bob.client.scan(ada.client, at: "stream-hide")
             _ = try await bob.client.setWallName(true, at: "stream-hide")
             _ = try await bob.client.setEventVisibility(.named, at: "stream-hide")
@@ -169,8 +169,11 @@ import Testing
             #expect(try await wall.next().name == "changed", "the wall reads its picture again too (a revision for both)")
             #expect(!(try await ada.client.eventNetwork("stream-hide")).nodes.contains { $0.label == "Bob" })
 
-            // Being named again is no such hurry: it waits for the next pair or picture.
+            // Being named again is no such hurry: it waits for the next pair or picture. Nor does
+            // someone shown nowhere leaving tell every screen to read the picture again.
             _ = try await bob.client.setWallName(true, at: "stream-hide")
+            _ = try await cleo.client.joinEvent("stream-hide", code: created.joinCode)
+            try await cleo.client.leave("stream-hide")
             await #expect(throws: Stream.StreamTimedOut.self) { _ = try await wall.next(within: 2) }
         }
     }

@@ -130,8 +130,8 @@ package struct GrowthSeries: Sendable {
         // not asked for is the event's dates rather than a refusal, the first bucket's totals
         // counting the pairs before it. Before, one early pair failed every page's growth chart.
         if end - first > EventGrowth.maximumBuckets {
-            if from == nil { first = max(first, Self.index(event.lowerBound, size: size)) }
-            if to == nil { end = min(end, Self.ceilingIndex(event.upperBound, size: size)) }
+            if from == nil { first = Self.index(event.lowerBound, size: size) }
+            if to == nil { end = Self.ceilingIndex(event.upperBound, size: size) }
         }
         guard end > first else { return nil }
         // Refused before any work: a month's event and its grace in 5-minute buckets is still a large answer.

@@ -21,3 +21,15 @@ BEGIN
     RETURN NULL;
 END
 $$;
+
+-- A member leaving revises the event's choices only if a screen showed them by name (to the
+-- organizers, or on the walls): every revision tells every screen of the event to read it again,
+-- and someone pseudonymous leaving, or joining and leaving over and over, changed nothing shown
+-- that their pairs' removal (which revises the pairs) does not already say.
+CREATE OR REPLACE FUNCTION event_members_left() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM event_choices_revise(ARRAY(
+        SELECT DISTINCT event_id FROM left_members WHERE visibility = 'named' OR wall_name));
+    RETURN NULL;
+END
+$$;
