@@ -71,8 +71,8 @@ struct BadgeController {
         {
             // A member whose codes are revoked until after the event's end (a restored row: a
             // reset moves it to the next second) has no badge that could connect: left off the
-            // sheet, where signing theirs failed everyone's.
-            // Compared in whole seconds, as a token states its times.
+            // sheet, where signing theirs failed everyone's. Compared in whole seconds, as a token
+            // states its times.
             let lastSecond = event.endsAt.timeIntervalSince1970.rounded(.down)
             let holders = try await services.events.badgeHolders(of: event.id).filter {
                 ($0.tokensValidFrom ?? .distantPast).timeIntervalSince1970.rounded(.down) < lastSecond
