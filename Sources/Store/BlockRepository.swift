@@ -27,11 +27,9 @@ public struct BlockRepository: Sendable {
                 INSERT INTO blocks (blocker_id, blocked_id) VALUES (\(blocker), \(blocked))
                 ON CONFLICT (blocker_id, blocked_id) DO NOTHING RETURNING created_at
                 """)
-            try connection.query(
-                """
-                DELETE FROM connections
-                WHERE profile_a = LEAST(\(blocker), \(blocked)) AND profile_b = GREATEST(\(blocker), \(blocked))
-                """)
+            let pair: SQL = "c.profile_a = LEAST(\(blocker), \(blocked)) AND c.profile_b = GREATEST(\(blocker), \(blocked))"
+            try EventRepository.lockEvents(ofConnections: pair, on: connection)
+            try connection.query("DELETE FROM connections c WHERE \(pair)")
             let rows = try connection.query(
                 """
                 SELECT b.created_at, \(Profile.columns) FROM blocks b JOIN profiles p ON p.id = b.blocked_id

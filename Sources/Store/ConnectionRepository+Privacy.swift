@@ -6,14 +6,10 @@ extension ConnectionRepository {
     /// redemptions that made it. Returns whether there was one; a profile is never connected to itself.
     public func remove(between profile: UUID, and peer: UUID) async throws -> Bool {
         guard profile != peer else { return false }
-        return try await database.withConnection { connection in
-            !(try connection.query(
-                """
-                DELETE FROM connections
-                WHERE profile_a = LEAST(\(profile), \(peer)) AND profile_b = GREATEST(\(profile), \(peer))
-                RETURNING id
-                """
-            ).isEmpty)
+        return try await database.withTransaction { connection in
+            let pair: SQL = "c.profile_a = LEAST(\(profile), \(peer)) AND c.profile_b = GREATEST(\(profile), \(peer))"
+            try EventRepository.lockEvents(ofConnections: pair, on: connection)
+            return !(try connection.query("DELETE FROM connections c WHERE \(pair) RETURNING id").isEmpty)
         }
     }
 

@@ -158,6 +158,24 @@ extension EventRepository {
         if try purged.first?.bool("purged") == true { throw StoreError.eventPurged }
     }
 
+    /// Takes, in id order, the rows of the events whose pairs are among the connections
+    /// `connections` selects (a condition on `c`), and of `alsoOf`'s events, before the caller
+    /// removes them: a removed pair or member revises its event (by trigger), and every change
+    /// that does takes the event's row before the pair's (a leave, a purge round). Taken the
+    /// other way, a disconnect or a block and a leave of the pair's event deadlocked.
+    static func lockEvents(
+        ofConnections connections: SQL, alsoOf member: UUID? = nil, on connection: PostgresConnection
+    ) throws(PostgresError) {
+        let membership: SQL = member.map { "OR id IN (SELECT event_id FROM event_members WHERE profile_id = \($0))" } ?? ""
+        try connection.query(
+            """
+            SELECT 1 FROM events
+            WHERE id IN (SELECT ec.event_id FROM event_connections ec JOIN connections c ON c.id = ec.connection_id WHERE \(connections))
+              \(membership)
+            ORDER BY id FOR NO KEY UPDATE
+            """)
+    }
+
     private static func pairs(of event: UUID, on connection: PostgresConnection) throws(PostgresError) -> [EventPair] {
         try connection.query(
             """

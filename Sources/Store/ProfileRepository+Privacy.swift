@@ -29,6 +29,11 @@ extension ProfileRepository {
             let events = try connection.query("SELECT event_id FROM event_members WHERE profile_id = \(profile)").map {
                 row throws(PostgresError) in try row.uuid("event_id")
             }
+            // Its row, then its events' (those of its pairs and of its memberships), before its
+            // rows go: the order a block and a leave take them in.
+            try connection.query("SELECT 1 FROM profiles WHERE id = \(profile) FOR UPDATE")
+            try EventRepository.lockEvents(
+                ofConnections: "c.profile_a = \(profile) OR c.profile_b = \(profile)", alsoOf: profile, on: connection)
             // Foreign keys cascade from profiles to api_keys, connections, token_uses and
             // redemptions (by scanner, and by connection); the tests check no row names it afterwards.
             let existed = !(try connection.query("DELETE FROM profiles WHERE id = \(profile) RETURNING id").isEmpty)
