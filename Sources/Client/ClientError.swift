@@ -24,6 +24,17 @@ public enum ClientError: Error, CustomStringConvertible, Sendable {
         if case .problem(let problem) = self { problem.code } else { nil }
     }
 
+    /// Whether the server cannot take the request just now, so that the same request may go
+    /// through later: it cannot be reached, it says it is unavailable (restarting, failing over,
+    /// busy: 503), or a proxy before it says that it did not answer (502, 503, 504).
+    public var isTemporary: Bool {
+        switch self {
+        case .unreachable: true
+        case .problem(let problem): problem.status == 503
+        case .unexpectedResponse(let status, _): [502, 503, 504].contains(status)
+        }
+    }
+
     /// Whether the server answered a problem of `code`.
     public func `is`(_ code: ProblemCode) -> Bool { self.code == code.rawValue }
 }

@@ -453,8 +453,14 @@ public struct ConstellationClient: Sendable {
             contentType: answer.head.headers.first { $0.name.caseInsensitiveCompare("Content-Type") == .orderedSame }?.value,
             headers: answer.head.headers)
         if let serverVersion, let version = raw.header(Release.header) { serverVersion(version) }
-        guard raw.status < 400 else {
-            if let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) { throw .problem(problem) }
+        guard (200..<300).contains(raw.status) else {
+            if raw.status >= 400, let problem = try? JSONDecoder.constellation.decode(Problem.self, from: Data(raw.body)) {
+                throw .problem(problem)
+            }
+            if (300..<400).contains(raw.status), let location = raw.header("Location") {
+                // Not followed: a key is not sent on to wherever a redirect points.
+                throw .unexpectedResponse(status: raw.status, detail: "it redirects to \(location); give the server's address as that")
+            }
             throw .unexpectedResponse(status: raw.status, detail: String(decoding: raw.body.prefix(200), as: UTF8.self))
         }
         return raw
@@ -464,7 +470,7 @@ public struct ConstellationClient: Sendable {
         do {
             return try JSONDecoder.constellation.decode(T.self, from: Data(response.body))
         } catch {
-            throw .unexpectedResponse(status: response.status, detail: "cannot decode \(T.self): \(error)")
+            throw .unexpectedResponse(status: response.status, detail: "its answer is not the \(T.self) this client reads")
         }
     }
 }

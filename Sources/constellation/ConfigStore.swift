@@ -58,12 +58,29 @@ struct ConfigStore {
         return value
     }
 
-    /// Writes atomically (a temporary file renamed over the old one) with mode 0600.
+    /// Reads the value in `file` (nil when there is none), lets `change` change it, and writes
+    /// it back, holding an exclusive lock on a file beside it all the while: two commands at once
+    /// (a scan while `sync` sends the queue) each see the other's change rather than write over it.
+    func update<Value: Codable, Result>(
+        _ file: URL, as type: Value.Type, _ change: (inout Value?) throws(CommandFailure) -> Result
+    ) throws(CommandFailure) -> Result {
+        try createDirectory()
+        let lockPath = file.appendingPathExtension("lock").path
+        let descriptor = open(lockPath, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw .io("cannot open \(lockPath): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0 else { throw .io("cannot lock \(lockPath): \(String(cString: strerror(errno)))") }
+        var value = try read(type, from: file)
+        let result = try change(&value)
+        if let value { try write(value, to: file) }
+        return result
+    }
+
+    /// Writes atomically (a temporary file of this process's, renamed over the old one) with mode 0600.
     func write(_ value: some Encodable, to file: URL) throws(CommandFailure) {
+        try createDirectory()
         do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            let temporary = file.appendingPathExtension("tmp")
+            let temporary = file.appendingPathExtension("\(getpid()).tmp")
             let data = try JSONEncoder.constellation.encode(value)
             guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
                 throw CommandFailure.io("cannot write \(temporary.path)")
@@ -73,6 +90,15 @@ struct ConfigStore {
             throw error
         } catch {
             throw .io("cannot write \(file.path): \(error.localizedDescription)")
+        }
+    }
+
+    private func createDirectory() throws(CommandFailure) {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .io("cannot make \(directory.path): \(error.localizedDescription)")
         }
     }
 }

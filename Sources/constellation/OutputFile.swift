@@ -6,8 +6,7 @@ import Foundation
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String?) throws(CommandFailure) {
         guard let path else {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+            return Terminal.write(Data(bytes))
         }
         let url = URL(fileURLWithPath: path)
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")

@@ -6,7 +6,7 @@ import QR
 enum QRImage {
     /// What the QR codes in the PNG or JPEG file at `path` hold.
     static func texts(inFile path: String) throws(CommandFailure) -> [String] {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .io("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw .noInput("cannot read \(path)") }
         do {
             return try QRDecoder.decode(imageFile: [UInt8](data))
         } catch {

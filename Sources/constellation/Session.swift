@@ -35,47 +35,61 @@ struct Session {
             throw .data("'\(server)' is not an http(s) URL")
         }
         let authorities = options.caFile ?? ProcessInfo.processInfo.environment["CONSTELLATION_CA_FILE"]
-        let seconds = options.timeout ?? ProcessInfo.processInfo.environment["CONSTELLATION_TIMEOUT"].map { Double($0) ?? .nan } ?? 10
-        guard seconds.isFinite, seconds > 0, seconds <= 3600 else {
-            throw .data("the timeout must be a number of seconds above 0 and at most 3600")
+        let given = options.timeout ?? ProcessInfo.processInfo.environment["CONSTELLATION_TIMEOUT"].map { Double($0) ?? .nan }
+        let seconds = given ?? 10
+        guard seconds.isFinite, seconds >= 0.001, seconds <= 3600 else {
+            throw .data("the timeout must be a number of seconds from 0.001 to 3600")
         }
+        let timeout = Duration.milliseconds(Int64(seconds * 1000))
+        // Connecting gives up after 3 s unless a timeout is given: a scan goes offline at once
+        // where no network is, yet a slow network can be given longer.
         client = ConstellationClient(
-            baseURL: server, apiKey: credentials?.apiKey, transport: try Self.transport(trusting: authorities),
-            timeout: .milliseconds(Int64(seconds * 1000)), serverVersion: VersionNotice.hear)
+            baseURL: server, apiKey: credentials?.apiKey,
+            transport: try Self.transport(trusting: authorities, connectTimeout: given == nil ? .seconds(3) : timeout),
+            timeout: timeout, serverVersion: VersionNotice.hear)
     }
 
     /// The transport to the server, trusting `authorities` (a PEM file) besides the system's.
     /// The file is read here, so that a wrong path or a file that holds no certificate is said
     /// as such, not as a server that cannot be reached.
-    private static func transport(trusting authorities: String?) throws(CommandFailure) -> HTTPTransport {
+    private static func transport(trusting authorities: String?, connectTimeout: Duration) throws(CommandFailure) -> HTTPTransport {
         if let authorities {
             guard let pem = FileManager.default.contents(atPath: authorities) else {
-                throw .data("cannot read certificate authorities from \(authorities): no such readable file")
+                throw .noInput("cannot read certificate authorities from \(authorities): no such readable file")
             }
             guard String(decoding: pem, as: UTF8.self).contains("-----BEGIN CERTIFICATE-----") else {
                 throw .data("cannot read certificate authorities from \(authorities): it holds no PEM certificate")
             }
         }
-        return HTTPTransport(trusting: authorities)
+        return HTTPTransport(trusting: authorities, connectTimeout: connectTimeout)
     }
 
     // MARK: - Keys
 
     /// The server's public keys, refreshed when it answers and cached for offline verification.
-    /// `unreachable` says why the cached keys were used: nil when the server answered.
+    /// `unreachable` says why the cached keys were used (`why`): nil when the server answered.
     func verificationKeys() async throws(CommandFailure) -> (keys: [String: VerificationKey], unreachable: String?) {
         let keySet: KeySet
         do throws(ClientError) {
             keySet = try await client.keys()
         } catch {
-            guard case .unreachable(_, let reason) = error else { throw CommandFailure(error) }
+            guard error.isTemporary else { throw CommandFailure(error) }
             guard let cached = try store.read(KeySet.self, from: store.keysFile) else {
                 throw .unavailable("\(error), and no keys are cached to check the code offline")
             }
-            return (try Self.verificationKeys(cached), reason)
+            return (try Self.verificationKeys(cached), Self.why(error))
         }
         try store.write(keySet, to: store.keysFile)
         return (try Self.verificationKeys(keySet), nil)
+    }
+
+    /// Why the server could not take a request just now, for a scan kept offline.
+    static func why(_ error: ClientError) -> String {
+        switch error {
+        case .unreachable(_, let reason): "The server cannot be reached (\(reason))"
+        case .problem(let problem): "The server cannot record scans just now (\(problem.code))"
+        case .unexpectedResponse(let status, _): "The server cannot record scans just now (\(status) from the server or a proxy)"
+        }
     }
 
     static func verificationKeys(_ keySet: KeySet) throws(CommandFailure) -> [String: VerificationKey] {
@@ -100,10 +114,11 @@ struct Session {
     /// Queues `scan` unless its token is already queued (a code scanned twice is sent once);
     /// returns the scan the queue holds for that token and whether it was just added.
     func enqueue(_ scan: ConfigStore.QueuedScan) throws(CommandFailure) -> (scan: ConfigStore.QueuedScan, added: Bool) {
-        let queue = try queuedScans()
-        if let queued = queue.first(where: { $0.token == scan.token }) { return (queued, false) }
-        try store.write(queue + [scan], to: store.queueFile)
-        return (scan, true)
+        try store.update(store.queueFile, as: [ConfigStore.QueuedScan].self) { queue in
+            if let queued = queue?.first(where: { $0.token == scan.token }) { return (queued, false) }
+            queue = (queue ?? []) + [scan]
+            return (scan, true)
+        }
     }
 
     /// One queued scan's fate.
@@ -115,32 +130,40 @@ struct Session {
         let redemption: Redemption?
     }
 
-    /// Sends every queued scan; those the server answered (yes or no) leave the queue,
-    /// those it could not receive stay for next time.
+    /// Refusals that are not about the scan (the key: 401, the time: 408, the rate: 429, a
+    /// client gone: 499): the scan stays queued, to be sent again.
+    static let refusalsNotOfTheScan: Set<Int> = [401, 408, 429, 499]
+
+    /// Sends every queued scan; those the server answered (yes, or no to the scan itself) leave
+    /// the queue, those it could not receive or take now stay for next time, as do scans queued
+    /// meanwhile.
     func syncQueue() async throws(CommandFailure) -> [SyncResult] {
         let queue = try queuedScans()
         guard !queue.isEmpty else { return [] }
         var results: [SyncResult] = []
-        var remaining: [ConfigStore.QueuedScan] = []
+        var answered: Set<String> = []
         for scan in queue {
             do throws(ClientError) {
                 let redemption = try await client.redeem(
                     RedeemRequest(token: scan.token, scannedAt: scan.scannedAt, clientNonce: scan.clientNonce))
+                answered.insert(scan.clientNonce)
                 results.append(
                     SyncResult(
                         clientNonce: scan.clientNonce, status: redemption.created ? "connected" : "already_connected",
                         code: nil, message: nil, redemption: redemption))
-            } catch .problem(let problem) where problem.status < 500 {
+            } catch .problem(let problem) where problem.status < 500 && !Self.refusalsNotOfTheScan.contains(problem.status) {
+                answered.insert(scan.clientNonce)
                 results.append(
                     SyncResult(
                         clientNonce: scan.clientNonce, status: "refused", code: problem.code, message: problem.title, redemption: nil))
             } catch {
-                remaining.append(scan)
                 results.append(
                     SyncResult(clientNonce: scan.clientNonce, status: "pending", code: nil, message: error.description, redemption: nil))
             }
         }
-        try store.write(remaining, to: store.queueFile)
+        try store.update(store.queueFile, as: [ConfigStore.QueuedScan].self) { queue in
+            queue = queue?.filter { !answered.contains($0.clientNonce) }
+        }
         return results
     }
 

@@ -116,8 +116,15 @@ import Tokens
         try "hello".write(to: notAnImage, atomically: true, encoding: .utf8)
         let image = try Binaries.cli(["scan", "--image", notAnImage.path], home: ada, server: server.url)
         #expect(image.status == 65 && image.stderr.contains("not a PNG or JPEG"))
+        let missing = try Binaries.cli(["scan", "--image", ada.appendingPathComponent("none.png").path], home: ada, server: server.url)
+        #expect(missing.status == 66 && missing.stderr.contains("cannot read"), "a missing input file: \(missing)")
         let usage = try Binaries.cli(["scan"], home: ada, server: server.url)
         #expect(usage.status == 64)
+        // An entry number at Int's bound once trapped (number - 1).
+        let lowest = try Binaries.cli(["me", "card", "remove", "--", "\(Int.min)"], home: ada, server: server.url)
+        #expect(lowest.status == 65 && lowest.stderr.contains("there is no entry"), "\(lowest)")
+        let tooShort = try Binaries.cli(["view", "--timeout", "0.0004"], home: ada, server: server.url)
+        #expect(tooShort.status == 65 && tooShort.stderr.contains("from 0.001 to 3600"), "no timeout is not a timeout: \(tooShort)")
         let twice = try Binaries.cli(["register", "--name", "Again"], home: ada, server: server.url)
         #expect(twice.status == 73 && twice.stderr.contains("--force"))
         let nowhere = try Binaries.cli(["view"], home: ada, server: "http://127.0.0.1:9")
@@ -185,6 +192,17 @@ import Tokens
 
         server = try ServerProcess(databaseURL: databaseURL, dataDirectory: dataDirectory)
         defer { _ = server.stop() }
+        // Sent with a key the server does not know (a revoked device), the scan is refused for its
+        // sender, not for itself: it stays queued for the next try (it was dropped as "refused").
+        let credentials = bob.appendingPathComponent("constellation/credentials.json")
+        let saved = try Data(contentsOf: credentials)
+        var wrong = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+        wrong["apiKey"] = String(repeating: "x", count: 43)
+        try JSONSerialization.data(withJSONObject: wrong).write(to: credentials)
+        let refused = try Binaries.cli(["sync"], home: bob, server: server.url)
+        #expect(refused.status == 69 && refused.stdout.contains("Still pending"), "\(refused)")
+        #expect(try queuedTokens(home: bob) == [token])
+        try saved.write(to: credentials)
         let sync = try Binaries.cli(["sync", "--json"], home: bob, server: server.url)
         #expect(sync.status == 0, "\(sync.stderr)")
         struct Synced: Decodable { let status: String }

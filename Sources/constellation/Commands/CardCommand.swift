@@ -43,7 +43,7 @@ struct CardCommand: AsyncParsableCommand {
 
     /// The index of entry `number` (as `show` numbers them) in `entries`.
     static func index(_ number: Int, in entries: [ContactEntry]) throws -> Int {
-        guard entries.indices.contains(number - 1) else {
+        guard number >= 1, entries.indices.contains(number - 1) else {
             throw CommandFailure.data("there is no entry \(number): your card has \(entries.count) (see `constellation me card`)")
         }
         return number - 1

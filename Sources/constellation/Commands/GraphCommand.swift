@@ -88,7 +88,7 @@ struct GraphLayout: AsyncParsableCommand {
             } else {
                 handle = FileHandle.standardOutput
             }
-            document.write(format, to: TextSink { handle.write(Data($0.utf8)) })
+            document.write(format, to: TextSink { Terminal.write(Data($0.utf8), to: handle) })
         }
     }
 

@@ -51,7 +51,7 @@ struct Scan: AsyncParsableCommand {
             }
             let why: String
             if let unreachable {
-                why = "The server cannot be reached (\(unreachable))"
+                why = unreachable
             } else if let refused = try await redeem(token, session: session) {
                 why = refused
             } else {
@@ -80,12 +80,10 @@ struct Scan: AsyncParsableCommand {
         let redemption: Redemption
         do throws(ClientError) {
             redemption = try await session.client.redeem(RedeemRequest(token: token))
-        } catch .unreachable(_, let reason) {
-            // The network went away between the key check and the redemption: keep the scan.
-            return "The server cannot be reached (\(reason))"
-        } catch .problem(let problem) where problem.status == 503 {
-            // The database is failing over, restarting or busy: keep the scan the same way.
-            return "The server cannot record scans just now (\(problem.code))"
+        } catch  where error.isTemporary {
+            // The network went away between the key check and the redemption, or the server (or
+            // the proxy before it) says it cannot take it now: keep the scan.
+            return Session.why(error)
         } catch {
             throw CommandFailure(error)
         }

@@ -70,9 +70,7 @@ struct Show: SessionCommand {
         case .text: bytes = Array(code.terminalText(darkOnLight: light).utf8)
         }
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-                throw CommandFailure.io("cannot write \(output)")
-            }
+            try OutputFile.write(bytes, to: output)
             Terminal.note("Wrote a \(format.rawValue) QR code to \(output); it expires at \(Self.time(issued.expiresAt)).")
             return
         }

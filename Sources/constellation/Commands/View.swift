@@ -20,9 +20,7 @@ struct View: SessionCommand {
     func run(in session: Session) async throws {
         let network = try await session.client.network(depth: depth)
         if let svg {
-            guard FileManager.default.createFile(atPath: svg, contents: Data(NetworkDrawing.svg(network).utf8)) else {
-                throw CommandFailure.io("cannot write \(svg)")
-            }
+            try OutputFile.write(Array(NetworkDrawing.svg(network).utf8), to: svg)
             Terminal.note("Wrote \(svg).")
         }
         if options.json { return try Terminal.printJSON(network) }
