@@ -294,10 +294,10 @@ import Testing
             Credential(
                 profile: Profile(id: UUID(), displayName: "Ada", headline: nil, createdAt: Date()), deviceId: UUID(), tokensValidFrom: nil)
         }
-        for key in 0..<100 { cache.remember(credential(), keyHash: [UInt8(key)], generation: cache.generation) }
+        for key in 0..<100 { cache.remember(credential(), for: [UInt8(key)], generation: cache.generation) }
         #expect(cache.count == 100, "within a lifetime, every key stays")
         try await Task.sleep(for: .milliseconds(450))
-        cache.remember(credential(), keyHash: [200], generation: cache.generation)
+        cache.remember(credential(), for: [200], generation: cache.generation)
         #expect(cache.count == 1, "the hundred expired keys went with the next one remembered")
     }
 
@@ -308,9 +308,9 @@ import Testing
         let credential = Credential(profile: profile, deviceId: UUID(), tokensValidFrom: nil)
         let before = cache.generation
         cache.forget(profile: profile.id)  // the revocation commits while the lookup is out
-        cache.remember(credential, keyHash: [1, 2, 3], generation: before)
-        #expect(cache.credential(keyHash: [1, 2, 3]) == nil)
-        cache.remember(credential, keyHash: [1, 2, 3], generation: cache.generation)
-        #expect(cache.credential(keyHash: [1, 2, 3]) == credential)
+        cache.remember(credential, for: [1, 2, 3], generation: before)
+        #expect(cache.value(for: [1, 2, 3]) == nil)
+        cache.remember(credential, for: [1, 2, 3], generation: cache.generation)
+        #expect(cache.value(for: [1, 2, 3]) == credential)
     }
 }

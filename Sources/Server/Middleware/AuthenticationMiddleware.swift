@@ -61,10 +61,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         guard APIKey.isWellFormed(key) else { throw Problem.invalidCredentials }
         let hash = try APIKey.hash(key)
-        if let cached = credentials.credential(keyHash: hash) { return .key(cached) }
+        if let cached = credentials.value(for: hash) { return .key(cached) }
         let generation = credentials.generation
         guard let credential = try await profiles.authenticate(apiKeyHash: hash) else { throw Problem.invalidCredentials }
-        credentials.remember(credential, keyHash: hash, generation: generation)
+        credentials.remember(credential, for: hash, generation: generation)
         return .key(credential)
     }
 
@@ -98,9 +98,10 @@ struct AuthenticationMiddleware: RouterMiddleware {
     private func liveLink(of grant: ViewClaims) async throws -> LiveViewLink {
         // A link remembered live, and not expired by what was remembered, is taken as it is; one that
         // looks expired is read again, for another instance may have extended it meanwhile.
-        if let known = viewLinks.link(grant.tokenId), known.expiresAt > Date() { return known }
+        if let known = viewLinks.value(for: grant.tokenId), known.expiresAt > Date() { return known }
+        let generation = viewLinks.generation
         guard let found = try await events.liveViewLink(grant.tokenId) else { throw Problem.viewTokenRevoked }
-        viewLinks.remember(grant.tokenId, as: found)
+        viewLinks.remember(found, for: grant.tokenId, generation: generation)
         // The row decides, within the token's own expiry: an organizer may have extended it, or not.
         guard found.expiresAt > Date() else { throw Problem.viewTokenExpired }
         return found
