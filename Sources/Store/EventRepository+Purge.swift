@@ -248,15 +248,19 @@ extension EventRepository {
                 ).first
             else { return false }
             guard try EventRole(row: row) == .attendee else { throw StoreError.organizerCannotLeave }
-            try connection.query(
+            let pairs = try connection.query(
                 """
                 DELETE FROM event_connections ec USING connections c
                 WHERE ec.event_id = \(event) AND ec.connection_id = c.id AND (c.profile_a = \(profile) OR c.profile_b = \(profile))
-                """)
+                RETURNING 1
+                """
+            ).count
             try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile)")
             try connection.query("DELETE FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)")
-            // The event's shared picture placed them (or one under way will): the next is made without them.
-            try EventPictureRepository.clear(where: "event_id = \(event)", on: connection)
+            // The event's shared picture placed them (or one under way will): the next is made
+            // without them. Someone in no pair was in no picture: it stays, so that joining and
+            // leaving over and over does not keep the event's picture from being stored.
+            if pairs > 0 { try EventPictureRepository.clear(where: "event_id = \(event)", on: connection) }
             return true
         }
     }

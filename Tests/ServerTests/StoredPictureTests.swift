@@ -327,8 +327,13 @@ import Tokens
 
     @Test func whoeverLeavesOrIsErasedIsInNoStoredPicture() async throws {
         try await TestServer.run { server throws in
-            let (ada, bob, cleo, dan, _, _) = try await Users.smallEvent(server)
+            let (ada, bob, cleo, dan, eve, _) = try await Users.smallEvent(server)
             _ = try await ada.client.eventNetwork("net-event")
+            #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (1, 1))
+
+            // Eve, in no pair and so in no picture, leaves: the picture stays (joining and leaving
+            // over and over once kept any picture of the event from being stored).
+            try await eve.client.leave("net-event")
             #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (1, 1))
 
             // Dan leaves: the picture that placed him goes; the next is made without him.
