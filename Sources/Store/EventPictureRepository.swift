@@ -128,9 +128,10 @@ public struct EventPictureRepository: Sendable {
     }
 
     /// Saves `picture` as `event`'s latest and gives the lease back, if the lease `picture.generation`
-    /// is still the latest taken (compare-and-set): false when it was not (it ran out and another
-    /// server took it, or a member's leaving or erasure cleared the picture since), and then
-    /// nothing is written.
+    /// is still the latest taken (compare-and-set) and everyone it places is still in a pair of the
+    /// event: false when not (the lease ran out and another server took it; a member's leaving or
+    /// erasure cleared the picture since; or the graph it drew was read before one, from a replica
+    /// behind the primary), and then nothing is written.
     public func save(_ picture: Picture, of event: UUID) async throws -> Bool {
         try await database.withTransaction { connection in
             guard try Self.unpurged(event, on: connection) else { return false }
@@ -142,6 +143,11 @@ public struct EventPictureRepository: Sendable {
                         grown_in_a_row = \(picture.grownInARow), pairs_when_drawn_afresh = \(picture.pairsWhenDrawnAfresh),
                         warm_started = \(picture.warmStarted), made_at = now()
                     WHERE event_id = \(event) AND lease_generation = \(picture.generation)
+                      AND NOT EXISTS (
+                          SELECT 1 FROM unnest(\(picture.people)) AS placed (id)
+                          WHERE placed.id NOT IN (
+                              SELECT profile_a FROM event_connections WHERE event_id = \(event)
+                              UNION SELECT profile_b FROM event_connections WHERE event_id = \(event)))
                     RETURNING 1
                     """
                 ).isEmpty)

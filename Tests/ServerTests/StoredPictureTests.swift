@@ -327,7 +327,7 @@ import Tokens
 
     @Test func whoeverLeavesOrIsErasedIsInNoStoredPicture() async throws {
         try await TestServer.run { server throws in
-            let (ada, bob, cleo, dan, eve, _) = try await Users.smallEvent(server)
+            let (ada, bob, cleo, dan, eve, event) = try await Users.smallEvent(server)
             _ = try await ada.client.eventNetwork("net-event")
             #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (1, 1))
 
@@ -337,8 +337,19 @@ import Tokens
             #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (1, 1))
 
             // Dan leaves: the picture that placed him goes; the next is made without him.
+            let placed = try #require(try await EventPictureRepository(database: server.services.database).picture(of: event.event.id))
             try await dan.client.leave("net-event")
             #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (0, 0))
+            // A maker that read the graph from a replica still behind his leave, under a lease taken
+            // after it, saves nothing: the picture would place him.
+            let store = EventPictureRepository(database: server.services.database)
+            let lease = try #require(try await store.takeLease(of: event.event.id, maker: "behind", for: .seconds(30)))
+            let stale = EventPictureRepository.Picture(
+                generation: lease, fingerprint: placed.fingerprint, people: placed.people, places: placed.places, grownInARow: 1,
+                pairsWhenDrawnAfresh: 5, warmStarted: true)
+            #expect(try await !store.save(stale, of: event.event.id))
+            #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (0, 0))
+            try await store.release(event.event.id, generation: lease)
             let without = try await ada.client.eventNetwork("net-event")
             #expect(without.nodes.count == 3)
             #expect(try await Self.storedPictures(naming: dan.profile.id, in: server) == (0, 1))
