@@ -19,7 +19,9 @@ public struct ConnectionFilter: Sendable {
 
 extension ConnectionRepository {
     /// Sets `owner`'s note (`.some(nil)` clears it) and/or tags on their connection with `peer`;
-    /// nil fields stay. The connection as `owner` sees it, or nil when they are not connected.
+    /// nil fields stay. The connection as `owner` sees it, or nil when they are not connected. The
+    /// connection is held (FOR KEY SHARE) while the note is written: a removal under way is
+    /// waited for, and then there is none.
     public func annotate(connectionWith peer: UUID, by owner: UUID, note: String??, tags: [String]?) async throws -> Connection? {
         guard owner != peer else { return nil }
         return try await database.withTransaction { connection in
@@ -28,6 +30,7 @@ extension ConnectionRepository {
                 INSERT INTO connection_notes (connection_id, owner_id, note, tags)
                 SELECT c.id, \(owner), \(note ?? nil), \(TextArray(tags ?? []))
                 FROM connections c WHERE c.profile_a = LEAST(\(owner), \(peer)) AND c.profile_b = GREATEST(\(owner), \(peer))
+                FOR KEY SHARE
                 ON CONFLICT (owner_id, connection_id) DO UPDATE SET
                     note = CASE WHEN \(note != nil) THEN EXCLUDED.note ELSE connection_notes.note END,
                     tags = CASE WHEN \(tags != nil) THEN EXCLUDED.tags ELSE connection_notes.tags END,

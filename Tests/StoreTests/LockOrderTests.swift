@@ -4,12 +4,13 @@ import Store
 import TestSupport
 import Testing
 
+/// Changes that meet another half done, made to meet it rather than left to chance: a
+/// transaction takes what the other change takes first, waits until the change under test waits
+/// for a lock, and then goes on as the other change does.
+///
 /// Changes that remove an event's pairs take the event's row before the pairs' rows, as a leave
 /// and a purge round do: two changes taking them in opposite orders deadlock, and PostgreSQL
-/// rolls one of them back (`database_busy`). Each case here is made to meet a leave half done
-/// rather than left to chance: a transaction holds the event's row as a leave does first, waits
-/// until the change under test waits for a lock, and then removes the event's pairs of the person,
-/// as a leave goes on to do.
+/// rolls one of them back (`database_busy`).
 @Suite(.tier(.database)) struct LockOrderTests {
     enum Change: String, CaseIterable {
         case disconnect, block, erasure
@@ -32,18 +33,7 @@ import Testing
             try await store.database.withTransaction { connection in
                 try connection.query("SELECT 1 FROM events WHERE id = \(event.id) FOR NO KEY UPDATE")
                 holding.yield()
-                // Until another session waits for a lock (at most a minute: the change under test
-                // starts as soon as the row is held, and waits at once).
-                try connection.query(
-                    """
-                    DO $$ BEGIN
-                      FOR i IN 1..1200 LOOP
-                        EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database());
-                        PERFORM pg_sleep(0.05);
-                        PERFORM pg_stat_clear_snapshot();
-                      END LOOP;
-                    END $$
-                    """)
+                try Self.waitForALockWaiter(on: connection)
                 try connection.query(
                     """
                     DELETE FROM event_connections ec USING connections c
@@ -62,5 +52,42 @@ import Testing
         #expect(changed, "the \(change.rawValue) went through")
         #expect(try await store.count("connections") == 0)
         #expect(try await store.count("event_connections") == 0)
+    }
+
+    /// A note written on a connection that its peer removes meanwhile: the note waits for the
+    /// removal and finds no connection (404), where it failed the removed row's foreign key (422).
+    @Test func aNoteOnAConnectionRemovedMeanwhileFindsNone() async throws {
+        let store = try await StoreFixture.make()
+        let ada = try await store.profile("Ada")
+        let bob = try await store.profile("Bob")
+        _ = try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let removal = Task {
+            try await store.database.withTransaction { connection in
+                try connection.query("DELETE FROM connections")
+                holding.yield()
+                try Self.waitForALockWaiter(on: connection)
+            }
+        }
+        for await _ in held { break }
+        let noted = try await store.connections.annotate(connectionWith: bob.id, by: ada.id, note: "met at the bar", tags: nil)
+        try await removal.value
+        #expect(noted == nil)
+        #expect(try await store.count("connection_notes") == 0)
+    }
+
+    /// Returns once another session of this database waits for a lock (at most a minute: the
+    /// change under test starts as soon as this transaction holds its rows, and waits at once).
+    static func waitForALockWaiter(on connection: PostgresConnection) throws {
+        try connection.query(
+            """
+            DO $$ BEGIN
+              FOR i IN 1..1200 LOOP
+                EXIT WHEN EXISTS (SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database());
+                PERFORM pg_sleep(0.05);
+                PERFORM pg_stat_clear_snapshot();
+              END LOOP;
+            END $$
+            """)
     }
 }
