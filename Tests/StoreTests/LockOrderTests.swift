@@ -28,27 +28,23 @@ import Testing
                 expiresAt: Date().addingTimeInterval(300), scannedAt: Date(), clientNonce: nil, maximumUses: 10))
         #expect(try await store.count("event_connections") == 1)
 
-        let (held, holding) = AsyncStream<Void>.makeStream()
-        let leave = Task {
-            try await store.database.withTransaction { connection in
-                try connection.query("SELECT 1 FROM events WHERE id = \(event.id) FOR NO KEY UPDATE")
-                holding.yield()
-                try Self.waitForALockWaiter(on: connection)
+        let changed = try await Self.meet(
+            store,
+            halfDone: { connection in try connection.query("SELECT 1 FROM events WHERE id = \(event.id) FOR NO KEY UPDATE") },
+            then: { connection in
                 try connection.query(
                     """
                     DELETE FROM event_connections ec USING connections c
                     WHERE ec.event_id = \(event.id) AND ec.connection_id = c.id AND (c.profile_a = \(bob.id) OR c.profile_b = \(bob.id))
                     """)
             }
+        ) {
+            switch change {
+            case .disconnect: try await store.connections.remove(between: ada.id, and: bob.id)
+            case .block: try await BlockRepository(database: store.database).block(bob.id, by: ada.id).created
+            case .erasure: try await store.profiles.erase(ada.id)
+            }
         }
-        for await _ in held { break }
-        let changed: Bool
-        switch change {
-        case .disconnect: changed = try await store.connections.remove(between: ada.id, and: bob.id)
-        case .block: changed = try await BlockRepository(database: store.database).block(bob.id, by: ada.id).created
-        case .erasure: changed = try await store.profiles.erase(ada.id)
-        }
-        try await leave.value
         #expect(changed, "the \(change.rawValue) went through")
         #expect(try await store.count("connections") == 0)
         #expect(try await store.count("event_connections") == 0)
@@ -61,24 +57,37 @@ import Testing
         let ada = try await store.profile("Ada")
         let bob = try await store.profile("Bob")
         _ = try await store.connections.redeem(store.request(token: "t1", owner: ada, scanner: bob))
-        let (held, holding) = AsyncStream<Void>.makeStream()
-        let removal = Task {
-            try await store.database.withTransaction { connection in
-                try connection.query("DELETE FROM connections")
-                holding.yield()
-                try Self.waitForALockWaiter(on: connection)
-            }
+        let noted = try await Self.meet(store, halfDone: { connection in try connection.query("DELETE FROM connections") }) {
+            try await store.connections.annotate(connectionWith: bob.id, by: ada.id, note: "met at the bar", tags: nil)
         }
-        for await _ in held { break }
-        let noted = try await store.connections.annotate(connectionWith: bob.id, by: ada.id, note: "met at the bar", tags: nil)
-        try await removal.value
         #expect(noted == nil)
         #expect(try await store.count("connection_notes") == 0)
     }
 
+    /// `change`'s result, run while another transaction has done `halfDone`; that transaction does
+    /// `then` once `change` waits for a lock, and commits.
+    static func meet<T: Sendable>(
+        _ store: StoreFixture, halfDone: @escaping @Sendable (PostgresConnection) throws -> Void,
+        then: @escaping @Sendable (PostgresConnection) throws -> Void = { _ in }, _ change: () async throws -> T
+    ) async throws -> T {
+        let (held, holding) = AsyncStream<Void>.makeStream()
+        let other = Task {
+            try await store.database.withTransaction { connection in
+                try halfDone(connection)
+                holding.yield()
+                try waitForALockWaiter(on: connection)
+                try then(connection)
+            }
+        }
+        for await _ in held { break }
+        let result = try await change()
+        try await other.value
+        return result
+    }
+
     /// Returns once another session of this database waits for a lock (at most a minute: the
     /// change under test starts as soon as this transaction holds its rows, and waits at once).
-    static func waitForALockWaiter(on connection: PostgresConnection) throws {
+    private static func waitForALockWaiter(on connection: PostgresConnection) throws {
         try connection.query(
             """
             DO $$ BEGIN
