@@ -130,9 +130,14 @@ struct Session {
         let redemption: Redemption?
     }
 
-    /// Refusals that are not about the scan (the key: 401, the time: 408, the rate: 429, a
-    /// client gone: 499): the scan stays queued, to be sent again.
-    static let refusalsNotOfTheScan: Set<Int> = [401, 408, 429, 499]
+    /// Whether `problem` refuses the scan itself (an expired or used-up code, a block), which
+    /// sending it again cannot change; not this CLI's key (invalid or missing credentials), a
+    /// wait (408, 429, 499), or an answer the server did not write (a code it does not have):
+    /// for those, the scan stays queued, to be sent again.
+    static func refusesTheScan(_ problem: Problem) -> Bool {
+        guard let known = problem.known, problem.status < 500, ![408, 429, 499].contains(problem.status) else { return false }
+        return known != .invalidCredentials && known != .missingCredentials
+    }
 
     /// Sends every queued scan; those the server answered (yes, or no to the scan itself) leave
     /// the queue, those it could not receive or take now stay for next time, as do scans queued
@@ -151,7 +156,7 @@ struct Session {
                     SyncResult(
                         clientNonce: scan.clientNonce, status: redemption.created ? "connected" : "already_connected",
                         code: nil, message: nil, redemption: redemption))
-            } catch .problem(let problem) where problem.status < 500 && !Self.refusalsNotOfTheScan.contains(problem.status) {
+            } catch .problem(let problem) where Self.refusesTheScan(problem) {
                 answered.insert(scan.clientNonce)
                 results.append(
                     SyncResult(

@@ -1,6 +1,6 @@
 // The service worker: once a phone has visited, the pages open with no signal. Pages and assets
 // are fetched from the network first (so they stay current) and from this cache when the network
-// fails or hangs; the API (`/v1/…`) and the metrics are never cached: an answer about people is
+// fails, hangs or answers with a server error; the API (`/v1/…`) and the metrics are never cached: an answer about people is
 // only ever fresh.
 const CACHE = 'constellation-pages-v1';
 /** The files under /assets/ (but the catalogs of the server's own documents): the server writes
@@ -45,5 +45,8 @@ async function networkFirst(request) {
   const kept = await cache.match(key.href);
   if (!kept) return fromNetwork;
   const late = new Promise((resolve) => setTimeout(() => resolve(kept), PATIENCE_MS));
-  return Promise.race([fromNetwork.catch(() => kept), late]);
+  // A server that cannot answer now (or the proxy before it: 502, 503, 504) is no page: the kept
+  // copy is, and its script keeps a scan for later.
+  const answered = fromNetwork.then((response) => (response.status >= 500 ? kept : response), () => kept);
+  return Promise.race([answered, late]);
 }

@@ -106,4 +106,35 @@ import Testing
         }
         #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"])
     }
+
+    /// A queued scan the server refuses for itself (a code whose signature does not hold: 401, as
+    /// an expired code or one past the offline grace is) leaves the queue, and the scan behind it
+    /// goes: such a refusal once stopped the queue for good, every scan behind it aging past its grace.
+    @Test func aScanRefusedForItselfLeavesTheQueueAndTheOneBehindItGoes() async throws {
+        let server = try start(try await TestDatabase.createEmpty())
+        defer { _ = server.stop() }
+        let (ada, token) = try await adaAndHerCode(on: server)
+        // One character of the signature changed: a well-formed code that does not verify.
+        var characters = Array(token.split(separator: ".")[2])
+        let spoiled = characters.count - 10
+        characters[spoiled] = characters[spoiled] == "A" ? "B" : "A"
+        let forged = token.split(separator: ".").prefix(2).joined(separator: ".") + "." + String(characters)
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Dan\n")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            let now = Date().formatted(.iso8601)
+            _ = try await phone.run(
+                """
+                localStorage.setItem('constellation.pendingScans', JSON.stringify([
+                  { token: '\(forged)', scannedAt: '\(now)', clientNonce: crypto.randomUUID() },
+                  { token: '\(token)', scannedAt: '\(now)', clientNonce: crypto.randomUUID() }]));
+                return true;
+                """)
+            try await phone.open(server.url + "/")
+            try await phone.wait(
+                for: "the queue sent", until: "JSON.parse(localStorage.getItem('constellation.pendingScans') || '[]').length === 0")
+        }
+        #expect(try await ada.connections().items.map(\.peer.displayName) == ["Dan"], "the genuine scan went")
+    }
 }

@@ -18,10 +18,22 @@ async function load() {
 /**
  * Sends the whole card (a change is one tick or one entry) if it is still the one shown, then
  * shows it as the server kept it; changed on another device meanwhile, the newer card is shown.
+ * A card never read (its load failed) is read first and shown, and the change asked again: made
+ * to the empty list shown, it would have replaced the whole card.
  */
 async function save(next) {
+  if (!etag) {
+    try {
+      await load();
+      say($('card-status'), t('card.reread'), 'error');
+    } catch (error) {
+      say($('card-status'), explain(error), 'error');
+    }
+    render();
+    return false;
+  }
   try {
-    const response = await call('/me/card', { method: 'PUT', body: { entries: next }, headers: etag ? { 'If-Match': etag } : {} });
+    const response = await call('/me/card', { method: 'PUT', body: { entries: next }, headers: { 'If-Match': etag } });
     etag = response.headers.get('ETag');
     entries = (await response.json()).entries;
     say($('card-status'), t('card.saved'), 'success');
@@ -56,7 +68,8 @@ function render() {
     item.append(what, `: ${entry.value} `, remove, choice);
     return item;
   }));
-  if (!entries.length) $('card-entries').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('card.empty') }));
+  // Not read (yet): nothing is said of it but the failure.
+  if (!entries.length && etag) $('card-entries').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('card.empty') }));
 }
 
 async function add(event) {

@@ -1,9 +1,9 @@
 // `/c#TOKEN`, what a phone's camera opens: check the code against the server's keys, then
 // connect (registering first if this phone has no profile yet), or keep the scan (and a
 // newcomer's name) for later when there is no network.
-import { json, session, explain, say, sayWaits, registerFrom, OfflineError } from './api.js';
+import { json, session, explain, say, sayWaits, registerFrom } from './api.js';
 import { tokenFrom, publishedKeys, verify, parse } from './paseto.js';
-import { enqueue, flushWhenOnline, keepProfile, keptProfile, pending, registerKeptProfile } from './scan-queue.js';
+import { enqueue, flushWhenOnline, keepProfile, keptProfile, mayGoLater, pending, registerKeptProfile } from './scan-queue.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { offerContact, sharedEntries } from './card.js';
 import { t, localize, list } from './i18n.js';
@@ -53,14 +53,16 @@ function sendWhenOnline() {
 async function redeem() {
   say(status, t('connect.connecting'));
   try {
-    const redemption = await json('/connections', { method: 'POST', body: { token: scan.token } });
+    // Not answered within 20 s (a signal that comes and goes), the scan is kept for later.
+    const redemption = await json('/connections', { method: 'POST', body: { token: scan.token }, signal: AbortSignal.timeout(20000) });
     const peer = redemption.connection.peer;
     finish(t(redemption.created ? 'connect.connected' : 'connect.already', { people: describe(peer) }), 'success');
     // What they share with their connections came with the answer: shown at once, to write to.
     if (redemption.connection.card?.length) document.getElementById('peer-card').replaceChildren(sharedEntries(redemption.connection.card));
     offerContact(document.getElementById('save-contact'), peer).catch(() => { /* the connection stands; the card can wait */ });
   } catch (error) {
-    if (error instanceof OfflineError) keepForLater();
+    // No answer, or a server (or the proxy before it) that cannot take it now: kept, sent later.
+    if (mayGoLater(error)) keepForLater();
     else finish(explain(error), 'error');
   }
 }

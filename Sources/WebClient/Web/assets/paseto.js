@@ -150,10 +150,13 @@ function claims(payload) {
   return { subject: payload.sub.toLowerCase(), expiresAt: expires, eventId: payload.evt ? String(payload.evt).toLowerCase() : null };
 }
 
-/** The server's published keys: fresh from /v1/keys when online (and kept), else the kept copy. */
+/**
+ * The server's published keys: fresh from /v1/keys when online (and kept), else the kept copy,
+ * also when the server has not answered within 10 s (a signal that comes and goes).
+ */
 export async function publishedKeys() {
   try {
-    const response = await fetch('/v1/keys', { cache: 'no-store' });
+    const response = await fetch('/v1/keys', { cache: 'no-store', signal: AbortSignal.timeout(10000) });
     if (response.ok) {
       const set = await response.json();
       localStorage.setItem(KEYS, JSON.stringify(set));

@@ -56,9 +56,29 @@ export async function registerKeptProfile() {
 }
 
 /**
+ * Whether `error` says that the server cannot take a request now, so that the same request may
+ * go later: no answer (or none in time), a wait (408, 429), a server error, or an answer the
+ * server did not write (a proxy's page).
+ */
+export function mayGoLater(error) {
+  return error instanceof OfflineError || !(error instanceof ApiError) || error.status >= 500 || [408, 429].includes(error.status)
+    || error.code.startsWith('http_');
+}
+
+/**
+ * Whether `error` refuses the scan itself (an expired or used-up code, one past the offline grace,
+ * a block), which sending it again cannot change: not one that may go later, nor a refusal of
+ * this browser's key.
+ */
+function refusesTheScan(error) {
+  return !mayGoLater(error) && !['invalid_credentials', 'missing_credentials'].includes(error.code);
+}
+
+/**
  * Sends every pending scan; returns the redemptions made and the scans refused (with their errors).
- * A scan stays queued while the server cannot be reached and while there is no profile to send it
- * with (or the server no longer knows this browser's key).
+ * A scan stays queued while the server cannot be reached or take it now, and while there is no
+ * profile to send it with (or the server no longer knows this browser's key): sending stops there
+ * until the next try.
  */
 export async function flush() {
   const done = [];
@@ -69,8 +89,7 @@ export async function flush() {
       const response = await call('/connections', { method: 'POST', body: scan });
       done.push(await response.json());
     } catch (error) {
-      if (error instanceof OfflineError) break;
-      if (!(error instanceof ApiError) || error.status >= 500 || error.status === 401) break;
+      if (!refusesTheScan(error)) break;
       refused.push({ scan, error });
     }
     store(pending().filter((kept) => kept.clientNonce !== scan.clientNonce));
