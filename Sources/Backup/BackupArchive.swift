@@ -45,6 +45,7 @@ public enum BackupArchive {
             try sink.write(contentsOf: [UInt8](repeating: 0, count: Tar.padding(after: json.count) + 2 * Tar.blockSize))
             try sink.synchronize()
             try FileManager.default.moveItem(at: partial, to: output)
+            PrivateFile.flushFolder(of: output)
             return manifest
         } catch {
             try? FileManager.default.removeItem(at: partial)
@@ -109,7 +110,7 @@ public enum BackupArchive {
         } catch let error as BackupError {
             throw error
         } catch {
-            throw .io("cannot read \(archive.path): \(error.localizedDescription)")
+            throw .io("cannot unpack \(archive.path) into \(directory.path): \(error.localizedDescription)")
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// The small files that hold keys: created without ever overwriting, replaced atomically,
 /// and refused when others may read them.
-enum PrivateFile {
+package enum PrivateFile {
     /// Writes `contents` to a new file only its owner can read; false when the file exists already.
     static func create(_ file: URL, contents: String) throws -> Bool {
         let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
@@ -35,6 +35,11 @@ enum PrivateFile {
             unlink(temporary.path)
             throw error
         }
+        flushFolder(of: file)
+    }
+
+    /// Flushes the folder holding `file`, so that its creation or rename survives a crash.
+    package static func flushFolder(of file: URL) {
         let folder = open(file.deletingLastPathComponent().path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folder >= 0 {
             fsync(folder)

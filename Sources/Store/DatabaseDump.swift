@@ -5,10 +5,16 @@ import Foundation
 /// the installed ones run as child processes (`ToolOutput`). Their calls block: run them where
 /// blocking is fine.
 public enum DatabaseDump {
-    /// Writes the database at `conninfo` (empty: libpq's `PG*` variables) to `file`.
+    /// Writes the database at `conninfo` (empty: libpq's `PG*` variables) to `file`. A password
+    /// in `conninfo` goes to `pg_dump` in its environment, not on its command line (which every
+    /// user of the machine can read).
     public static func write(conninfo: String, to file: URL) throws(PostgresError) {
+        guard let (rest, password) = PostgresConnection.withoutPassword(conninfo) else {
+            throw PostgresError(.connectionFailed, message: "the database's connection string cannot be read")
+        }
         try ToolOutput(
-            "pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=\(file.path)", "--dbname=\(target(conninfo))"]
+            "pg_dump", ["--format=custom", "--no-owner", "--no-privileges", "--file=\(file.path)", "--dbname=\(target(rest))"],
+            environment: password.map { ["PGPASSWORD": $0] } ?? [:]
         ).finish()
     }
 

@@ -85,9 +85,13 @@ public struct DatabaseRestore: Sendable {
             try? await Self.removeEverything(from: database)
             throw error
         }
-        // Statistics for every table just loaded, before the server's first query is planned.
-        try await database.withConnection { try $0.execute(unsafeSQL: "ANALYZE") }
         return rows
+    }
+
+    /// Statistics for every table just loaded, before the server's first query is planned: once
+    /// the restore is whole (its keys in place too), for it takes a while and may be cut short.
+    public static func analyze(_ database: Database) async throws {
+        try await database.withConnection { try $0.execute(unsafeSQL: "ANALYZE") }
     }
 
     private func write(on connection: PostgresConnection) throws {

@@ -66,6 +66,31 @@ package final class PostgresConnection: @unchecked Sendable {
         PQping(conninfo) == PQPING_OK
     }
 
+    /// `conninfo` (a URL or `key=value` pairs, as libpq reads it) without its password, as
+    /// `key=value` pairs, and the password: a child process is given the password in its
+    /// environment, where other users cannot read it, rather than on its command line, where they
+    /// can. Nil when libpq cannot read `conninfo`.
+    package static func withoutPassword(_ conninfo: String) -> (conninfo: String, password: String?)? {
+        guard let options = PQconninfoParse(conninfo, nil) else { return nil }
+        defer { PQconninfoFree(options) }
+        var pairs: [String] = []
+        var password: String?
+        var option = options
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val.map({ String(cString: $0) }) {
+                let name = String(cString: keyword)
+                if name == "password" {
+                    password = value
+                } else {
+                    let quoted = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'")
+                    pairs.append("\(name)='\(quoted)'")
+                }
+            }
+            option += 1
+        }
+        return (pairs.joined(separator: " "), password)
+    }
+
     /// Runs one statement with its bound values (prepared once per connection, unless it is planned
     /// per execution) and returns its rows.
     /// A string holding NUL is refused before anything is sent: libpq would cut it short there.

@@ -13,13 +13,17 @@ final class ToolOutput {
     private var start = 0
     private var ended = false
 
-    /// Starts `tool` (the newest installed one) with `arguments`; `cleanup` runs when it is done with.
-    init(_ tool: String, _ arguments: [String], cleanup: @escaping () -> Void = {}) throws(PostgresError) {
+    /// Starts `tool` (the newest installed one) with `arguments`, and `environment` added to this
+    /// process's; `cleanup` runs when it is done with.
+    init(
+        _ tool: String, _ arguments: [String], environment: [String: String] = [:], cleanup: @escaping () -> Void = {}
+    ) throws(PostgresError) {
         self.tool = tool
         self.cleanup = cleanup
         process = Process()
         process.executableURL = try EmbeddedPostgres.binaryDirectory(holding: tool).appendingPathComponent(tool)
         process.arguments = arguments
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         // Errors go to a file: a second pipe left unread could fill and stop the tool.
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("constellation-\(tool)-\(UUID().uuidString).err")
         let printed = Pipe()

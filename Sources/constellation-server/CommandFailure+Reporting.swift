@@ -41,6 +41,11 @@ extension CommandFailure {
             failure = error.failure
         } catch let error as ConfigurationError {
             failure = .configuration(error.description)
+        } catch let error as PostgresError where error.kind == .clientTool || error.kind == .migration {
+            // PostgreSQL's tools missing or of another major version; a migration that does not apply.
+            failure = .configuration(error.description)
+        } catch let error as CocoaError where error.isFileError {
+            failure = .io(error.localizedDescription)
         } catch {
             failure = .software("internal error: \(error)")
         }

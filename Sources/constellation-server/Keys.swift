@@ -95,6 +95,7 @@ struct KeysRotate: AsyncParsableCommand {
                 throw ValidationError("--print-environment is for keys kept in CONSTELLATION_SIGNING_KEY; these are in files")
             }
             let directory = common.dataDirectory(environment)
+            try Self.refuseAnotherOwner(of: directory)
             let rotation = try SigningKeyFile.rotate(dataDirectory: directory, trust: trust)
             print(
                 """
@@ -107,6 +108,20 @@ struct KeysRotate: AsyncParsableCommand {
                 print("Removed \(rotation.pruned.count) long-expired key(s): \(rotation.pruned.map(\.kid).joined(separator: ", ")).")
             }
         }
+    }
+
+    /// Refuses keys kept by another user than the one running this command (root, say, for the
+    /// service's): the key it writes would be theirs, and the server, unable to read it, would go
+    /// on with the old one until it expires, and not start again.
+    private static func refuseAnotherOwner(of directory: URL) throws {
+        let key = directory.appendingPathComponent(SigningKeyFile.fileNames[0]).path
+        guard let owner = (try? FileManager.default.attributesOfItem(atPath: key))?[.ownerAccountID] as? NSNumber,
+            owner.uint32Value != geteuid()
+        else { return }
+        let name = getpwuid(owner.uint32Value).map { String(cString: $0.pointee.pw_name) } ?? "uid \(owner)"
+        throw CommandFailure.configuration(
+            "the keys in \(directory.path) are \(name)'s: rotate them as \(name) "
+                + "(runuser -u \(name) -- constellation-server keys rotate), so that the server can read the new key")
     }
 
     private func printNewEnvironment(_ material: KeyMaterial, trust: Duration) throws {

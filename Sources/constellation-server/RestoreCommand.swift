@@ -58,6 +58,8 @@ struct RestoreCommand: AsyncParsableCommand {
             do throws(BackupError) {
                 manifest = try BackupArchive.extract(source, into: work)
             } catch {
+                // A file that cannot be read or written (a full /tmp) is no fault of the archive's.
+                if case .io = error { throw CommandFailure.io(error.description) }
                 throw CommandFailure.data(error.description)
             }
             let setup = try DatabaseSetup(environment: environment, dataDirectory: dataDirectory, logger: logger)
@@ -90,13 +92,31 @@ struct RestoreCommand: AsyncParsableCommand {
                     try? await DatabaseRestore.removeEverything(from: database)
                     throw CommandFailure.software("the restored keys cannot be read back (\(error)); what was restored has been removed")
                 }
-                return (rows, try await Self.overdue(in: database, purging: purgeOverdue, logger: logger))
+                // The restore is whole from here: what follows, cut short or failing, is said, not undone.
+                do {
+                    try await DatabaseRestore.analyze(database)
+                } catch {
+                    logger.warning(
+                        "the restored tables' statistics were not gathered: the server's first queries may be slow",
+                        metadata: ["error": "\(error)"])
+                }
+                do {
+                    return (rows, try await Self.overdue(in: database, purging: purgeOverdue, logger: logger))
+                } catch {
+                    logger.warning(
+                        """
+                        the restore is done, but purging the events past their purge date failed: the server purges them \
+                        within CONSTELLATION_PURGE_INTERVAL_SECONDS of its next start
+                        """,
+                        metadata: ["error": "\(error)"])
+                    return (rows, .none)
+                }
             }
             let total = rows.values.reduce(0, +)
             let counts = [("profiles", "people"), ("events", "events"), ("connections", "connections")].map { "\(rows[$0.0] ?? 0) \($0.1)" }
             print(
                 "Restored \(source.path): the database at \(manifest.migrations.last ?? "-") (\(counts.joined(separator: ", ")); "
-                    + "\(total) rows in \(rows.count) tables, counted after the commit) and \(keys.count) key files, "
+                    + "\(total) rows in \(rows.count) tables, counted after the commit) and \(keys.count) key files into \(dataDirectory.path), "
                     + "in \(BackupCommand.seconds(since: began)).")
             switch overdue {
             case .none: break

@@ -122,6 +122,17 @@ import Tokens
                 atPath: data.appendingPathComponent("signing-key").path,
                 contents: Data((PASERK.encode(try SigningKey.generate()) + "\n").utf8),
                 attributes: [.posixPermissions: 0o600]))
+        // Keys another user keeps (the service's, rotated as root): refused (78), nothing written;
+        // the server could not have read the new key. Only root can give a file away.
+        if geteuid() == 0, let nobody = getpwnam("nobody") {
+            let key = data.appendingPathComponent("signing-key")
+            let before = try Data(contentsOf: key)
+            #expect(chown(key.path, nobody.pointee.pw_uid, nobody.pointee.pw_gid) == 0)
+            let foreign = try server(["keys", "rotate", "--data-dir", data.path])
+            #expect(foreign.status == 78 && foreign.stderr.contains("are nobody's: rotate them as nobody"), "\(foreign.stderr)")
+            #expect(try Data(contentsOf: key) == before)
+            #expect(chown(key.path, 0, 0) == 0)
+        }
         let retired = data.appendingPathComponent("retired-keys")
         try "k4.public.AAAA yesterday\n".write(to: retired, atomically: true, encoding: .utf8)
         let serve = try server(["serve", "--port", "0", "--data-dir", data.path])

@@ -297,3 +297,27 @@ import Testing
         await database.shutdown()
     }
 }
+
+/// A connection string handed to a child process (`pg_dump`) without its password, which goes
+/// in the child's environment instead: a command line is readable by every user of the machine.
+struct ConnectionStringTests {
+    @Test(arguments: [
+        "postgresql://constellation:s3cr%27t%5C@db.example.org:5433/constellation?sslmode=require",
+        "host=db.example.org port=5433 dbname=constellation user=constellation password='s3cr\\'t\\\\' sslmode=require",
+    ])
+    func aPasswordIsTakenOutAndTheRestKept(_ conninfo: String) throws {
+        let (rest, password) = try #require(PostgresConnection.withoutPassword(conninfo))
+        #expect(password == "s3cr't\\")
+        #expect(!rest.contains("s3cr"), "\(rest)")
+        for kept in ["host='db.example.org'", "port='5433'", "dbname='constellation'", "user='constellation'", "sslmode='require'"] {
+            #expect(rest.contains(kept), "\(kept) in \(rest)")
+        }
+        let again = try #require(PostgresConnection.withoutPassword(rest))
+        #expect(again.conninfo == rest && again.password == nil, "what is left reads back the same")
+    }
+
+    @Test func aStringLibpqCannotReadIsNil() {
+        #expect(PostgresConnection.withoutPassword("host='unclosed") == nil)
+        #expect(PostgresConnection.withoutPassword("postgresql://") ?? ("?", "?") == ("", nil))
+    }
+}
