@@ -134,6 +134,41 @@ import Tokens
             let mine = try await nina.myEvents().items
             #expect(mine.map(\.event.slug) == ["link-night"] && mine.first?.visibility == .named && mine.first?.role == .attendee)
             try await phone.expectCleanPage(origin: server.url)
+
+            // With a profile, another event's link only offers to join it (a link from anyone joined
+            // it at once, and the code shown became that event's): Nina's press joins.
+            let other = try await ada.createEvent(
+                NewEvent(
+                    name: "Other Night", slug: "other-night", startsAt: start, endsAt: start.addingTimeInterval(8 * 3600), timeZone: "UTC"))
+            try await phone.open(server.url + "/#join=other-night&code=" + other.joinCode)
+            try await phone.wait(
+                for: "the join offered",
+                until: "/A link asks you to join Other Night/.test(document.getElementById('event-status').textContent)")
+            #expect(try await nina.myEvents().items.map(\.event.slug) == ["link-night"], "not joined by the link alone")
+            #expect(try await phone.run("return document.activeElement.textContent;") as? String == "Join the event")
+            try await phone.click("#event-join button[type=submit]")
+            try await phone.wait(for: "joined", until: "/You joined Other Night/.test(document.getElementById('event-status').textContent)")
+            #expect(Set(try await nina.myEvents().items.map(\.event.slug)) == ["link-night", "other-night"])
+        }
+    }
+
+    /// A phone whose key the server no longer knows (its profile deleted from another device) says
+    /// so and offers to join again, keeping no key or name: it once failed every call, for good.
+    @Test func aPhoneWhoseKeyIsGoneSaysSoAndOffersToJoinAgain() async throws {
+        let (server, _) = try await serverWithAda()
+        defer { _ = server.stop() }
+        try await Browser.with { phone in
+            try await phone.open(server.url + "/")
+            try await phone.type("#name", "Nina\n")
+            try await phone.wait(for: "my code", until: "document.getElementById('qr').naturalWidth > 0")
+            let key = try #require(try await phone.run("return localStorage.getItem('constellation.apiKey');") as? String)
+            try await server.client.authenticated(key).deleteMe()
+            try await phone.open(server.url + "/")
+            try await phone.wait(
+                for: "the join form, said why",
+                until: "!document.getElementById('join').hidden && /no longer valid/.test(document.getElementById('status').textContent)")
+            #expect(try await phone.run("return localStorage.getItem('constellation.apiKey');") == nil)
+            #expect(try await phone.run("return localStorage.getItem('constellation.profile');") == nil)
         }
     }
 

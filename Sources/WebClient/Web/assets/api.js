@@ -16,7 +16,20 @@ export const session = {
     localStorage.setItem(PROFILE, JSON.stringify(registered.profile));
   },
   remember(profile) { localStorage.setItem(PROFILE, JSON.stringify(profile)); },
+  /** Forgets the key and profile (the server no longer knows the key), and tells `sessionEnds`. */
+  forget() {
+    localStorage.removeItem(KEY);
+    localStorage.removeItem(PROFILE);
+    sessionEnds.dispatchEvent(new Event('ended'));
+  },
 };
+
+/**
+ * Told when the server no longer knows this browser's key (its device was removed, its profile
+ * deleted from elsewhere): the key and profile are forgotten here, so that the page offers to join
+ * again rather than fail every call, and a phone lent or lost keeps nobody's key.
+ */
+export const sessionEnds = new EventTarget();
 
 /** The server answered with a problem. */
 export class ApiError extends Error {
@@ -88,7 +101,9 @@ async function callOnce(path, { method = 'GET', body, auth = session.key, signal
   }
   if (!response.ok) {
     const problem = await response.json().catch(() => ({ title: response.statusText }));
-    throw new ApiError(response.status, problem);
+    const error = new ApiError(response.status, problem);
+    if (error.code === 'invalid_credentials' && auth && auth === session.key) session.forget();
+    throw error;
   }
   return response;
 }

@@ -1,6 +1,6 @@
 // `/`: a profile (its key stays in this browser), my code, connections, constellation and events.
 // `/#join=SLUG&code=CODE` (a wall's QR) joins that event; `/#link=TOKEN` brings another device's profile.
-import { call, json, everyItem, session, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
+import { call, json, everyItem, session, sessionEnds, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
@@ -16,6 +16,8 @@ const $ = (id) => document.getElementById(id);
 const status = $('status');
 sayWaits(status);
 const JOIN_LINK = 'constellation.joinLink';
+/** Set (for this tab) when the server no longer knew this phone's key: the page says so once, reloaded. */
+const KEY_ENDED = 'constellation.keyEnded';
 let codeTimer = null;
 let codeURL = null;
 /** Whether I picked the code shown myself: then it stays as I left it. */
@@ -253,15 +255,21 @@ function keptJoinLink() {
   try { return JSON.parse(sessionStorage.getItem(JOIN_LINK)); } catch { return null; }
 }
 
-/** Joins the event a `#join=` link named: the form filled in and sent, as if typed. */
-function joinFromLink() {
+/**
+ * Offers to join the event a `#join=` link names: the form filled in, the event named, its button
+ * focused; joining is this person's press, not the link's. Sent at once, any link from anyone made
+ * someone with a profile an attendee of its event, and switched the code they show to that event's.
+ */
+async function joinFromLink() {
   const link = keptJoinLink();
   sessionStorage.removeItem(JOIN_LINK);
   if (!link) return;
   const form = $('event-join');
   form.slug.value = link.slug;
   form.code.value = link.code;
-  form.requestSubmit();
+  const name = await json(`/events/${encodeURIComponent(link.slug)}`).then((event) => event.name, () => link.slug);
+  say($('event-status'), t('home.joinOffered', { event: name }), 'info');
+  form.querySelector('button[type=submit]').focus();
 }
 
 function refreshAll() {
@@ -341,7 +349,15 @@ window.addEventListener('hashchange', () => {
   }
 });
 keepPagesForOffline();
+sessionEnds.addEventListener('ended', () => {
+  sessionStorage.setItem(KEY_ENDED, '1');
+  location.reload();
+});
 if (!session.key && keptProfile()) await registerKeptProfile().catch(() => null);
+if (sessionStorage.getItem(KEY_ENDED)) {
+  sessionStorage.removeItem(KEY_ENDED);
+  say(status, t('home.keyEnded'), 'error');
+}
 if (session.key) {
   showHome();
   sayReplaced(status);
