@@ -3,7 +3,7 @@
 // start and end in that zone. Each field's mistake is said next to it, in the page's language,
 // whether the page or the server found it; nothing is created until all are right. Then the
 // event's organizer page opens.
-import { call, session, explain, say, sayWaits, registerFrom } from './api.js';
+import { call, everyItem, session, explain, say, sayWaits, registerFrom } from './api.js';
 import { t, localize, addMessages } from './i18n.js';
 import { keepPagesForOffline } from './offline-pages.js';
 import { instantIn, apiTime, offerTimeZones, fieldError, dateErrors, refusal } from './event-fields.js';
@@ -70,6 +70,12 @@ async function create(event) {
     const created = await response.json();
     location.assign(`/events/${encodeURIComponent(created.event.slug)}/organize#created`);
   } catch (error) {
+    // Its address taken by an event of mine: the answer to a creation that went through was lost
+    // (a weak signal), and the retry met it. Its page, rather than a second event at another address.
+    if (error.code === 'slug_taken' && await organizes(checked.slug)) {
+      location.assign(`/events/${encodeURIComponent(checked.slug)}/organize`);
+      return;
+    }
     const [id, message] = refusal(error, FIELDS) ?? [];
     if (id) {
       fieldError(id, message);
@@ -79,6 +85,15 @@ async function create(event) {
     }
   } finally {
     button.disabled = false;
+  }
+}
+
+/** Whether I organize the event at `slug`. */
+async function organizes(slug) {
+  try {
+    return (await everyItem('/me/events')).some(({ event, role }) => event.slug === slug && role === 'organizer');
+  } catch {
+    return false;
   }
 }
 
