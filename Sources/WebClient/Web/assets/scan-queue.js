@@ -35,12 +35,22 @@ export function keptProfile() {
   try { return JSON.parse(localStorage.getItem(PROFILE)); } catch { return null; }
 }
 
+/** The registration of the kept profile under way, if one is. */
+let registering = null;
+
 /**
  * Makes the profile a newcomer asked for offline (through the first waiting scan, which counts it
  * against that person's budget), if there is one and no profile yet; throws an OfflineError if the
- * server still cannot be reached.
+ * server still cannot be reached. Callers at once (the page's start and its queue's retry) share
+ * one registration: two made two profiles, the second's key replacing the first's, and the scans
+ * the first had sent were lost with it.
  */
-export async function registerKeptProfile() {
+export function registerKeptProfile() {
+  registering ??= registerOnce().finally(() => { registering = null; });
+  return registering;
+}
+
+async function registerOnce() {
   const profile = keptProfile();
   if (session.key || !profile) return null;
   const scan = pending()[0];
