@@ -7,10 +7,10 @@ package struct SocketDirectory {
     package static let prefix = "constellation-pg-"
     static let root = URL(fileURLWithPath: "/tmp")
 
-    let url: URL
+    package let url: URL
 
     /// The folder for the cluster in `dataDirectory`.
-    init(for dataDirectory: URL) {
+    package init(for dataDirectory: URL) {
         url = Self.root.appendingPathComponent(Self.prefix + Self.fingerprint(dataDirectory.standardizedFileURL.path))
     }
 
@@ -19,21 +19,36 @@ package struct SocketDirectory {
     package static let ownerFile = "constellation.pid"
 
     /// Creates the folder (or keeps it), owned by `owner`, readable by it alone, and marks it as
-    /// this process's. Refuses a folder that another living process marked as its own.
-    func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+    /// this process's. Refuses a folder that another living process marked as its own, and one
+    /// that is not this user's or `owner`'s (or no folder): its name is known in advance, and
+    /// another user of the machine could make it first, to stop the start or to put a socket of
+    /// their own where the server connects without a password.
+    package func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+        var found = stat()
+        if lstat(url.path, &found) == 0 {
+            guard found.st_mode & S_IFMT == S_IFDIR, found.st_uid == geteuid() || found.st_uid == owner?.uid else {
+                throw PostgresError(
+                    .embeddedServer,
+                    message: "the PostgreSQL socket folder \(url.path) is not this server's (another user's, or not a folder): "
+                        + "remove it, then start again")
+            }
+        } else if mkdir(url.path, 0o700) != 0, errno != EEXIST {
+            throw PostgresError(
+                .embeddedServer, message: "cannot create the socket directory \(url.path): \(String(cString: strerror(errno)))")
+        }
         if let other = owningProcess(), other != getpid() {
             throw PostgresError(
                 .alreadyRunning,
                 message: "the PostgreSQL socket folder \(url.path) belongs to a running constellation-server (pid \(other))")
         }
         do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
             try "\(getpid())\n".write(to: url.appendingPathComponent(Self.ownerFile), atomically: true, encoding: .utf8)
         } catch {
             throw PostgresError(.embeddedServer, message: "cannot create the socket directory \(url.path): \(error.localizedDescription)")
         }
-        chmod(url.path, 0o700)
-        if let owner { chown(url.path, owner.uid, owner.gid) }
+        guard chmod(url.path, 0o700) == 0, owner.map({ chown(url.path, $0.uid, $0.gid) == 0 }) ?? true else {
+            throw PostgresError(.embeddedServer, message: "cannot make \(url.path) its server's alone: \(String(cString: strerror(errno)))")
+        }
     }
 
     /// Removes the folder if this process made it its own (and leaves another's alone).

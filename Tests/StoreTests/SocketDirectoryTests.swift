@@ -42,4 +42,22 @@ import Testing
         let later = SocketDirectory.sweepStale(now: Date().addingTimeInterval(120)).map(\.path)
         #expect(later.contains(starting.path), "a lock-less folder over a minute old is stale")
     }
+
+    /// A folder at the socket's path that is another user's (made first, to stop the start or to
+    /// put a socket of theirs where the server connects without a password) is refused; the
+    /// server's own is made its alone. Only root can give a folder away.
+    @Test(.enabled(if: geteuid() == 0)) func aFolderOfAnotherUsersIsRefused() throws {
+        let nobody = try #require(getpwnam("nobody")).pointee
+        let socket = SocketDirectory(for: URL(fileURLWithPath: "/tmp/constellation-data-\(UInt32.random(in: 0...UInt32.max))"))
+        try FileManager.default.createDirectory(at: socket.url, withIntermediateDirectories: false)
+        defer { try? FileManager.default.removeItem(at: socket.url) }
+        #expect(chmod(socket.url.path, 0o777) == 0 && chown(socket.url.path, nobody.pw_uid, nobody.pw_gid) == 0)
+        #expect(throws: PostgresError.self) { try socket.create(owner: nil) }
+        #expect(!FileManager.default.fileExists(atPath: socket.url.appendingPathComponent(SocketDirectory.ownerFile).path))
+
+        #expect(chown(socket.url.path, 0, 0) == 0)
+        try socket.create(owner: nil)
+        let mode = try FileManager.default.attributesOfItem(atPath: socket.url.path)[.posixPermissions] as? Int
+        #expect(mode == 0o700, "the server's own folder, its alone")
+    }
 }
