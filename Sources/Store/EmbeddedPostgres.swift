@@ -246,7 +246,21 @@ public final class EmbeddedPostgres: Sendable {
         return (entry.pointee.pw_uid, entry.pointee.pw_gid)
     }
 
+    /// Makes the folders (the cluster's its alone), and, run as root, gives them to `owner`
+    /// (postgres), which runs PostgreSQL. Run as root, refuses folders of another user's: given
+    /// to postgres, their owner could no longer open them, and their own server no longer start.
     private func prepareDirectories(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+        if let owner {
+            for folder in [dataDirectory, clusterDirectory] {
+                var found = stat()
+                guard lstat(folder.path, &found) == 0, found.st_uid != 0, found.st_uid != owner.uid else { continue }
+                let name = getpwuid(found.st_uid).map { String(cString: $0.pointee.pw_name) } ?? "uid \(found.st_uid)"
+                throw PostgresError(
+                    .embeddedServer,
+                    message: "\(folder.path) is \(name)'s: run this command as \(name) (runuser -u \(name) -- …), not as root, "
+                        + "so that nothing of theirs changes hands")
+            }
+        }
         do {
             try FileManager.default.createDirectory(at: clusterDirectory, withIntermediateDirectories: true)
             chmod(clusterDirectory.path, 0o700)

@@ -42,4 +42,19 @@ import Testing
         let logs = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("postgres.log") }.sorted()
         #expect(logs == ["postgres.log", "postgres.log.1"], "the run before's log is kept: \(logs)")
     }
+
+    /// Run as root, a data folder of another user's is refused, and stays theirs: given to postgres
+    /// (which runs PostgreSQL for root), its owner could no longer open it. Only root can give a
+    /// folder away.
+    @Test(.enabled(if: geteuid() == 0)) func rootLeavesAnotherUsersFolderAlone() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let nobody = try #require(getpwnam("nobody")).pointee
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        #expect(chown(directory.path, nobody.pw_uid, nobody.pw_gid) == 0)
+        let cluster = EmbeddedPostgres(dataDirectory: directory, logger: TestDatabase.logger)
+        await #expect(throws: PostgresError.self) { _ = try await NIOThreadPool.singleton.runIfActive { try cluster.start() } }
+        let owner = try FileManager.default.attributesOfItem(atPath: directory.path)[.ownerAccountID] as? NSNumber
+        #expect(owner?.uint32Value == nobody.pw_uid, "still nobody's")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("postgres").path), "nothing made in it")
+    }
 }
