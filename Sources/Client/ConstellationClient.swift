@@ -312,8 +312,12 @@ public struct ConstellationClient: Sendable {
 
     /// The event's network as a file: `json`, `gexf` (dynamic), `graphml`, `csv`, `graphology` or `cytoscape` (I must organize it).
     public func exportEventNetwork(_ event: String, format: String) async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))").body
+        try await send(.GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))", limit: Self.largestExport).body
     }
+
+    /// The most an export may hold (an event of the server's largest size, 100,000 people, as
+    /// GEXF; a person's data): other answers are at most 16 MiB.
+    static let largestExport = 1 << 30
 
     /// Statistics of the event's network as JSON (`graph stats --json`'s shape; I must organize it).
     public func eventNetworkStats(_ event: String) async throws(ClientError) -> [UInt8] {
@@ -341,7 +345,10 @@ public struct ConstellationClient: Sendable {
 
     /// Every connection of mine as a file: `csv` (RFC 4180) or `vcard` (RFC 6350), UTF-8.
     public func exportConnections(format: String) async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/me/connections?format=\(format.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")").body
+        try await send(
+            .GET, "/v1/me/connections?format=\(format.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
+            limit: Self.largestExport
+        ).body
     }
 
     /// Removes my connection with `profileId` (the redemptions that made it go too).
@@ -382,7 +389,7 @@ public struct ConstellationClient: Sendable {
 
     /// All my data as the server's JSON document (`PersonalData`), byte for byte.
     public func exportPersonalData() async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/me/export").body
+        try await send(.GET, "/v1/me/export", limit: Self.largestExport).body
     }
 
     /// Erases my profile and everything that names it; my key stops working.
@@ -420,9 +427,10 @@ public struct ConstellationClient: Sendable {
 
     /// Sends a request and returns the raw answer; a problem response becomes `ClientError.problem`.
     /// `body` is encoded as JSON; `rawBody` is sent as it is, as JSON unless `headers` give a `Content-Type`.
+    /// An answer of more than `limit` bytes is refused.
     public func send(
         _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<String>.none,
-        rawBody: [UInt8]? = nil, headers: [(String, String)] = []
+        rawBody: [UInt8]? = nil, headers: [(String, String)] = [], limit: Int = 16 << 20
     ) async throws(ClientError) -> RawResponse {
         var request = HTTPRequest(method: method.rawValue, url: baseURL + path, deadline: timeout)
         if let apiKey { request.headers.append(("Authorization", "Bearer \(apiKey)")) }
@@ -444,8 +452,11 @@ public struct ConstellationClient: Sendable {
 
         let answer: (head: HTTPHead, body: [UInt8])
         do {
-            answer = try await transport.perform(request, limit: 16 * 1024 * 1024)
+            answer = try await transport.perform(request, limit: limit)
         } catch {
+            if error.answerTooLarge {
+                throw .unexpectedResponse(status: 200, detail: "its answer is larger than the \(limit >> 20) MiB this client takes")
+            }
             throw .unreachable(server: baseURL, reason: error.reason)
         }
         let raw = RawResponse(

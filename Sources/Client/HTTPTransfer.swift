@@ -159,7 +159,7 @@ final class HTTPTransfer: @unchecked Sendable {
         case CURLE_GOT_NOTHING, CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_PARTIAL_FILE:
             return TransportFailure("the server closed the connection")
         case CURLE_ABORTED_BY_CALLBACK: return TransportFailure("the request was cancelled")
-        case CURLE_WRITE_ERROR: return TransportFailure("the answer is too large")
+        case CURLE_WRITE_ERROR: return TransportFailure("the answer is too large", answerTooLarge: true)
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL: return TransportFailure("the server's URL is not valid")
         default:
             let message = String(cString: curl_easy_strerror(code))
@@ -209,5 +209,11 @@ final class HTTPTransfer: @unchecked Sendable {
 /// Why an exchange did not happen, in plain words ("connection refused").
 package struct TransportFailure: Error {
     package let reason: String
-    init(_ reason: String) { self.reason = reason }
+    /// The server answered, with more than the exchange takes: not a failure to reach it.
+    package let answerTooLarge: Bool
+
+    init(_ reason: String, answerTooLarge: Bool = false) {
+        self.reason = reason
+        self.answerTooLarge = answerTooLarge
+    }
 }
