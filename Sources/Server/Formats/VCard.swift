@@ -4,7 +4,7 @@ import Foundation
 /// My connections as vCard 4.0 (RFC 6350), one card per connection: `FN` the display name,
 /// `NOTE` the headline, `UID` the profile id as a `urn:uuid:`, and what they share with their
 /// connections: `EMAIL`, `TEL` (a `tel:` URI), `URL`, `ORG` and `TITLE`, a label that names one
-/// of the property's types (`work`, `home`; `cell` for a mobile) as its `TYPE`. Text values escape backslash,
+/// of the property's types (`work`, `home`; `cell` for a mobile), in English or German, as its `TYPE`. Text values escape backslash,
 /// comma, semicolon and line breaks; lines end in CRLF and are folded at 75 octets, never
 /// inside a UTF-8 sequence.
 package enum VCard {
@@ -27,7 +27,7 @@ package enum VCard {
     }
 
     /// A card entry as its vCard property.
-    static func property(_ entry: ContactEntry) -> String {
+    package static func property(_ entry: ContactEntry) -> String {
         switch entry.kind {
         case .email: "EMAIL\(type(entry.label, among: ["work", "home"])):\(escape(entry.value))"
         case .phone:
@@ -38,12 +38,21 @@ package enum VCard {
         }
     }
 
-    /// `;TYPE=…` for a label naming one of `types` (`mobile` is `cell`), else nothing.
+    /// `;TYPE=…` for a label naming one of `types` (or a word the pages offer for one, in either
+    /// of their languages: `mobile` or `Handy` is `cell`, `Arbeit` is `work`), else nothing.
     private static func type(_ label: String?, among types: Set<String>) -> String {
-        guard var name = label?.lowercased() else { return "" }
-        if name == "mobile" { name = "cell" }
+        guard let label else { return "" }
+        let word = label.trimmingCharacters(in: .whitespaces).lowercased()
+        let name = synonyms[word] ?? word
         return types.contains(name) ? ";TYPE=\(name)" : ""
     }
+
+    /// Words for a type other than its own name.
+    private static let synonyms = [
+        "mobile": "cell", "mobil": "cell", "handy": "cell", "mobiltelefon": "cell",
+        "arbeit": "work", "beruflich": "work", "dienstlich": "work", "büro": "work", "geschäftlich": "work",
+        "privat": "home", "zuhause": "home", "zu hause": "home", "telefax": "fax",
+    ]
 
     /// A text value with `\`, `,`, `;` and line breaks escaped (RFC 6350 §3.4).
     package static func escape(_ text: String) -> String {
