@@ -56,7 +56,11 @@ export function has(key) {
 
 /** `items` as this language writes a list of names ("Ada, Bob and Cleo"). */
 export function list(items) {
-  return new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+  if (language !== PSEUDO) return new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
+  // The pseudo-locale is no locale Intl knows: its words between the names, English's, are marked
+  // as its messages are, rather than written in the browser's own language unmarked.
+  return new Intl.ListFormat('en', { type: 'conjunction' }).formatToParts(items)
+    .map((part) => (part.type === 'literal' ? pseudo(part.value) : part.value)).join('');
 }
 
 /** `n` as this language writes numbers (`options` as `Intl.NumberFormat`'s). */
