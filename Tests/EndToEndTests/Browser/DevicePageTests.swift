@@ -71,6 +71,8 @@ import Testing
             try await phone.click("#devices button")
             try await phone.wait(
                 for: "revoked", until: "/Laptop no longer uses your profile/.test(document.getElementById('status').textContent)")
+            // The button pressed went with its device: the focus goes to what was said, not to the page's top.
+            try await phone.wait(for: "the focus on what was said", until: "document.activeElement.id === 'status'")
             await #expect(throws: ClientError.self) { _ = try await anonymous.authenticated(laptop.apiKey).me() }
             try await phone.expectCleanPage(origin: server.url)
         }

@@ -213,6 +213,17 @@ export function say(element, text, kind = 'info') {
 }
 
 /**
+ * After a list was drawn again without the button just pressed (an entry removed, an event
+ * left): the focus, lost with the button, goes to `element` (what was said of it), so that a
+ * keyboard or screen reader stays where it was rather than back at the page's top.
+ */
+export function refocus(element) {
+  if (document.activeElement && document.activeElement !== document.body) return;
+  element.tabIndex = -1;
+  element.focus();
+}
+
+/**
  * Puts `items` in the list `element` unless it shows the same already: a refresh that brings
  * nothing new keeps the buttons where a hand or the keyboard's focus is about to press them.
  */

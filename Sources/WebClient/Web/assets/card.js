@@ -1,7 +1,7 @@
 // My contact card on the home page (`GET`/`PUT /v1/me/card`): each entry for my connections or for
 // nobody (the default), changed one tick at a time; and a connection's shared entries, shown as
 // links a phone can act on (mail, call, open), and saved to the phone's contacts as a vCard.
-import { call, explain, say } from './api.js';
+import { call, explain, say, refocus } from './api.js';
 import { t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
@@ -64,7 +64,7 @@ function render() {
     choice.append(box, ` ${t('card.share')}`);
     const remove = Object.assign(document.createElement('button'), { type: 'button', className: 'inline', textContent: t('card.remove') });
     remove.setAttribute('aria-label', t('card.removeNamed', { value: entry.value }));
-    remove.addEventListener('click', () => save(entries.filter((_, i) => i !== index)));
+    remove.addEventListener('click', () => save(entries.filter((_, i) => i !== index)).then(() => refocus($('card-status'))));
     item.append(what, `: ${entry.value} `, remove, choice);
     return item;
   }));

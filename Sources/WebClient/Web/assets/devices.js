@@ -2,7 +2,7 @@
 // them), shows a one-time link for another device (a QR code its camera opens, and a code to
 // type), and takes a profile from another device (`/#link=TOKEN`, or the typed code); a browser
 // holding one asks first whether to keep or replace it.
-import { call, json, session, explain, say } from './api.js';
+import { call, json, session, explain, say, refocus } from './api.js';
 import { t, language, addMessages } from './i18n.js';
 import { pending } from './scan-queue.js';
 
@@ -67,7 +67,8 @@ async function loadDevices(status) {
           try {
             await call(`/me/devices/${device.id}`, { method: 'DELETE' });
             say(status, t('devices.revoked', { device: name.textContent }), 'success');
-            loadDevices(status);
+            await loadDevices(status);
+            refocus(status);
           } catch (error) {
             say(status, explain(error), 'error');
           }

@@ -1,6 +1,6 @@
 // `/`: a profile (its key stays in this browser), my code, connections, constellation and events.
 // `/#join=SLUG&code=CODE` (a wall's QR) joins that event; `/#link=TOKEN` brings another device's profile.
-import { call, json, everyItem, session, sessionEnds, explain, say, sayWaits, registerFrom, ApiError } from './api.js';
+import { call, json, everyItem, session, sessionEnds, explain, say, refocus, sayWaits, registerFrom, ApiError } from './api.js';
 import { takeDeviceLink, joinByLink, initDevices, offerToReplace, sayReplaced } from './devices.js';
 import { EventStream } from './sse.js';
 import { GraphView } from './graph-view.js';
@@ -86,7 +86,7 @@ async function loadEvents() {
     select.replaceChildren(new Option(t('home.personal'), ''), ...events.map(({ event }) => new Option(event.name, event.slug)));
     select.value = codePicked ? shown : await defaultCode(events);
     $('my-events').replaceChildren(...events.map(myEvent));
-    loadInvitations();
+    await loadInvitations();
     return select.value !== shown;
   } catch { return false; /* the personal code still works */ }
 }
@@ -141,6 +141,7 @@ function forgotten(event) {
       await call(`/events/${event.id}/me`, { method: 'DELETE' });
       say($('event-status'), t('home.left', { event: event.name }), 'success');
       await loadEvents();
+      refocus($('event-status'));
     } catch (error) {
       say($('event-status'), explain(error), 'error');
       leave.disabled = false;
@@ -169,6 +170,7 @@ async function loadInvitations() {
           await call(`/me/invitations/${invitation.eventId}`, { method });
           say($('event-status'), t(method === 'POST' ? 'home.invitationAccepted' : 'home.invitationDeclined', { event: invitation.eventName }), 'success');
           await loadEvents();
+          refocus($('event-status'));
         } catch (error) {
           say($('event-status'), explain(error), 'error');
           for (const each of buttons) each.disabled = false;
