@@ -312,12 +312,18 @@ public struct ConstellationClient: Sendable {
 
     /// The event's network as a file: `json`, `gexf` (dynamic), `graphml`, `csv`, `graphology` or `cytoscape` (I must organize it).
     public func exportEventNetwork(_ event: String, format: String) async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))", limit: Self.largestExport).body
+        try await send(
+            .GET, "/v1/events/\(Self.escaped(event))/network?format=\(Self.escaped(format))", limit: Self.largestExport, within: exportTime
+        ).body
     }
 
     /// The most an export may hold (an event of the server's largest size, 100,000 people, as
     /// GEXF; a person's data): other answers are at most 16 MiB.
     static let largestExport = 1 << 30
+
+    /// How long an export may take to arrive: the timeout, but at least ten minutes (a large one
+    /// is made, then sent, for longer than an answer is waited for).
+    var exportTime: Duration { max(timeout, .seconds(600)) }
 
     /// Statistics of the event's network as JSON (`graph stats --json`'s shape; I must organize it).
     public func eventNetworkStats(_ event: String) async throws(ClientError) -> [UInt8] {
@@ -347,7 +353,7 @@ public struct ConstellationClient: Sendable {
     public func exportConnections(format: String) async throws(ClientError) -> [UInt8] {
         try await send(
             .GET, "/v1/me/connections?format=\(format.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")",
-            limit: Self.largestExport
+            limit: Self.largestExport, within: exportTime
         ).body
     }
 
@@ -389,7 +395,7 @@ public struct ConstellationClient: Sendable {
 
     /// All my data as the server's JSON document (`PersonalData`), byte for byte.
     public func exportPersonalData() async throws(ClientError) -> [UInt8] {
-        try await send(.GET, "/v1/me/export", limit: Self.largestExport).body
+        try await send(.GET, "/v1/me/export", limit: Self.largestExport, within: exportTime).body
     }
 
     /// Erases my profile and everything that names it; my key stops working.
@@ -427,12 +433,13 @@ public struct ConstellationClient: Sendable {
 
     /// Sends a request and returns the raw answer; a problem response becomes `ClientError.problem`.
     /// `body` is encoded as JSON; `rawBody` is sent as it is, as JSON unless `headers` give a `Content-Type`.
-    /// An answer of more than `limit` bytes is refused.
+    /// An answer of more than `limit` bytes is refused, and one not whole `within` (the timeout
+    /// unless said) given up on.
     public func send(
         _ method: HTTPMethod, _ path: String, body: (some Encodable & Sendable)? = Optional<String>.none,
-        rawBody: [UInt8]? = nil, headers: [(String, String)] = [], limit: Int = 16 << 20
+        rawBody: [UInt8]? = nil, headers: [(String, String)] = [], limit: Int = 16 << 20, within: Duration? = nil
     ) async throws(ClientError) -> RawResponse {
-        var request = HTTPRequest(method: method.rawValue, url: baseURL + path, deadline: timeout)
+        var request = HTTPRequest(method: method.rawValue, url: baseURL + path, deadline: within ?? timeout)
         if let apiKey { request.headers.append(("Authorization", "Bearer \(apiKey)")) }
         request.headers.append(("Accept", "application/json"))
         if let body {

@@ -7,6 +7,10 @@ extension ConnectionRepository {
     public func remove(between profile: UUID, and peer: UUID) async throws -> Bool {
         guard profile != peer else { return false }
         return try await database.withTransaction { connection in
+            // The two people, then the pair's events, then the pair, as a block takes them: a
+            // redemption of the pair holds its people (key share) until it commits, and so is
+            // waited for here rather than met halfway (it re-dating the pair waits for an event).
+            try connection.query("SELECT 1 FROM profiles WHERE id IN (\(profile), \(peer)) ORDER BY id FOR UPDATE")
             let pair: SQL = "c.profile_a = LEAST(\(profile), \(peer)) AND c.profile_b = GREATEST(\(profile), \(peer))"
             try EventRepository.lockEvents(ofConnections: pair, on: connection)
             return !(try connection.query("DELETE FROM connections c WHERE \(pair) RETURNING id").isEmpty)

@@ -24,17 +24,19 @@ package struct SocketDirectory {
     /// another user of the machine could make it first, to stop the start or to put a socket of
     /// their own where the server connects without a password.
     package func create(owner: (uid: uid_t, gid: gid_t)?) throws(PostgresError) {
+        // Made here, or checked (also when another made it between the look and the making).
         var found = stat()
-        if lstat(url.path, &found) == 0 {
-            guard found.st_mode & S_IFMT == S_IFDIR, found.st_uid == geteuid() || found.st_uid == owner?.uid else {
+        if lstat(url.path, &found) != 0 {
+            guard mkdir(url.path, 0o700) == 0 || errno == EEXIST, lstat(url.path, &found) == 0 else {
                 throw PostgresError(
-                    .embeddedServer,
-                    message: "the PostgreSQL socket folder \(url.path) is not this server's (another user's, or not a folder): "
-                        + "remove it, then start again")
+                    .embeddedServer, message: "cannot create the socket directory \(url.path): \(String(cString: strerror(errno)))")
             }
-        } else if mkdir(url.path, 0o700) != 0, errno != EEXIST {
+        }
+        guard found.st_mode & S_IFMT == S_IFDIR, found.st_uid == geteuid() || found.st_uid == owner?.uid else {
             throw PostgresError(
-                .embeddedServer, message: "cannot create the socket directory \(url.path): \(String(cString: strerror(errno)))")
+                .embeddedServer,
+                message: "the PostgreSQL socket folder \(url.path) is not this server's (another user's, or not a folder): "
+                    + "remove it, then start again")
         }
         if let other = owningProcess(), other != getpid() {
             throw PostgresError(

@@ -163,7 +163,8 @@ struct Session {
                         clientNonce: scan.clientNonce, status: "refused", code: problem.code, message: problem.title, redemption: nil))
             } catch {
                 results.append(
-                    SyncResult(clientNonce: scan.clientNonce, status: "pending", code: nil, message: error.description, redemption: nil))
+                    SyncResult(
+                        clientNonce: scan.clientNonce, status: "pending", code: error.code, message: error.description, redemption: nil))
             }
         }
         try store.update(store.queueFile, as: [ConfigStore.QueuedScan].self) { queue in

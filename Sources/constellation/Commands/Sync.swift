@@ -23,9 +23,12 @@ struct Sync: AsyncParsableCommand {
                     Terminal.print("Still pending: \(result.message ?? "")")
                 }
             }
-            if results.contains(where: { $0.status == "pending" }) {
-                throw CommandFailure.unavailable("some scans could not be sent; they stay queued")
+            let pending = results.filter { $0.status == "pending" }
+            if pending.contains(where: { ["invalid_credentials", "missing_credentials"].contains($0.code) }) {
+                throw CommandFailure.credentials(
+                    "the server no longer knows this CLI's key; the scans stay queued: run `constellation register` again to send them")
             }
+            if !pending.isEmpty { throw CommandFailure.unavailable("some scans could not be sent; they stay queued") }
         }
     }
 }

@@ -120,13 +120,15 @@ import Testing
             try await laptop.wait(for: "the event form", until: "!document.getElementById('new-event').hidden")
             try await laptop.type("#event-name", day.eventName)
             #expect(try await laptop.run("return document.getElementById('event-slug').value;") as? String == day.slug)
+            // The same times both times the form is filled (a minute may turn between them).
+            let minute = Date.ISO8601FormatStyle().year().month().day().time(includingFractionalSeconds: false)
+            let (starts, ends) = (Date().addingTimeInterval(-3600), Date().addingTimeInterval(3 * 3600))
             let fillTimes = """
-                const field = (offset) => new Date(Date.now() + offset).toISOString().slice(0, 16);
                 const zone = document.getElementById('event-zone');
                 zone.value = 'UTC';
                 zone.dispatchEvent(new Event('change'));
-                document.getElementById('event-starts').value = field(-3600e3);
-                document.getElementById('event-ends').value = field(3 * 3600e3);
+                document.getElementById('event-starts').value = '\(starts.formatted(minute).prefix(16))';
+                document.getElementById('event-ends').value = '\(ends.formatted(minute).prefix(16))';
                 """
             try await laptop.run(fillTimes)
             try await expectOneLanguage(laptop, "the event form")

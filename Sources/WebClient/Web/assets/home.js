@@ -32,7 +32,8 @@ function register(event) {
   const waiting = pending()[0];
   const via = link ? { event: link.slug, joinCode: link.code } : waiting ? { token: waiting.token } : null;
   return registerFrom($('join'), status, welcome, via, (profile) => {
-    keepProfile(profile);
+    // Made later through the link's code, if they came by one: it joins them then, as it would now.
+    keepProfile(profile, link ? via : null);
     say(status, t('home.offline'), 'info');
     sendWaitingThenWelcome();
   });

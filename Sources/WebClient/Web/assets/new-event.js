@@ -70,9 +70,10 @@ async function create(event) {
     const created = await response.json();
     location.assign(`/events/${encodeURIComponent(created.event.slug)}/organize#created`);
   } catch (error) {
-    // Its address taken by an event of mine: the answer to a creation that went through was lost
-    // (a weak signal), and the retry met it. Its page, rather than a second event at another address.
-    if (error.code === 'slug_taken' && await organizes(checked.slug)) {
+    // Its address taken by the very event asked for, mine: the answer to a creation that went
+    // through was lost (a weak signal), and the retry met it. Its page, rather than a second event
+    // at another address. Another event of mine there (last year's) is said to be taken, as any.
+    if (error.code === 'slug_taken' && await madeAlready(checked)) {
       location.assign(`/events/${encodeURIComponent(checked.slug)}/organize`);
       return;
     }
@@ -88,10 +89,12 @@ async function create(event) {
   }
 }
 
-/** Whether I organize the event at `slug`. */
-async function organizes(slug) {
+/** Whether I organize an event just as `asked` (its address, name and times). */
+async function madeAlready(asked) {
+  const same = (a, b) => Date.parse(a) === Date.parse(b);
   try {
-    return (await everyItem('/me/events')).some(({ event, role }) => event.slug === slug && role === 'organizer');
+    return (await everyItem('/me/events')).some(({ event, role }) => role === 'organizer' && event.slug === asked.slug
+      && event.name === asked.name && same(event.startsAt, asked.startsAt) && same(event.endsAt, asked.endsAt));
   } catch {
     return false;
   }

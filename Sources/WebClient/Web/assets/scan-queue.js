@@ -25,9 +25,12 @@ export function enqueue(token, scannedAt = new Date()) {
   }
 }
 
-/** Keeps the profile a newcomer asked for offline, made when the network is back. */
-export function keepProfile(profile) {
-  localStorage.setItem(PROFILE, JSON.stringify(profile));
+/**
+ * Keeps the profile a newcomer asked for offline, made when the network is back: through `via`
+ * (an event's join code, from the link they came by), if given, else through their first waiting scan.
+ */
+export function keepProfile(profile, via = null) {
+  localStorage.setItem(PROFILE, JSON.stringify({ ...profile, via }));
 }
 
 /** The profile kept offline, if any. */
@@ -51,11 +54,12 @@ export function registerKeptProfile() {
 }
 
 async function registerOnce() {
-  const profile = keptProfile();
-  if (session.key || !profile) return null;
+  const kept = keptProfile();
+  if (session.key || !kept) return null;
+  const { via, ...profile } = kept;
   const scan = pending()[0];
   try {
-    const registered = await register(profile, scan ? { token: scan.token } : null);
+    const registered = await register(profile, via ?? (scan ? { token: scan.token } : null));
     localStorage.removeItem(PROFILE);
     return registered;
   } catch (error) {
