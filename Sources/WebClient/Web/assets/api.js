@@ -24,11 +24,7 @@ export const session = {
   },
 };
 
-/**
- * Told when the server no longer knows this browser's key (its device was removed, its profile
- * deleted from elsewhere): the key and profile are forgotten here, so that the page offers to join
- * again rather than fail every call, and a phone lent or lost keeps nobody's key.
- */
+/** Told when the server no longer knows this browser's key (its device removed, its profile deleted): it is forgotten. */
 export const sessionEnds = new EventTarget();
 
 /** The server answered with a problem. */
@@ -212,11 +208,7 @@ export function say(element, text, kind = 'info') {
   element.hidden = !text;
 }
 
-/**
- * After a list was drawn again without the button just pressed (an entry removed, an event
- * left): the focus, lost with the button, goes to `element` (what was said of it), so that a
- * keyboard or screen reader stays where it was rather than back at the page's top.
- */
+/** Focus lost with a pressed button (its item gone) goes to `element`, what was said of it, not to the page's top. */
 export function refocus(element) {
   if (document.activeElement && document.activeElement !== document.body) return;
   element.tabIndex = -1;

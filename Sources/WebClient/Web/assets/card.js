@@ -18,8 +18,7 @@ async function load() {
 /**
  * Sends the whole card (a change is one tick or one entry) if it is still the one shown, then
  * shows it as the server kept it; changed on another device meanwhile, the newer card is shown.
- * A card never read (its load failed) is read first and shown, and the change asked again: made
- * to the empty list shown, it would have replaced the whole card.
+ * A card never read (its load failed) is read first, and the change asked again (it would replace it whole).
  */
 async function save(next) {
   if (!etag) {
@@ -68,7 +67,6 @@ function render() {
     item.append(what, `: ${entry.value} `, remove, choice);
     return item;
   }));
-  // Not read (yet): nothing is said of it but the failure.
   if (!entries.length && etag) $('card-entries').replaceChildren(Object.assign(document.createElement('li'), { textContent: t('card.empty') }));
 }
 

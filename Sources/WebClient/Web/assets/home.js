@@ -32,7 +32,6 @@ function register(event) {
   const waiting = pending()[0];
   const via = link ? { event: link.slug, joinCode: link.code } : waiting ? { token: waiting.token } : null;
   return registerFrom($('join'), status, welcome, via, (profile) => {
-    // Made later through the link's code, if they came by one: it joins them then, as it would now.
     keepProfile(profile, link ? via : null);
     say(status, t('home.offline'), 'info');
     sendWaitingThenWelcome();
@@ -258,11 +257,7 @@ function keptJoinLink() {
   try { return JSON.parse(sessionStorage.getItem(JOIN_LINK)); } catch { return null; }
 }
 
-/**
- * Offers to join the event a `#join=` link names: the form filled in, the event named, its button
- * focused; joining is this person's press, not the link's. Sent at once, any link from anyone made
- * someone with a profile an attendee of its event, and switched the code they show to that event's.
- */
+/** Offers to join the event a `#join=` link names (form filled, event named, button focused): the press joins, not the link. */
 async function joinFromLink() {
   const link = keptJoinLink();
   sessionStorage.removeItem(JOIN_LINK);

@@ -57,8 +57,7 @@ export function has(key) {
 /** `items` as this language writes a list of names ("Ada, Bob and Cleo"). */
 export function list(items) {
   if (language !== PSEUDO) return new Intl.ListFormat(language, { type: 'conjunction' }).format(items);
-  // The pseudo-locale is no locale Intl knows: its words between the names, English's, are marked
-  // as its messages are, rather than written in the browser's own language unmarked.
+  // Intl knows no pseudo-locale: English's words between the names, marked.
   return new Intl.ListFormat('en', { type: 'conjunction' }).formatToParts(items)
     .map((part) => (part.type === 'literal' ? pseudo(part.value) : part.value)).join('');
 }

@@ -25,10 +25,7 @@ export function enqueue(token, scannedAt = new Date()) {
   }
 }
 
-/**
- * Keeps the profile a newcomer asked for offline, made when the network is back: through `via`
- * (an event's join code, from the link they came by), if given, else through their first waiting scan.
- */
+/** Keeps the profile a newcomer asked for offline, made (through `via`, a link's join code, if given) once online. */
 export function keepProfile(profile, via = null) {
   localStorage.setItem(PROFILE, JSON.stringify({ ...profile, via }));
 }
@@ -38,15 +35,12 @@ export function keptProfile() {
   try { return JSON.parse(localStorage.getItem(PROFILE)); } catch { return null; }
 }
 
-/** The registration of the kept profile under way, if one is. */
 let registering = null;
 
 /**
  * Makes the profile a newcomer asked for offline (through the first waiting scan, which counts it
  * against that person's budget), if there is one and no profile yet; throws an OfflineError if the
- * server still cannot be reached. Callers at once (the page's start and its queue's retry) share
- * one registration: two made two profiles, the second's key replacing the first's, and the scans
- * the first had sent were lost with it.
+ * server still cannot be reached. Callers at once share one registration (two made two profiles).
  */
 export function registerKeptProfile() {
   registering ??= registerOnce().finally(() => { registering = null; });
@@ -69,30 +63,20 @@ async function registerOnce() {
   }
 }
 
-/**
- * Whether `error` says that the server cannot take a request now, so that the same request may
- * go later: no answer (or none in time), a wait (408, 429), a server error, or an answer the
- * server did not write (a proxy's page).
- */
+/** Whether the same request may go later: no answer in time, a wait (408, 429), a 5xx, a proxy's page. */
 export function mayGoLater(error) {
   return error instanceof OfflineError || !(error instanceof ApiError) || error.status >= 500 || [408, 429].includes(error.status)
     || error.code.startsWith('http_');
 }
 
-/**
- * Whether `error` refuses the scan itself (an expired or used-up code, one past the offline grace,
- * a block), which sending it again cannot change: not one that may go later, nor a refusal of
- * this browser's key.
- */
+/** Whether `error` refuses the scan itself (an expired or used-up code, a block), not its sender or the moment. */
 function refusesTheScan(error) {
   return !mayGoLater(error) && !['invalid_credentials', 'missing_credentials'].includes(error.code);
 }
 
 /**
  * Sends every pending scan; returns the redemptions made and the scans refused (with their errors).
- * A scan stays queued while the server cannot be reached or take it now, and while there is no
- * profile to send it with (or the server no longer knows this browser's key): sending stops there
- * until the next try.
+ * A scan stays queued, and sending stops, while it may go later (`mayGoLater`) or has no key to go with.
  */
 export async function flush() {
   const done = [];
