@@ -258,9 +258,11 @@ extension EventRepository {
             try connection.query("DELETE FROM organizer_invitations WHERE event_id = \(event) AND profile_id = \(profile)")
             try connection.query("DELETE FROM event_members WHERE event_id = \(event) AND profile_id = \(profile)")
             // The event's shared picture placed them (or one under way will): the next is made
-            // without them. Someone in no pair was in no picture: it stays, so that joining and
+            // without them. Someone in no pair now is in none under way: the stored picture goes
+            // only if it places them (their pairs removed since it was made), so that joining and
             // leaving over and over does not keep the event's picture from being stored.
-            if pairs > 0 { try EventPictureRepository.clear(where: "event_id = \(event)", on: connection) }
+            let placing: SQL = pairs > 0 ? "event_id = \(event)" : "event_id = \(event) AND \(profile) = ANY(people)"
+            try EventPictureRepository.clear(where: placing, on: connection)
             return true
         }
     }
