@@ -137,7 +137,8 @@ import Testing
             let invitationLink = try await laptop.text("#invitation-link")
             #expect(invitationLink.hasPrefix(server.url + "/invitation#code="))
             // The pending list is read again after the link shows: waited for (under load it came later).
-            try await laptop.wait(for: "the pending invitation", until: "document.querySelectorAll('#pending-invitations button').length === 1")
+            try await laptop.wait(
+                for: "the pending invitation", until: "document.querySelectorAll('#pending-invitations button').length === 1")
             #expect(try await laptop.seriousAccessibilityProblems() == [])
             let paul = try await Self.acceptThrough(invitationLink, server: server)
             #expect(try await paul.myEvents().items.map(\.role) == [.attendee], "Paul accepted, then stepped down")
